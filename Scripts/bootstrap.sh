@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what lpcheck needs to build and test, and only what is missing.
+# Debian/Ubuntu: apt packages. The Swift toolchain itself must already be on PATH.
+set -euo pipefail
+
+need_packages=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "bootstrap: the Swift toolchain (swift) is not on PATH; install Swift 6 first (swift.org)." >&2
+  exit 1
+fi
+
+if command -v dpkg-query >/dev/null 2>&1; then
+  # build: C libraries behind the shims; tests: ExifTool and ffmpeg as oracles; pkg-config for the shims.
+  for pkg in pkg-config libexif-dev libxml2-dev libimage-exiftool-perl ffmpeg ${LPCHECK_EXTRA_PACKAGES:-}; do
+    have_pkg "$pkg" || need_packages+=("$pkg")
+  done
+  if [ ${#need_packages[@]} -gt 0 ]; then
+    echo "bootstrap: installing ${need_packages[*]}"
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_packages[@]}" >/dev/null
+  fi
+elif command -v brew >/dev/null 2>&1; then
+  for formula in pkg-config libexif libxml2 exiftool ffmpeg; do
+    brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
+  done
+else
+  echo "bootstrap: neither apt nor Homebrew found; install libexif, libxml2, exiftool, ffmpeg by hand." >&2
+fi

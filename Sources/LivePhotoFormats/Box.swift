@@ -1,0 +1,185 @@
+/// One box of a QuickTime / ISO base media file, as found: its header and byte range. Children
+/// are filled in for the containers that lpcheck descends into; every other box is kept as a
+/// byte range, never an error.
+public struct Box: Sendable, Equatable {
+    public var type: FourCC
+    /// Absolute offset of the box header.
+    public var offset: Int64
+    /// Total size including the header (for a box that runs past the end of the file, the size it claims).
+    public var size: Int64
+    public var headerSize: Int
+    /// The `uuid` box's extended type.
+    public var userType: [UInt8]?
+    public var children: [Box]
+
+    public var payloadOffset: Int64 { offset + Int64(headerSize) }
+    public var payloadSize: Int64 { size - Int64(headerSize) }
+    public var end: Int64 { offset + size }
+
+    public init(type: FourCC, offset: Int64, size: Int64, headerSize: Int, userType: [UInt8]? = nil, children: [Box] = []) {
+        self.type = type
+        self.offset = offset
+        self.size = size
+        self.headerSize = headerSize
+        self.userType = userType
+        self.children = children
+    }
+
+    public func first(_ type: FourCC) -> Box? { children.first { $0.type == type } }
+}
+
+/// Decoding of box headers (ISO/IEC 14496-12 §4.2): 32-bit size, `size == 1` with a 64-bit
+/// size after the type, `size == 0` to the end of the enclosing range, and `uuid` extended types.
+enum BoxHeader {
+    /// Parses a header from `reader`, which must be positioned at a box inside a range of
+    /// `available` bytes (the rest of the parent). Returns the box with an unchecked size: callers
+    /// decide whether a box past the end is an error or an anomaly.
+    static func parse(_ reader: inout ByteReader, available: Int64) throws -> Box {
+        let start = reader.offset
+        let size32 = try reader.u32()
+        let type = try reader.fourCC()
+        var headerSize = 8
+        var size = Int64(size32)
+        if size32 == 1 {
+            let large = try reader.u64()
+            guard let exact = Int64(exactly: large) else {
+                throw ParseError(.invalidSize, "64-bit box size \(large) is out of range", offset: start, path: reader.path)
+            }
+            size = exact
+            headerSize = 16
+        } else if size32 == 0 {
+            size = available
+        }
+        var userType: [UInt8]?
+        if type == "uuid" {
+            userType = try reader.read(16)
+            headerSize += 16
+        }
+        guard size >= Int64(headerSize) else {
+            throw ParseError(
+                .invalidSize, "box '\(type)' claims \(size) bytes, less than its \(headerSize)-byte header",
+                offset: start, path: reader.path)
+        }
+        return Box(type: type, offset: start, size: size, headerSize: headerSize, userType: userType)
+    }
+}
+
+/// Walks boxes held in memory (the payload of `moov`, HEIF `meta`, a sample entry ...).
+public struct BoxIterator {
+    private var reader: ByteReader
+    private let parentPath: String
+    private var counts: [FourCC: Int] = [:]
+    private var seen = 0
+
+    public init(_ reader: ByteReader) {
+        self.reader = reader
+        self.parentPath = reader.path
+    }
+
+    /// The next child: its header and a reader bounded to its payload whose path names it
+    /// (`trak[2]` when a type repeats). Throws when a child runs past its parent.
+    public mutating func next() throws -> (box: Box, payload: ByteReader)? {
+        // Fewer than 8 bytes left: QuickTime allows a 4-byte zero terminator; anything else is noise.
+        guard reader.remaining >= 8 else {
+            if reader.remaining > 0, reader.peek(reader.remaining)?.allSatisfy({ $0 == 0 }) == false {
+                throw reader.error(.invalidSize, "\(reader.remaining) stray bytes after the last box")
+            }
+            return nil
+        }
+        seen += 1
+        guard seen <= Limits.maxBoxesPerContainer else {
+            throw reader.error(.limitExceeded, "more than \(Limits.maxBoxesPerContainer) boxes in one container")
+        }
+        var header = reader
+        let box = try BoxHeader.parse(&header, available: Int64(reader.remaining))
+        let index = counts[box.type, default: 0] + 1
+        counts[box.type] = index
+        let name = index > 1 ? "\(box.type)[\(index)]" : "\(box.type)"
+        let path = parentPath.isEmpty ? name : parentPath + "/" + name
+        guard box.size <= Int64(reader.remaining) else {
+            throw ParseError(
+                .invalidSize, "box '\(box.type)' claims \(box.size) bytes but its parent has \(reader.remaining) left",
+                offset: box.offset, path: path)
+        }
+        var whole = try reader.sub(count: Int(box.size), path: path)
+        try whole.skip(box.headerSize)
+        return (box, try whole.rest(path: path))
+    }
+
+    /// Collects every child (box and payload).
+    public static func all(_ reader: ByteReader) throws -> [(box: Box, payload: ByteReader)] {
+        var iterator = BoxIterator(reader)
+        var result: [(box: Box, payload: ByteReader)] = []
+        while let child = try iterator.next() { result.append(child) }
+        return result
+    }
+}
+
+/// Full-box header: version and 24-bit flags.
+struct FullBoxHeader {
+    var version: UInt8
+    var flags: UInt32
+    init(_ reader: inout ByteReader) throws {
+        version = try reader.u8()
+        flags = try reader.u24()
+    }
+}
+
+/// The top level of a file, read header by header from its source (no payload is loaded).
+public struct TopLevelLayout: Sendable {
+    public var boxes: [Box]
+    /// Non-fatal problems, such as a last box that runs past the end of the file.
+    public var warnings: [ParseError]
+
+    /// Reads the top-level box headers. A box that runs past the end of the file is kept (with
+    /// the size it claims) and reported as a warning; the walk stops there.
+    public static func read(from source: ByteSource) throws -> TopLevelLayout {
+        var boxes: [Box] = []
+        var warnings: [ParseError] = []
+        var offset: Int64 = 0
+        while offset < source.size {
+            let left = source.size - offset
+            if left < 8 {
+                let tail = try source.read(at: offset, count: Int(left))
+                if tail.contains(where: { $0 != 0 }) {
+                    warnings.append(ParseError(.truncated, "\(left) stray bytes after the last box", offset: offset))
+                }
+                break
+            }
+            guard boxes.count < Limits.maxBoxesPerContainer else {
+                throw ParseError(.limitExceeded, "more than \(Limits.maxBoxesPerContainer) top-level boxes", offset: offset)
+            }
+            let headerBytes = try source.read(at: offset, count: Int(min(left, 32)))
+            var reader = ByteReader(headerBytes, base: offset, path: "")
+            var box = try BoxHeader.parse(&reader, available: left)
+            if box.end > source.size {
+                warnings.append(ParseError(
+                    .truncated, "box '\(box.type)' claims \(box.size) bytes but the file ends \(left) bytes after its start",
+                    offset: offset, path: "\(box.type)"))
+                boxes.append(box)
+                break
+            }
+            box.children = []
+            boxes.append(box)
+            offset = box.end
+        }
+        return TopLevelLayout(boxes: boxes, warnings: warnings)
+    }
+
+    public func first(_ type: FourCC) -> Box? { boxes.first { $0.type == type } }
+}
+
+extension ByteSource {
+    /// Loads a box's whole payload into a reader, within the metadata limit.
+    func payload(of box: Box, path: String) throws -> ByteReader {
+        guard box.end <= size else {
+            throw ParseError(.truncated, "box '\(box.type)' runs past the end of the file", offset: box.offset, path: path)
+        }
+        guard box.payloadSize <= Limits.maxMetadataBoxBytes else {
+            throw ParseError(.limitExceeded, "box '\(box.type)' of \(box.payloadSize) bytes is larger than lpcheck loads",
+                             offset: box.offset, path: path)
+        }
+        let bytes = try read(at: box.payloadOffset, count: Int(box.payloadSize))
+        return ByteReader(bytes, base: box.payloadOffset, path: path)
+    }
+}

@@ -1,0 +1,185 @@
+/// A bounded cursor over bytes already in memory. It cannot read past its own end: a child
+/// structure gets a reader limited to that structure (`sub(count:path:)`). Offsets in errors
+/// are absolute file offsets (`base` is the file offset of `bytes[0]`).
+public struct ByteReader: Sendable {
+    public let bytes: [UInt8]
+    public let base: Int64
+    public private(set) var position: Int
+    public let end: Int
+    public var path: String
+
+    public init(_ bytes: [UInt8], base: Int64 = 0, path: String = "") {
+        self.bytes = bytes
+        self.base = base
+        self.position = 0
+        self.end = bytes.count
+        self.path = path
+    }
+
+    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, path: String) {
+        self.bytes = bytes
+        self.base = base
+        self.position = position
+        self.end = end
+        self.path = path
+    }
+
+    public var remaining: Int { end - position }
+    public var isAtEnd: Bool { position >= end }
+    /// Absolute file offset of the cursor.
+    public var offset: Int64 { base + Int64(position) }
+
+    public func error(_ code: ParseError.Code, _ message: String) -> ParseError {
+        ParseError(code, message, offset: offset, path: path)
+    }
+
+    public func require(_ count: Int, _ what: @autoclosure () -> String = "value") throws {
+        guard count >= 0, count <= remaining else {
+            throw error(.truncated, "\(what()) needs \(count) bytes, \(remaining) remain")
+        }
+    }
+
+    public mutating func skip(_ count: Int) throws {
+        try require(count, "skip")
+        position += count
+    }
+
+    public mutating func seek(toRelative newPosition: Int) throws {
+        guard newPosition >= 0, newPosition <= end else {
+            throw error(.invalidSize, "offset \(newPosition) outside a \(end)-byte structure")
+        }
+        position = newPosition
+    }
+
+    public mutating func u8() throws -> UInt8 {
+        try require(1)
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    public mutating func u16() throws -> UInt16 { UInt16(try uint(2)) }
+    public mutating func u24() throws -> UInt32 { UInt32(try uint(3)) }
+    public mutating func u32() throws -> UInt32 { UInt32(try uint(4)) }
+    public mutating func u64() throws -> UInt64 { try uint(8) }
+    public mutating func i16() throws -> Int16 { Int16(bitPattern: try u16()) }
+    public mutating func i32() throws -> Int32 { Int32(bitPattern: try u32()) }
+    public mutating func i64() throws -> Int64 { Int64(bitPattern: try u64()) }
+
+    /// Big-endian unsigned integer of 1 to 8 bytes.
+    public mutating func uint(_ width: Int) throws -> UInt64 {
+        guard (1...8).contains(width) else { throw error(.invalidValue, "integer width \(width)") }
+        try require(width, "\(width)-byte integer")
+        var value: UInt64 = 0
+        for index in position..<(position + width) { value = value << 8 | UInt64(bytes[index]) }
+        position += width
+        return value
+    }
+
+    /// Little- or big-endian 16/32-bit values, for TIFF structures.
+    public mutating func u16(littleEndian: Bool) throws -> UInt16 {
+        let value = try u16()
+        return littleEndian ? value.byteSwapped : value
+    }
+
+    public mutating func u32(littleEndian: Bool) throws -> UInt32 {
+        let value = try u32()
+        return littleEndian ? value.byteSwapped : value
+    }
+
+    public mutating func read(_ count: Int) throws -> [UInt8] {
+        try require(count, "\(count)-byte field")
+        defer { position += count }
+        return Array(bytes[position..<(position + count)])
+    }
+
+    public mutating func fourCC() throws -> FourCC { FourCC(try u32()) }
+
+    /// A reader limited to the next `count` bytes; this reader moves past them.
+    public mutating func sub(count: Int, path: String? = nil) throws -> ByteReader {
+        try require(count, "nested structure")
+        let child = ByteReader(
+            bytes: bytes, base: base, position: position, end: position + count, path: path ?? self.path)
+        position += count
+        return child
+    }
+
+    /// The rest of this reader as a new reader; this reader ends.
+    public mutating func rest(path: String? = nil) throws -> ByteReader {
+        try sub(count: remaining, path: path)
+    }
+
+    public mutating func restBytes() throws -> [UInt8] { try read(remaining) }
+
+    /// Peek without moving.
+    public func peek(_ count: Int) -> [UInt8]? {
+        guard count >= 0, count <= remaining else { return nil }
+        return Array(bytes[position..<(position + count)])
+    }
+
+    /// A NUL-terminated string within the reader (the NUL is consumed; a missing NUL takes the rest).
+    public mutating func cString() throws -> String {
+        var stop = position
+        while stop < end && bytes[stop] != 0 { stop += 1 }
+        let length = stop - position
+        guard length <= Limits.maxStringBytes else { throw error(.limitExceeded, "string of \(length) bytes") }
+        let text = String(decoding: bytes[position..<stop], as: UTF8.self)
+        position = stop < end ? stop + 1 : stop
+        return text
+    }
+
+    /// Validates `count` entries of `entrySize` bytes against what remains, before allocating.
+    public func checkCount(_ count: UInt64, entrySize: Int, what: String) throws -> Int {
+        guard entrySize > 0 else { return 0 }
+        let (total, overflow) = count.multipliedReportingOverflow(by: UInt64(entrySize))
+        guard !overflow, total <= UInt64(remaining), let exact = Int(exactly: count) else {
+            throw error(.invalidSize, "\(what) claims \(count) entries of \(entrySize) bytes, \(remaining) bytes remain")
+        }
+        return exact
+    }
+}
+
+/// A four-character code such as `moov` or `mebx`.
+public struct FourCC: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral, Codable {
+    public let value: UInt32
+    public init(_ value: UInt32) { self.value = value }
+    public init(stringLiteral text: String) {
+        var value: UInt32 = 0
+        for byte in text.unicodeScalars.prefix(4) { value = value << 8 | (UInt32(byte.value) & 0xFF) }
+        self.value = value
+    }
+
+    public var bytes: [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+
+    /// Printable text; bytes outside printable Latin-1 (other than ©) appear as `\xNN`.
+    public var description: String {
+        var text = ""
+        for byte in bytes {
+            if byte == 0xA9 {
+                text += "©"
+            } else if byte >= 0x20 && byte < 0x7F {
+                text.append(Character(Unicode.Scalar(byte)))
+            } else {
+                text += "\\x" + String(byte, radix: 16, uppercase: false).leftPadded(to: 2)
+            }
+        }
+        return text
+    }
+
+    public static func < (lhs: FourCC, rhs: FourCC) -> Bool { lhs.value < rhs.value }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        self.init(stringLiteral: text)
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Random access to a file's bytes with a count of what was read. Readers ask for exactly
+/// the ranges they need; nothing reads a whole file.
+public protocol ByteSource: AnyObject {
+    var size: Int64 { get }
+    /// Reads `count` bytes at `offset`. Throws `.truncated` when the range passes the end.
+    func read(at offset: Int64, count: Int) throws -> [UInt8]
+    var stats: ReadStats { get }
+}
+
+/// What a reader fetched from its source.
+public struct ReadStats: Sendable, Equatable, Codable {
+    public var bytesRead: Int64 = 0
+    public var reads: Int = 0
+    public var largestRead: Int = 0
+    public init() {}
+
+    mutating func record(_ count: Int) {
+        bytesRead += Int64(count)
+        reads += 1
+        largestRead = max(largestRead, count)
+    }
+}
+
+extension ByteSource {
+    /// Validates a range against the source before anything is allocated.
+    func checkRange(_ offset: Int64, _ count: Int, path: String) throws {
+        guard offset >= 0, count >= 0 else {
+            throw ParseError(.invalidSize, "negative range", offset: offset, path: path)
+        }
+        let (end, overflow) = offset.addingReportingOverflow(Int64(count))
+        guard !overflow, end <= size else {
+            throw ParseError(
+                .truncated, "needs \(count) bytes at \(offset) but the file has \(size)",
+                offset: offset, path: path)
+        }
+    }
+}
+
+/// Bytes held in memory (tests, fuzzing, embedded payloads).
+public final class MemorySource: ByteSource {
+    public let bytes: [UInt8]
+    public private(set) var stats = ReadStats()
+    public var size: Int64 { Int64(bytes.count) }
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        try checkRange(offset, count, path: "")
+        stats.record(count)
+        let start = Int(offset)
+        return Array(bytes[start..<(start + count)])
+    }
+}
+
+/// A file opened read-only; reads with `pread`, so the file position is never shared.
+public final class FileSource: ByteSource {
+    public let path: String
+    public let size: Int64
+    public private(set) var stats = ReadStats()
+    private let descriptor: Int32
+
+    public init(path: String) throws {
+        self.path = path
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw ParseError(.io, "cannot open: \(String(cString: strerror(errno)))", offset: 0)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw ParseError(.io, "cannot stat: \(String(cString: strerror(errno)))", offset: 0)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw ParseError(.unsupported, "not a regular file", offset: 0)
+        }
+        descriptor = fd
+        size = Int64(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    public func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        try checkRange(offset, count, path: "")
+        if count == 0 { return [] }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return -1 }
+                return pread(descriptor, base + done, count - done, off_t(offset) + off_t(done))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw ParseError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(done))
+            }
+            if got == 0 {
+                throw ParseError(.truncated, "file ended while reading", offset: offset + Int64(done))
+            }
+            done += got
+        }
+        stats.record(count)
+        return buffer
+    }
+}

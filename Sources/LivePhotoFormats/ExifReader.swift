@@ -1,0 +1,52 @@
+internal import CExif
+
+/// One standard EXIF tag as libexif decodes it.
+public struct ExifTag: Sendable, Equatable {
+    public var ifd: String
+    public var tag: UInt16
+    public var name: String
+    public var value: String
+}
+
+/// Standard EXIF (IFD0, Exif, GPS, Interoperability, IFD1) through libexif. The MakerNote is
+/// neutralised in the copy handed to libexif: libexif 0.6.24 misreads Apple MakerNote values, so
+/// `AppleMakerNote` decodes it instead.
+public enum ExifReader {
+    public static func tags(tiff: [UInt8], makerNoteRange: Range<Int>?) -> [ExifTag] {
+        var copy = [UInt8]("Exif".utf8) + [0, 0] + tiff
+        if let range = makerNoteRange, !range.isEmpty {
+            copy[6 + range.lowerBound] ^= 0xFF
+        }
+        guard let data = copy.withUnsafeBufferPointer({ buffer -> OpaquePointer? in
+            guard let base = buffer.baseAddress, buffer.count <= Int(UInt32.max) else { return nil }
+            return OpaquePointer(exif_data_new_from_data(base, UInt32(buffer.count)))
+        }) else { return [] }
+        let exifData = UnsafeMutablePointer<ExifData>(data)
+        defer { exif_data_unref(exifData) }
+        let ifds: [(ExifIfd, String)] = [
+            (EXIF_IFD_0, "IFD0"), (EXIF_IFD_EXIF, "ExifIFD"), (EXIF_IFD_GPS, "GPS"),
+            (EXIF_IFD_INTEROPERABILITY, "InteropIFD"), (EXIF_IFD_1, "IFD1"),
+        ]
+        var result: [ExifTag] = []
+        withUnsafePointer(to: exifData.pointee.ifd) { contents in
+            contents.withMemoryRebound(to: UnsafeMutablePointer<ExifContent>?.self, capacity: Int(EXIF_IFD_COUNT.rawValue)) { table in
+                for (ifd, label) in ifds {
+                    guard let content = table[Int(ifd.rawValue)], let entries = content.pointee.entries else { continue }
+                    for index in 0..<Int(content.pointee.count) {
+                        guard let entry = entries[index] else { continue }
+                        let tag = entry.pointee.tag
+                        let name = exif_tag_get_name_in_ifd(tag, ifd).map { String(cString: $0) } ?? "0x" + String(tag.rawValue, radix: 16)
+                        var buffer = [CChar](repeating: 0, count: 1024)
+                        let text = buffer.withUnsafeMutableBufferPointer { out -> String in
+                            guard let base = out.baseAddress, exif_entry_get_value(entry, base, UInt32(out.count)) != nil else { return "" }
+                            return String(cString: base)
+                        }
+                        let value = tag.rawValue == TIFFLayout.makerNoteTag ? "(\(entry.pointee.size) bytes, decoded as MakerApple)" : text
+                        result.append(ExifTag(ifd: label, tag: UInt16(tag.rawValue), name: name, value: value))
+                    }
+                }
+            }
+        }
+        return result
+    }
+}

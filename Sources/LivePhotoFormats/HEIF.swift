@@ -1,0 +1,180 @@
+/// A HEIF/AVIF item (ISO/IEC 23008-12 §9): what `iinf` and `iloc` say of it.
+public struct HEIFItem: Sendable, Equatable {
+    public var id: UInt32
+    public var type: FourCC
+    public var name: String
+    public var contentType: String?
+    /// 0 = file offsets, 1 = inside `idat`, 2 = from other items.
+    public var constructionMethod: UInt8
+    public var baseOffset: UInt64
+    public var extents: [Extent]
+    public var hidden: Bool
+
+    public struct Extent: Sendable, Equatable {
+        public var offset: UInt64
+        public var length: UInt64
+    }
+
+    public var totalLength: UInt64 { extents.reduce(0) { $0 &+ $1.length } }
+}
+
+public struct HEIFReference: Sendable, Equatable {
+    public var type: FourCC
+    public var from: UInt32
+    public var to: [UInt32]
+}
+
+/// The `meta` box of a HEIF/AVIF file: items, their locations and references.
+public struct HEIFStructure: Sendable {
+    public var handler: FourCC?
+    public var primaryItemID: UInt32?
+    public var items: [HEIFItem]
+    public var references: [HEIFReference]
+    /// Property box types in `iprp/ipco`, in order.
+    public var propertyTypes: [FourCC]
+    /// `idat` payload range.
+    var itemData: ByteReader?
+    var metaPath = "meta"
+
+    public func item(_ id: UInt32) -> HEIFItem? { items.first { $0.id == id } }
+
+    /// Parses the payload of the top-level `meta` box.
+    public static func parse(_ payload: ByteReader) throws -> HEIFStructure {
+        var reader = payload
+        _ = try FullBoxHeader(&reader)
+        var structure = HEIFStructure(handler: nil, primaryItemID: nil, items: [], references: [], propertyTypes: [], itemData: nil)
+        var infos: [UInt32: (FourCC, String, String?, Bool)] = [:]
+        var locations: [(UInt32, UInt8, UInt64, [HEIFItem.Extent])] = []
+        for (box, var child) in try BoxIterator.all(reader) {
+            switch box.type {
+            case "hdlr":
+                structure.handler = try MovieParser.handler(&child).0
+            case "pitm":
+                let header = try FullBoxHeader(&child)
+                structure.primaryItemID = header.version == 0 ? UInt32(try child.u16()) : try child.u32()
+            case "iinf":
+                let header = try FullBoxHeader(&child)
+                _ = header.version == 0 ? UInt32(try child.u16()) : try child.u32()
+                for (entryBox, var entry) in try BoxIterator.all(try child.rest()) where entryBox.type == "infe" {
+                    guard infos.count < Limits.maxItems else { throw entry.error(.limitExceeded, "more than \(Limits.maxItems) items") }
+                    let info = try FullBoxHeader(&entry)
+                    guard info.version >= 2 else { continue }
+                    let id = info.version == 2 ? UInt32(try entry.u16()) : try entry.u32()
+                    try entry.skip(2)
+                    let type = try entry.fourCC()
+                    let name = try entry.cString()
+                    let contentType = type == "mime" && !entry.isAtEnd ? try entry.cString() : nil
+                    infos[id] = (type, name, contentType, info.flags & 1 != 0)
+                }
+            case "iloc":
+                locations = try Self.locations(&child)
+            case "iref":
+                let header = try FullBoxHeader(&child)
+                for (refBox, var ref) in try BoxIterator.all(try child.rest()) {
+                    let wide = header.version != 0
+                    let from = wide ? try ref.u32() : UInt32(try ref.u16())
+                    let count = try ref.checkCount(UInt64(try ref.u16()), entrySize: wide ? 4 : 2, what: "iref")
+                    var to: [UInt32] = []
+                    for _ in 0..<count { to.append(wide ? try ref.u32() : UInt32(try ref.u16())) }
+                    structure.references.append(HEIFReference(type: refBox.type, from: from, to: to))
+                }
+            case "idat":
+                structure.itemData = child
+            case "iprp":
+                for (propBox, props) in try BoxIterator.all(child) where propBox.type == "ipco" {
+                    structure.propertyTypes = try BoxIterator.all(props).map(\.box.type)
+                }
+            default:
+                break
+            }
+        }
+        for (id, method, base, extents) in locations {
+            let info = infos[id]
+            structure.items.append(HEIFItem(
+                id: id, type: info?.0 ?? FourCC(0), name: info?.1 ?? "", contentType: info?.2,
+                constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.3 ?? false))
+        }
+        for (id, info) in infos.sorted(by: { $0.key < $1.key }) where !locations.contains(where: { $0.0 == id }) {
+            structure.items.append(HEIFItem(id: id, type: info.0, name: info.1, contentType: info.2, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.3))
+        }
+        return structure
+    }
+
+    /// `iloc` versions 0, 1 and 2 with 0/4/8-byte offset, length, base-offset and index fields.
+    static func locations(_ reader: inout ByteReader) throws -> [(UInt32, UInt8, UInt64, [HEIFItem.Extent])] {
+        let header = try FullBoxHeader(&reader)
+        guard header.version <= 2 else { throw reader.error(.unsupported, "iloc version \(header.version)") }
+        let sizes = try reader.u8()
+        let more = try reader.u8()
+        let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 0xF), baseSize = Int(more >> 4)
+        let indexSize = header.version >= 1 ? Int(more & 0xF) : 0
+        for size in [offsetSize, lengthSize, baseSize, indexSize] where ![0, 4, 8].contains(size) {
+            throw reader.error(.invalidValue, "iloc field size \(size) (allowed: 0, 4, 8)")
+        }
+        func field(_ size: Int) throws -> UInt64 { size == 0 ? 0 : try reader.uint(size) }
+        let itemCount = header.version < 2 ? Int(try reader.u16()) : Int(try reader.u32())
+        let minimumEntry = (header.version < 2 ? 2 : 4) + 2 + baseSize + 2
+        _ = try reader.checkCount(UInt64(itemCount), entrySize: minimumEntry, what: "iloc")
+        var result: [(UInt32, UInt8, UInt64, [HEIFItem.Extent])] = []
+        for _ in 0..<itemCount {
+            let id = header.version < 2 ? UInt32(try reader.u16()) : try reader.u32()
+            let method: UInt8 = header.version >= 1 ? UInt8(try reader.u16() & 0xF) : 0
+            try reader.skip(2)
+            let base = try field(baseSize)
+            let extentCount = try reader.checkCount(UInt64(try reader.u16()), entrySize: indexSize + offsetSize + lengthSize, what: "iloc extents")
+            var extents: [HEIFItem.Extent] = []
+            for _ in 0..<extentCount {
+                _ = try field(indexSize)
+                extents.append(HEIFItem.Extent(offset: try field(offsetSize), length: try field(lengthSize)))
+            }
+            result.append((id, method, base, extents))
+        }
+        return result
+    }
+
+    /// Reads an item's bytes (all extents), from the file or from `idat`, within `limit` bytes.
+    public func data(of item: HEIFItem, from source: ByteSource, limit: Int64 = Limits.maxMetadataPayloadBytes) throws -> (bytes: [UInt8], offset: Int64) {
+        let path = "\(metaPath)/iloc/item[\(item.id)]"
+        guard item.constructionMethod <= 1 else {
+            throw ParseError(.unsupported, "item \(item.id) is built from other items (construction method 2)", offset: 0, path: path)
+        }
+        var bytes: [UInt8] = []
+        var firstOffset: Int64 = 0
+        for (index, extent) in item.extents.enumerated() {
+            let (start, overflow) = item.baseOffset.addingReportingOverflow(extent.offset)
+            guard !overflow, let start64 = Int64(exactly: start) else {
+                throw ParseError(.invalidSize, "item \(item.id) extent offset overflows", offset: 0, path: path)
+            }
+            var length = extent.length
+            if length == 0 && item.extents.count == 1 {
+                // Length 0: the extent runs to the end of its data.
+                let available = item.constructionMethod == 1 ? Int64(itemData?.remaining ?? 0) : source.size
+                length = UInt64(max(0, available - start64))
+            }
+            guard Int64(exactly: length).map({ Int64(bytes.count) + $0 <= limit }) == true else {
+                throw ParseError(.limitExceeded, "item \(item.id) is larger than \(limit) bytes", offset: start64, path: path)
+            }
+            if index == 0 { firstOffset = start64 }
+            if item.constructionMethod == 1 {
+                guard var idat = itemData else {
+                    throw ParseError(.invalidValue, "item \(item.id) lives in 'idat' but there is none", offset: 0, path: path)
+                }
+                guard start64 <= Int64(idat.remaining) else {
+                    throw idat.error(.truncated, "item \(item.id) extent starts \(start64) bytes into a \(idat.remaining)-byte idat")
+                }
+                try idat.skip(Int(start64))
+                if index == 0 { firstOffset = idat.offset }
+                bytes += try idat.read(Int(length))
+            } else {
+                do {
+                    bytes += try source.read(at: start64, count: Int(length))
+                } catch var error as ParseError {
+                    error.path = path
+                    error.message = "item \(item.id) (\(item.type)) data: " + error.message
+                    throw error
+                }
+            }
+        }
+        return (bytes, firstOffset)
+    }
+}

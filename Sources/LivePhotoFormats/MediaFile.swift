@@ -1,0 +1,155 @@
+/// What a file is, recognised from its content (never its name).
+public enum FileFormat: String, Sendable, Codable, CaseIterable {
+    case jpeg = "JPEG"
+    case heic = "HEIC"
+    case heif = "HEIF"
+    case avif = "AVIF"
+    case png = "PNG"
+    case gif = "GIF"
+    case tiff = "TIFF"
+    case webp = "WebP"
+    case quickTime = "QuickTime"
+    case mp4 = "MP4"
+    case unknown
+
+    public var isMovie: Bool { self == .quickTime || self == .mp4 }
+    public var isStill: Bool { !isMovie && self != .unknown }
+    public var isHEIFFamily: Bool { self == .heic || self == .heif || self == .avif }
+
+    static let heicBrands: Set<FourCC> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+    static let avifBrands: Set<FourCC> = ["avif", "avis"]
+    static let heifBrands: Set<FourCC> = ["mif1", "msf1", "mif2", "miaf"]
+    static let movieLeadBoxes: Set<FourCC> = ["wide", "mdat", "moov", "free", "skip", "pnot"]
+
+    /// Recognises a format from the first bytes of a file (32 are enough).
+    public static func detect(_ head: [UInt8]) -> FileFormat {
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.starts(with: Array("GIF8".utf8)) { return .gif }
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual(Array("WEBP".utf8)) { return .webp }
+        guard head.count >= 8 else { return .unknown }
+        var reader = ByteReader(head)
+        guard let size = try? reader.u32(), let type = try? reader.fourCC() else { return .unknown }
+        if type == "ftyp", size >= 16 {
+            var brands: [FourCC] = []
+            if let major = try? reader.fourCC() { brands.append(major) }
+            _ = try? reader.u32()
+            let end = min(Int(size), head.count)
+            while reader.position + 4 <= end, let brand = try? reader.fourCC() { brands.append(brand) }
+            let major = brands.first ?? FourCC(0)
+            if avifBrands.contains(major) { return .avif }
+            if heicBrands.contains(major) { return .heic }
+            if major == "qt  " { return .quickTime }
+            if heifBrands.contains(major) {
+                if brands.contains(where: { avifBrands.contains($0) }) { return .avif }
+                if brands.contains(where: { heicBrands.contains($0) }) { return .heic }
+                return .heif
+            }
+            if brands.contains("qt  ") { return .quickTime }
+            return .mp4
+        }
+        if movieLeadBoxes.contains(type) { return .quickTime }
+        return .unknown
+    }
+}
+
+/// An Android-style motion photo: a still with a movie inside the same file.
+public struct MotionPhoto: Sendable, Equatable {
+    /// `MicroVideo` (v1 XMP), `Container` (Camera XMP directory), or `mpvd` (Samsung HEIF box).
+    public var source: String
+    public var version: String?
+    /// Where the embedded movie is said to be (absolute offset) and how long it is.
+    public var videoOffset: Int64?
+    public var videoLength: Int64?
+    /// Whether a movie box (`ftyp`) really starts at that offset inside the file.
+    public var videoFound: Bool
+    public var presentationTimestampUs: Int64?
+}
+
+/// A still image as lpcheck reads it.
+public struct Still: Sendable {
+    public var format: FileFormat
+    public var jpeg: JPEGStructure?
+    public var heif: HEIFStructure?
+    /// HEIF/AVIF top-level boxes (`meta` with its children).
+    public var boxes: [Box]
+    public var tiff: TIFFLayout?
+    public var exif: [ExifTag]
+    public var makerNote: AppleMakerNote?
+    public var xmp: XMPPacket?
+    public var motionPhoto: MotionPhoto?
+    public var warnings: [ParseError]
+
+    /// MakerApple tag 0x0011.
+    public var contentIdentifier: String? { makerNote?.contentIdentifier }
+}
+
+/// One inspected file: the dump's unit.
+public struct MediaFile: Sendable {
+    public enum Kind: String, Sendable, Codable {
+        case still, movie
+        case motionPhoto = "motion-photo"
+        case unknown
+    }
+
+    public var path: String
+    public var size: Int64
+    public var format: FileFormat
+    public var still: Still?
+    public var movie: Movie?
+    /// Set when the file could not be read at all.
+    public var error: ParseError?
+    public var stats: ReadStats
+
+    public var kind: Kind {
+        if error != nil && still == nil && movie == nil { return format.isMovie ? .movie : format.isStill ? .still : .unknown }
+        if movie != nil { return .movie }
+        if let still { return still.motionPhoto != nil ? .motionPhoto : .still }
+        return .unknown
+    }
+
+    public var contentIdentifier: String? { still?.contentIdentifier ?? movie?.contentIdentifier }
+
+    public var warnings: [ParseError] { still?.warnings ?? movie?.warnings ?? [] }
+
+    /// Inspects the file at `path` (read-only).
+    public static func inspect(path: String) -> MediaFile {
+        do {
+            let source = try FileSource(path: path)
+            return inspect(source: source, path: path)
+        } catch let error as ParseError {
+            return MediaFile(path: path, size: 0, format: .unknown, still: nil, movie: nil, error: error, stats: ReadStats())
+        } catch {
+            return MediaFile(path: path, size: 0, format: .unknown, still: nil, movie: nil,
+                             error: ParseError(.io, "\(error)", offset: 0), stats: ReadStats())
+        }
+    }
+
+    /// Inspects any source. Never throws: a file that cannot be read carries `error`.
+    public static func inspect(source: ByteSource, path: String) -> MediaFile {
+        var file = MediaFile(path: path, size: source.size, format: .unknown, still: nil, movie: nil, error: nil, stats: ReadStats())
+        do {
+            let head = try source.read(at: 0, count: Int(min(source.size, 64)))
+            file.format = FileFormat.detect(head)
+            switch file.format {
+            case .quickTime, .mp4:
+                file.movie = try Movie.read(from: source)
+            case .jpeg, .heic, .heif, .avif:
+                file.still = try Still.read(from: source, format: file.format)
+            case .png, .gif, .tiff, .webp:
+                file.still = Still(format: file.format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
+            case .unknown:
+                if source.size == 0 {
+                    file.error = ParseError(.truncated, "empty file", offset: 0)
+                }
+            }
+        } catch let error as ParseError {
+            file.error = error
+        } catch {
+            file.error = ParseError(.io, "\(error)", offset: 0)
+        }
+        file.stats = source.stats
+        return file
+    }
+}

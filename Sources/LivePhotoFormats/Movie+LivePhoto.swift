@@ -1,0 +1,94 @@
+/// The Live Photo markers of a movie.
+public enum LivePhotoKeys {
+    public static let contentIdentifier = "com.apple.quicktime.content.identifier"
+    public static let stillImageTime = "com.apple.quicktime.still-image-time"
+}
+
+/// Where the still image sits in the movie.
+public struct StillImageTime: Sendable, Equatable {
+    public var trackID: UInt32
+    public var trackPath: String
+    /// The decoded value (-1 from cameras, often 0 from software); nil when undecodable.
+    public var value: Int64?
+    public var dataType: UInt32?
+    public var sampleIndex: Int
+    /// The sample's decode time and duration in media ticks.
+    public var mediaTime: UInt64
+    public var duration: UInt32
+    public var mediaTimescale: UInt32
+    /// The moment in the movie's timeline with the edit list applied; nil when the edit list
+    /// never presents the sample.
+    public var seconds: Double?
+    public var hasEditList: Bool
+
+    public var mediaSeconds: Double? { mediaTimescale > 0 ? Double(mediaTime) / Double(mediaTimescale) : nil }
+    public var durationSeconds: Double? { mediaTimescale > 0 ? Double(duration) / Double(mediaTimescale) : nil }
+}
+
+extension Movie {
+    /// `com.apple.quicktime.content.identifier` from `moov/meta`.
+    public var contentIdentifier: String? {
+        metadata.first { $0.key == LivePhotoKeys.contentIdentifier }?.value.stringValue
+    }
+
+    public func metadataValue(_ key: String) -> MetadataValue? { metadata.first { $0.key == key }?.value }
+
+    /// Timed-metadata tracks that declare the still-image-time key (found by key, not position).
+    public var stillImageTimeTracks: [Track] {
+        tracks.filter { track in track.declaredKeys.contains { $0.key == LivePhotoKeys.stillImageTime } }
+    }
+
+    public var videoTracks: [Track] { tracks.filter(\.isVideo) }
+
+    /// The first enabled video track, else the first video track.
+    public var primaryVideoTrack: Track? {
+        videoTracks.first { $0.flags & 1 != 0 } ?? videoTracks.first
+    }
+
+    /// The still-image-time sample and its moment, from the first track declaring the key whose
+    /// samples hold it.
+    public var stillImageTime: StillImageTime? {
+        for track in stillImageTimeTracks {
+            for timed in track.timedMetadata {
+                guard let item = timed.items.first(where: { $0.key == LivePhotoKeys.stillImageTime }) else { continue }
+                return StillImageTime(
+                    trackID: track.id, trackPath: track.path, value: item.value.integerValue, dataType: item.dataType,
+                    sampleIndex: timed.sample.index, mediaTime: timed.sample.decodeTime, duration: timed.sample.duration,
+                    mediaTimescale: track.mediaTimescale,
+                    seconds: movieSeconds(forMediaTime: Int64(clamping: timed.sample.decodeTime), in: track),
+                    hasEditList: track.editList != nil)
+            }
+        }
+        return nil
+    }
+
+    /// Maps a media time to the movie timeline through the track's edit list (QuickTime File
+    /// Format, "Edit list atom"): empty edits shift the track, each edit presents
+    /// [mediaTime, mediaTime + duration) of the media. Without an edit list media time is movie time.
+    public func movieSeconds(forMediaTime time: Int64, in track: Track) -> Double? {
+        guard track.mediaTimescale > 0 else { return nil }
+        let mediaScale = Double(track.mediaTimescale)
+        guard let edits = track.editList, !edits.isEmpty else { return Double(time) / mediaScale }
+        guard timescale > 0 else { return nil }
+        let movieScale = Double(timescale)
+        var start = 0.0
+        for edit in edits {
+            let length = Double(edit.segmentDuration) / movieScale
+            if !edit.isEmpty {
+                let rate = edit.rate == 0 ? 1 : edit.rate
+                let mediaStart = Double(edit.mediaTime) / mediaScale
+                let offset = (Double(time) / mediaScale - mediaStart) / rate
+                if offset >= 0, offset < length || (length == 0 && offset == 0) {
+                    return start + offset
+                }
+            }
+            start += length
+        }
+        return nil
+    }
+
+    public var frameDurations: FrameDurations? {
+        guard let video = primaryVideoTrack else { return nil }
+        return FrameDurations(video.sampleTable, timescale: video.mediaTimescale)
+    }
+}

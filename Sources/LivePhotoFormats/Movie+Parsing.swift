@@ -1,0 +1,511 @@
+extension Movie {
+    /// Reads a movie from `source`: top-level box headers, the whole of `moov`, and the samples
+    /// of timed-metadata tracks. `mdat` is never read.
+    public static func read(from source: ByteSource) throws -> Movie {
+        let layout = try TopLevelLayout.read(from: source)
+        var parser = MovieParser(source: source, warnings: layout.warnings)
+        return try parser.parse(layout: layout)
+    }
+}
+
+/// Parsing state for one movie: the source (for timed samples) and the warnings so far.
+struct MovieParser {
+    let source: ByteSource
+    var warnings: [ParseError]
+
+    static let containers: Set<FourCC> = [
+        "moov", "trak", "mdia", "minf", "stbl", "edts", "dinf", "tref", "udta", "meta", "ilst", "mvex", "moof", "traf",
+    ]
+    static let maxTimedSamplesPerTrack = 4096
+    static let maxTimedSampleBytes: UInt32 = 1 << 20
+
+    mutating func parse(layout: TopLevelLayout) throws -> Movie {
+        var boxes = layout.boxes
+        guard let moovIndex = boxes.firstIndex(where: { $0.type == "moov" }) else {
+            let at = layout.boxes.last.map { $0.end } ?? 0
+            if let first = layout.warnings.first { throw first }
+            throw ParseError(.invalidValue, "no 'moov' box: not a QuickTime movie or the movie header is missing",
+                             offset: min(at, source.size))
+        }
+        var majorBrand: FourCC?
+        var compatible: [FourCC] = []
+        if let ftyp = boxes.first(where: { $0.type == "ftyp" }), ftyp.end <= source.size, ftyp.payloadSize <= 4096 {
+            var reader = try source.payload(of: ftyp, path: "ftyp")
+            majorBrand = try reader.fourCC()
+            try reader.skip(4)
+            while reader.remaining >= 4 { compatible.append(try reader.fourCC()) }
+        }
+        let moov = boxes[moovIndex]
+        let payload = try source.payload(of: moov, path: "moov")
+        boxes[moovIndex].children = try tree(payload, depth: 1)
+
+        var movie = Movie(
+            boxes: boxes, majorBrand: majorBrand, compatibleBrands: compatible, timescale: 0, duration: 0,
+            metadataHandler: nil, metadata: [], userData: [], tracks: [], warnings: [])
+        var sawHeader = false
+        for (box, var child) in try BoxIterator.all(payload) {
+            switch box.type {
+            case "mvhd":
+                let header = try FullBoxHeader(&child)
+                if header.version == 1 {
+                    try child.skip(16)
+                    movie.timescale = try child.u32()
+                    movie.duration = try child.u64()
+                } else {
+                    try child.skip(8)
+                    movie.timescale = try child.u32()
+                    movie.duration = UInt64(try child.u32())
+                }
+                sawHeader = true
+            case "trak":
+                guard movie.tracks.count < Limits.maxTracks else {
+                    throw child.error(.limitExceeded, "more than \(Limits.maxTracks) tracks")
+                }
+                movie.tracks.append(try track(child))
+            case "meta":
+                let (handler, items) = try metadata(child)
+                movie.metadataHandler = handler
+                movie.metadata += items
+            case "udta":
+                movie.userData += try userData(child)
+            default:
+                break
+            }
+        }
+        if !sawHeader {
+            warnings.append(ParseError(.invalidValue, "'moov' has no 'mvhd' movie header", offset: moov.offset, path: "moov"))
+        }
+        for index in movie.tracks.indices where movie.tracks[index].isTimedMetadata {
+            do {
+                movie.tracks[index].timedMetadata = try timedSamples(movie.tracks[index])
+            } catch let error as ParseError {
+                movie.tracks[index].timedMetadataError = error
+                warnings.append(error)
+            }
+        }
+        movie.warnings = warnings
+        return movie
+    }
+
+    /// The subtree of `reader` for display: containers are descended into, everything else is a range.
+    func tree(_ reader: ByteReader, depth: Int) throws -> [Box] {
+        guard depth <= Limits.maxDepth else { throw reader.error(.limitExceeded, "boxes nested deeper than \(Limits.maxDepth)") }
+        var result: [Box] = []
+        for (var box, payload) in try BoxIterator.all(reader) {
+            if Self.containers.contains(box.type) {
+                var inner = payload
+                if box.type == "meta" { try Self.skipMetaFullBoxHeader(&inner) }
+                box.children = try tree(inner, depth: depth + 1)
+            } else if box.type == "stsd" {
+                var inner = payload
+                try inner.skip(8)
+                box.children = try tree(inner, depth: depth + 1).map { var entry = $0; entry.children = []; return entry }
+            }
+            result.append(box)
+        }
+        return result
+    }
+
+    /// QuickTime's `meta` has no full-box header; ISO's has one. Tell them apart by content.
+    static func skipMetaFullBoxHeader(_ reader: inout ByteReader) throws {
+        if let head = reader.peek(8), head[4..<8].elementsEqual(Array("hdlr".utf8)) { return }
+        if let head = reader.peek(4), head == [0, 0, 0, 0] { try reader.skip(4) }
+    }
+
+    mutating func noteUnread(_ reader: ByteReader, _ what: String) {
+        if reader.remaining > 0 {
+            warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(what)"))
+        }
+    }
+
+    // MARK: Tracks
+
+    mutating func track(_ reader: ByteReader) throws -> Track {
+        var track = Track(
+            path: reader.path, id: 0, flags: 0, duration: 0, width: 0, height: 0, handler: FourCC(0), handlerName: "",
+            mediaTimescale: 0, mediaDuration: 0, language: "", editList: nil, references: [], sampleDescriptions: [],
+            sampleTable: SampleTable(), timedMetadata: [], timedMetadataError: nil)
+        for (box, var child) in try BoxIterator.all(reader) {
+            switch box.type {
+            case "tkhd":
+                let header = try FullBoxHeader(&child)
+                track.flags = header.flags
+                if header.version == 1 {
+                    try child.skip(16)
+                    track.id = try child.u32()
+                    try child.skip(4)
+                    track.duration = try child.u64()
+                } else {
+                    try child.skip(8)
+                    track.id = try child.u32()
+                    try child.skip(4)
+                    track.duration = UInt64(try child.u32())
+                }
+                try child.skip(8 + 8 + 36)
+                track.width = Double(try child.u32()) / 65536
+                track.height = Double(try child.u32()) / 65536
+                noteUnread(child, "tkhd")
+            case "edts":
+                for (inner, var elst) in try BoxIterator.all(child) where inner.type == "elst" {
+                    track.editList = try editList(&elst)
+                }
+            case "tref":
+                for (inner, var ids) in try BoxIterator.all(child) {
+                    let count = try ids.checkCount(UInt64(ids.remaining / 4), entrySize: 4, what: "tref")
+                    var list: [UInt32] = []
+                    for _ in 0..<count { list.append(try ids.u32()) }
+                    track.references.append(TrackReference(type: inner.type, trackIDs: list))
+                }
+            case "mdia":
+                try media(child, into: &track)
+            default:
+                break
+            }
+        }
+        return track
+    }
+
+    mutating func editList(_ reader: inout ByteReader) throws -> [Edit] {
+        let header = try FullBoxHeader(&reader)
+        let entrySize = header.version == 1 ? 20 : 12
+        let count = try reader.checkCount(UInt64(try reader.u32()), entrySize: entrySize, what: "elst")
+        var edits: [Edit] = []
+        edits.reserveCapacity(count)
+        for _ in 0..<count {
+            if header.version == 1 {
+                let duration = try reader.u64()
+                let time = try reader.i64()
+                edits.append(Edit(segmentDuration: duration, mediaTime: time, rate: Double(try reader.i32()) / 65536))
+            } else {
+                let duration = UInt64(try reader.u32())
+                let time = Int64(try reader.i32())
+                edits.append(Edit(segmentDuration: duration, mediaTime: time, rate: Double(try reader.i32()) / 65536))
+            }
+        }
+        noteUnread(reader, "elst")
+        return edits
+    }
+
+    mutating func media(_ reader: ByteReader, into track: inout Track) throws {
+        for (box, var child) in try BoxIterator.all(reader) {
+            switch box.type {
+            case "mdhd":
+                let header = try FullBoxHeader(&child)
+                if header.version == 1 {
+                    try child.skip(16)
+                    track.mediaTimescale = try child.u32()
+                    track.mediaDuration = try child.u64()
+                } else {
+                    try child.skip(8)
+                    track.mediaTimescale = try child.u32()
+                    track.mediaDuration = UInt64(try child.u32())
+                }
+                track.language = Self.language(try child.u16())
+            case "hdlr":
+                (track.handler, track.handlerName) = try Self.handler(&child)
+            case "minf":
+                for (inner, payload) in try BoxIterator.all(child) where inner.type == "stbl" {
+                    try sampleTable(payload, into: &track)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// ISO 639-2/T packed in 15 bits; values below 0x400 are Macintosh language codes.
+    static func language(_ packed: UInt16) -> String {
+        if packed < 0x400 { return packed == 0 ? "eng" : "mac:\(packed)" }
+        if packed == 0x7FFF { return "und" }
+        let letters = [(packed >> 10) & 0x1F, (packed >> 5) & 0x1F, packed & 0x1F].map { UInt8($0) + 0x60 }
+        guard letters.allSatisfy({ (0x61...0x7A).contains($0) }) else { return "und" }
+        return String(decoding: letters, as: UTF8.self)
+    }
+
+    /// `hdlr`: the handler subtype and its name (a counted string in QuickTime, NUL-terminated in ISO).
+    static func handler(_ reader: inout ByteReader) throws -> (FourCC, String) {
+        _ = try FullBoxHeader(&reader)
+        try reader.skip(4)
+        let subtype = try reader.fourCC()
+        try reader.skip(12)
+        guard reader.remaining > 0 else { return (subtype, "") }
+        if let first = reader.peek(1)?.first, Int(first) == reader.remaining - 1, first > 0 {
+            try reader.skip(1)
+            return (subtype, String(decoding: try reader.restBytes(), as: UTF8.self))
+        }
+        return (subtype, try reader.cString())
+    }
+
+    mutating func sampleTable(_ reader: ByteReader, into track: inout Track) throws {
+        var table = SampleTable()
+        for (box, var child) in try BoxIterator.all(reader) {
+            switch box.type {
+            case "stsd":
+                track.sampleDescriptions = try sampleDescriptions(child)
+            case "stts":
+                _ = try FullBoxHeader(&child)
+                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 8, what: "stts")
+                table.timeToSample.reserveCapacity(count)
+                for _ in 0..<count {
+                    table.timeToSample.append(TimeToSampleEntry(count: try child.u32(), delta: try child.u32()))
+                }
+                noteUnread(child, "stts")
+            case "ctts":
+                _ = try FullBoxHeader(&child)
+                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 8, what: "ctts")
+                table.compositionOffsets.reserveCapacity(count)
+                for _ in 0..<count {
+                    table.compositionOffsets.append(CompositionOffsetEntry(count: try child.u32(), offset: try child.i32()))
+                }
+            case "stss":
+                _ = try FullBoxHeader(&child)
+                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 4, what: "stss")
+                var list: [UInt32] = []
+                list.reserveCapacity(count)
+                for _ in 0..<count { list.append(try child.u32()) }
+                table.syncSamples = list
+            case "stsc":
+                _ = try FullBoxHeader(&child)
+                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 12, what: "stsc")
+                table.sampleToChunk.reserveCapacity(count)
+                for _ in 0..<count {
+                    table.sampleToChunk.append(SampleToChunkEntry(
+                        firstChunk: try child.u32(), samplesPerChunk: try child.u32(), descriptionIndex: try child.u32()))
+                }
+                noteUnread(child, "stsc")
+            case "stsz":
+                _ = try FullBoxHeader(&child)
+                table.sizeBox = "stsz"
+                table.constantSampleSize = try child.u32()
+                table.sampleCount = try child.u32()
+                if table.constantSampleSize == 0 {
+                    let count = try child.checkCount(UInt64(table.sampleCount), entrySize: 4, what: "stsz")
+                    table.sampleSizes.reserveCapacity(count)
+                    for _ in 0..<count { table.sampleSizes.append(try child.u32()) }
+                }
+            case "stz2":
+                _ = try FullBoxHeader(&child)
+                table.sizeBox = "stz2"
+                try child.skip(3)
+                let fieldSize = Int(try child.u8())
+                guard [4, 8, 16].contains(fieldSize) else { throw child.error(.invalidValue, "stz2 field size \(fieldSize)") }
+                table.sampleCount = try child.u32()
+                let bytesNeeded = (UInt64(table.sampleCount) * UInt64(fieldSize) + 7) / 8
+                let byteCount = try child.checkCount(bytesNeeded, entrySize: 1, what: "stz2")
+                let raw = try child.read(byteCount)
+                table.sampleSizes.reserveCapacity(Int(table.sampleCount))
+                for index in 0..<Int(table.sampleCount) {
+                    switch fieldSize {
+                    case 4:
+                        let byte = raw[index / 2]
+                        table.sampleSizes.append(UInt32(index % 2 == 0 ? byte >> 4 : byte & 0xF))
+                    case 8:
+                        table.sampleSizes.append(UInt32(raw[index]))
+                    default:
+                        table.sampleSizes.append(UInt32(raw[2 * index]) << 8 | UInt32(raw[2 * index + 1]))
+                    }
+                }
+            case "stco", "co64":
+                _ = try FullBoxHeader(&child)
+                table.chunkOffsetBox = box.type
+                let width = box.type == "co64" ? 8 : 4
+                let count = try child.checkCount(UInt64(try child.u32()), entrySize: width, what: "\(box.type)")
+                table.chunkOffsets.reserveCapacity(count)
+                for _ in 0..<count { table.chunkOffsets.append(width == 8 ? try child.u64() : UInt64(try child.u32())) }
+                noteUnread(child, "\(box.type)")
+            default:
+                break
+            }
+        }
+        track.sampleTable = table
+    }
+
+    mutating func sampleDescriptions(_ reader: ByteReader) throws -> [SampleDescription] {
+        var reader = reader
+        _ = try FullBoxHeader(&reader)
+        let declared = try reader.u32()
+        var result: [SampleDescription] = []
+        for (box, var entry) in try BoxIterator.all(reader) {
+            var description = SampleDescription(
+                format: box.type, dataReferenceIndex: 0, width: nil, height: nil, compressorName: nil,
+                childTypes: [], metadataKeys: [])
+            try entry.skip(6)
+            description.dataReferenceIndex = try entry.u16()
+            var childrenStart: Int? = nil
+            if box.type == "mebx" {
+                childrenStart = 0
+            } else if entry.remaining >= 70, Self.videoFormats.contains(box.type) || Self.looksLikeVideoEntry(entry) {
+                try entry.skip(16)
+                description.width = try entry.u16()
+                description.height = try entry.u16()
+                try entry.skip(14)
+                let nameBytes = try entry.read(32)
+                let length = min(Int(nameBytes[0]), 31)
+                description.compressorName = String(decoding: nameBytes[1..<(1 + length)], as: UTF8.self)
+                try entry.skip(4)
+                childrenStart = 0
+            }
+            if childrenStart != nil, entry.remaining >= 8 {
+                var children = BoxIterator(try entry.rest())
+                while let (child, payload) = try children.next() {
+                    description.childTypes.append(child.type)
+                    if box.type == "mebx", child.type == "keys" {
+                        description.metadataKeys = try metadataKeyDeclarations(payload)
+                    }
+                }
+            }
+            result.append(description)
+        }
+        if result.count != Int(declared) {
+            warnings.append(reader.error(.invalidValue, "stsd declares \(declared) entries but holds \(result.count)"))
+        }
+        return result
+    }
+
+    static let videoFormats: Set<FourCC> = ["avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "mp4v", "jpeg", "apcn", "apch", "apcs", "apco", "ap4h", "av01", "vp09"]
+
+    /// A visual sample entry has pre_defined/reserved zeros and a 72 dpi resolution at fixed places.
+    static func looksLikeVideoEntry(_ entry: ByteReader) -> Bool {
+        guard let head = entry.peek(36) else { return false }
+        return head[28..<32].elementsEqual([0x00, 0x48, 0x00, 0x00])
+    }
+
+    /// The `keys` box of a `mebx` sample entry: one box per key, typed by its local id, holding `keyd` and `dtyp`.
+    func metadataKeyDeclarations(_ reader: ByteReader) throws -> [MetadataKeyDeclaration] {
+        var keys: [MetadataKeyDeclaration] = []
+        for (box, payload) in try BoxIterator.all(reader) {
+            guard keys.count < Limits.maxKeys else { throw payload.error(.limitExceeded, "more than \(Limits.maxKeys) metadata keys") }
+            var declaration = MetadataKeyDeclaration(localID: box.type.value, namespace: FourCC(0), key: "", dataTypeNamespace: nil, dataType: nil)
+            for (inner, var content) in try BoxIterator.all(payload) {
+                switch inner.type {
+                case "keyd":
+                    declaration.namespace = try content.fourCC()
+                    guard content.remaining <= Limits.maxStringBytes else { throw content.error(.limitExceeded, "key of \(content.remaining) bytes") }
+                    declaration.key = String(decoding: try content.restBytes(), as: UTF8.self)
+                case "dtyp":
+                    let namespace = try content.u32()
+                    declaration.dataTypeNamespace = namespace
+                    declaration.dataType = namespace == 0 && content.remaining >= 4 ? try content.u32() : nil
+                default:
+                    break
+                }
+            }
+            keys.append(declaration)
+        }
+        return keys
+    }
+
+    // MARK: Movie metadata
+
+    /// `meta` with `hdlr`, `keys` and `ilst`.
+    func metadata(_ reader: ByteReader) throws -> (FourCC?, [MetadataItem]) {
+        var reader = reader
+        try Self.skipMetaFullBoxHeader(&reader)
+        var handler: FourCC?
+        var keys: [(FourCC, String)] = []
+        var ilst: ByteReader?
+        for (box, var child) in try BoxIterator.all(reader) {
+            switch box.type {
+            case "hdlr":
+                handler = try Self.handler(&child).0
+            case "keys":
+                _ = try FullBoxHeader(&child)
+                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 8, what: "keys")
+                guard count <= Limits.maxKeys else { throw child.error(.limitExceeded, "\(count) keys") }
+                for _ in 0..<count {
+                    let start = child.offset
+                    let size = try child.u32()
+                    guard size >= 8 else {
+                        throw ParseError(.invalidSize, "key entry of \(size) bytes", offset: start, path: child.path)
+                    }
+                    var entry = try child.sub(count: Int(size) - 4)
+                    let namespace = try entry.fourCC()
+                    keys.append((namespace, String(decoding: try entry.restBytes(), as: UTF8.self)))
+                }
+            case "ilst":
+                ilst = child
+            default:
+                break
+            }
+        }
+        var items: [MetadataItem] = []
+        if let ilst {
+            for (box, payload) in try BoxIterator.all(ilst) {
+                let index = box.type.value
+                let key: (FourCC, String) = index >= 1 && Int(index) <= keys.count ? keys[Int(index) - 1] : (FourCC(0), box.type.description)
+                for (inner, var data) in try BoxIterator.all(payload) where inner.type == "data" {
+                    let typeIndicator = try data.u32()
+                    let locale = try data.u32()
+                    let type = typeIndicator & 0x00FF_FFFF
+                    let value = WellKnownType.decode(try data.restBytes(), type: type)
+                    items.append(MetadataItem(keyIndex: index, namespace: key.0, key: key.1, dataType: type, locale: locale, value: value))
+                }
+            }
+        }
+        return (handler, items)
+    }
+
+    /// `udta` items: QuickTime international text (`©xyz` and friends), else raw bytes.
+    func userData(_ reader: ByteReader) throws -> [UserDataItem] {
+        var items: [UserDataItem] = []
+        for (box, var child) in try BoxIterator.all(reader) {
+            if box.type == "meta" { continue }
+            if box.type.bytes[0] == 0xA9, child.remaining >= 4 {
+                var probe = child
+                let length = Int(try probe.u16())
+                _ = try probe.u16()
+                if length <= probe.remaining {
+                    items.append(UserDataItem(type: box.type, value: .string(String(decoding: try probe.read(length), as: UTF8.self))))
+                    continue
+                }
+            }
+            items.append(UserDataItem(type: box.type, value: .data(try child.restBytes())))
+        }
+        return items
+    }
+
+    // MARK: Timed metadata
+
+    /// Reads and decodes the samples of a `mebx` track (at most `maxTimedSamplesPerTrack`).
+    func timedSamples(_ track: Track) throws -> [TimedMetadataSample] {
+        let samples = try track.sampleTable.resolve(limit: Self.maxTimedSamplesPerTrack, path: track.path)
+        var result: [TimedMetadataSample] = []
+        for sample in samples {
+            let path = "\(track.path)/sample[\(sample.index + 1)]"
+            guard sample.size <= Self.maxTimedSampleBytes, let offset = Int64(exactly: sample.offset) else {
+                throw ParseError(.limitExceeded, "timed metadata sample of \(sample.size) bytes", offset: Int64(clamping: sample.offset), path: path)
+            }
+            let bytes = try readSample(offset: offset, size: Int(sample.size), path: path)
+            let descriptionIndex = Int(sample.descriptionIndex) - 1
+            let keys = track.sampleDescriptions.indices.contains(descriptionIndex) ? track.sampleDescriptions[descriptionIndex].metadataKeys : []
+            var items: [TimedMetadataItem] = []
+            var reader = ByteReader(bytes, base: offset, path: path)
+            while reader.remaining >= 8 {
+                let start = reader.offset
+                let size = try reader.u32()
+                let localID = try reader.u32()
+                guard size >= 8, Int(size) - 8 <= reader.remaining else {
+                    throw ParseError(.invalidSize, "metadata item of \(size) bytes in a \(bytes.count)-byte sample", offset: start, path: path)
+                }
+                let valueBytes = try reader.read(Int(size) - 8)
+                let key = keys.first { $0.localID == localID }
+                let value = key?.dataType.map { WellKnownType.decode(valueBytes, type: $0) } ?? .data(valueBytes)
+                items.append(TimedMetadataItem(
+                    localID: localID, namespace: key?.namespace, key: key?.key, dataType: key?.dataType,
+                    value: value, byteCount: valueBytes.count))
+            }
+            result.append(TimedMetadataSample(sample: sample, items: items))
+        }
+        return result
+    }
+
+    func readSample(offset: Int64, size: Int, path: String) throws -> [UInt8] {
+        do {
+            return try source.read(at: offset, count: size)
+        } catch var error as ParseError {
+            error.path = path
+            error.message = "sample data: " + error.message
+            throw error
+        }
+    }
+}

@@ -1,0 +1,108 @@
+extension SampleTable {
+    /// Number of samples according to the size table.
+    public var count: Int { Int(sampleCount) }
+
+    /// Resolves the first `limit` samples to (offset, size, decode time, presentation time)
+    /// through `stsc`, `stco`/`co64`, `stts` and `ctts`. Tables that contradict each other throw.
+    public func resolve(limit: Int = Limits.maxResolvedSamples, path: String = "") throws -> [Sample] {
+        let wanted = min(count, limit)
+        var result: [Sample] = []
+        if wanted == 0 { return result }
+        func fail(_ message: String) -> ParseError { ParseError(.invalidValue, message, offset: 0, path: path + "/mdia/minf/stbl") }
+        guard constantSampleSize != 0 || sampleSizes.count >= count else {
+            throw fail("stsz lists \(sampleSizes.count) sizes for \(count) samples")
+        }
+        guard !sampleToChunk.isEmpty else { throw fail("\(count) samples but no stsc entries") }
+        result.reserveCapacity(min(wanted, 1 << 16))
+
+        // Decode times from stts, composition offsets from ctts, consumed as samples go.
+        var sttsIndex = 0, sttsLeft = timeToSample.first.map { Int($0.count) } ?? 0
+        var cttsIndex = 0, cttsLeft = compositionOffsets.first.map { Int($0.count) } ?? 0
+        var decodeTime: UInt64 = 0
+        var sampleIndex = 0
+
+        for (entryIndex, entry) in sampleToChunk.enumerated() {
+            guard entry.firstChunk >= 1 else { throw fail("stsc entry \(entryIndex + 1) starts at chunk 0") }
+            let nextFirst = entryIndex + 1 < sampleToChunk.count ? sampleToChunk[entryIndex + 1].firstChunk : UInt32(clamping: chunkOffsets.count + 1)
+            guard nextFirst > entry.firstChunk || entryIndex + 1 == sampleToChunk.count else {
+                throw fail("stsc entries are not in increasing chunk order at entry \(entryIndex + 1)")
+            }
+            var chunk = entry.firstChunk
+            while chunk < nextFirst && sampleIndex < wanted {
+                guard Int(chunk) <= chunkOffsets.count else {
+                    throw fail("stsc refers to chunk \(chunk) but the chunk offset table has \(chunkOffsets.count)")
+                }
+                var offset = chunkOffsets[Int(chunk) - 1]
+                var inChunk: UInt32 = 0
+                while inChunk < entry.samplesPerChunk && sampleIndex < wanted {
+                    let size = constantSampleSize != 0 ? constantSampleSize : sampleSizes[sampleIndex]
+                    while sttsLeft == 0 && sttsIndex + 1 < timeToSample.count {
+                        sttsIndex += 1
+                        sttsLeft = Int(timeToSample[sttsIndex].count)
+                    }
+                    guard sttsLeft > 0 else { throw fail("stts covers fewer samples than stsz's \(count)") }
+                    let duration = timeToSample[sttsIndex].delta
+                    sttsLeft -= 1
+                    var compositionOffset: Int64 = 0
+                    if !compositionOffsets.isEmpty {
+                        while cttsLeft == 0 && cttsIndex + 1 < compositionOffsets.count {
+                            cttsIndex += 1
+                            cttsLeft = Int(compositionOffsets[cttsIndex].count)
+                        }
+                        if cttsLeft > 0 {
+                            compositionOffset = Int64(compositionOffsets[cttsIndex].offset)
+                            cttsLeft -= 1
+                        }
+                    }
+                    let presentation = Int64(clamping: decodeTime).addingReportingOverflow(compositionOffset)
+                    result.append(Sample(
+                        index: sampleIndex, offset: offset, size: size, decodeTime: decodeTime, duration: duration,
+                        presentationTime: presentation.overflow ? Int64.max : presentation.partialValue,
+                        descriptionIndex: entry.descriptionIndex))
+                    let nextOffset = offset.addingReportingOverflow(UInt64(size))
+                    let nextTime = decodeTime.addingReportingOverflow(UInt64(duration))
+                    guard !nextOffset.overflow, !nextTime.overflow else { throw fail("sample offsets or times overflow at sample \(sampleIndex + 1)") }
+                    offset = nextOffset.partialValue
+                    decodeTime = nextTime.partialValue
+                    inChunk += 1
+                    sampleIndex += 1
+                }
+                chunk += 1
+            }
+            if sampleIndex >= wanted { break }
+        }
+        guard sampleIndex >= wanted else {
+            throw fail("the chunk tables hold \(sampleIndex) samples but stsz has \(count)")
+        }
+        return result
+    }
+
+    /// Sum of `stts` sample counts.
+    public var timedSampleCount: UInt64 { timeToSample.reduce(0) { $0 + UInt64($1.count) } }
+}
+
+/// Frame durations of a video track, from its `stts`.
+public struct FrameDurations: Sendable, Equatable {
+    public var timescale: UInt32
+    public var frameCount: UInt64
+    /// The duration most frames have.
+    public var nominal: UInt32
+    public var minimum: UInt32
+    public var maximum: UInt32
+    public var zeroDurationFrames: UInt64
+
+    public func seconds(_ ticks: UInt32) -> Double? { timescale > 0 ? Double(ticks) / Double(timescale) : nil }
+
+    public init?(_ table: SampleTable, timescale: UInt32) {
+        let entries = table.timeToSample.filter { $0.count > 0 }
+        guard !entries.isEmpty else { return nil }
+        var perDelta: [UInt32: UInt64] = [:]
+        for entry in entries { perDelta[entry.delta, default: 0] += UInt64(entry.count) }
+        self.timescale = timescale
+        frameCount = table.timedSampleCount
+        nominal = perDelta.max { $0.value == $1.value ? $0.key > $1.key : $0.value < $1.value }?.key ?? 0
+        minimum = entries.map(\.delta).min() ?? 0
+        maximum = entries.map(\.delta).max() ?? 0
+        zeroDurationFrames = perDelta[0] ?? 0
+    }
+}

@@ -1,0 +1,118 @@
+extension Still {
+    /// Reads a JPEG or HEIF-family still: its structure, EXIF, the Apple MakerNote and XMP.
+    /// Problems in one part (say a broken MakerNote) become warnings; the rest is still read.
+    public static func read(from source: ByteSource, format: FileFormat) throws -> Still {
+        var still = Still(format: format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
+        var exifPayload: (tiff: [UInt8], offset: Int64, path: String)?
+        var xmpPayload: (bytes: [UInt8], offset: Int64, path: String)?
+        if format == .jpeg {
+            let jpeg = try JPEGStructure.read(from: source)
+            still.jpeg = jpeg
+            still.warnings += jpeg.warnings
+            if let exif = jpeg.exif { exifPayload = (exif.tiff, exif.offset, "APP1 Exif") }
+            if let xmp = jpeg.xmp { xmpPayload = (xmp.bytes, xmp.offset, "APP1 XMP") }
+        } else {
+            let layout = try TopLevelLayout.read(from: source)
+            still.warnings += layout.warnings
+            still.boxes = layout.boxes
+            guard let metaIndex = layout.boxes.firstIndex(where: { $0.type == "meta" }) else {
+                throw ParseError(.invalidValue, "HEIF file without a top-level 'meta' box", offset: 0, path: "meta")
+            }
+            let meta = layout.boxes[metaIndex]
+            let payload = try source.payload(of: meta, path: "meta")
+            var heif = try HEIFStructure.parse(payload)
+            heif.metaPath = "meta"
+            var inner = payload
+            try inner.skip(4)
+            still.boxes[metaIndex].children = try MovieParser(source: source, warnings: []).tree(inner, depth: 1)
+            still.heif = heif
+            if let item = heif.items.first(where: { $0.type == "Exif" }) {
+                do {
+                    let (bytes, offset) = try heif.data(of: item, from: source)
+                    var reader = ByteReader(bytes, base: offset, path: "meta/iloc/item[\(item.id)]")
+                    let skip = Int(try reader.u32())
+                    guard skip <= reader.remaining else {
+                        throw reader.error(.invalidSize, "Exif item header offset \(skip) passes its \(bytes.count) bytes")
+                    }
+                    try reader.skip(skip)
+                    // Some writers keep the JPEG-style "Exif\0\0" header inside the item.
+                    if reader.peek(6) == JPEGStructure.exifHeader { try reader.skip(6) }
+                    let tiffOffset = reader.offset
+                    exifPayload = (try reader.restBytes(), tiffOffset, "meta/item[\(item.id)] Exif")
+                } catch let error as ParseError {
+                    still.warnings.append(error)
+                }
+            }
+            if let item = heif.items.first(where: { $0.type == "mime" && ($0.contentType ?? "").contains("rdf+xml") }) {
+                do {
+                    let (bytes, offset) = try heif.data(of: item, from: source)
+                    xmpPayload = (bytes, offset, "meta/item[\(item.id)] XMP")
+                } catch let error as ParseError {
+                    still.warnings.append(error)
+                }
+            }
+        }
+        if let exif = exifPayload {
+            do {
+                let tiff = try TIFFLayout.read(exif.tiff, base: exif.offset, path: exif.path)
+                still.tiff = tiff
+                still.exif = ExifReader.tags(tiff: exif.tiff, makerNoteRange: tiff.makerNoteRange)
+                if let range = tiff.makerNoteRange, AppleMakerNote.isAppleMakerNote(exif.tiff[range]) {
+                    still.makerNote = try AppleMakerNote.read(Array(exif.tiff[range]), base: exif.offset + Int64(range.lowerBound), path: exif.path + "/MakerApple")
+                }
+            } catch let error as ParseError {
+                still.warnings.append(error)
+            }
+        }
+        if let xmp = xmpPayload {
+            do {
+                still.xmp = try XMPPacket.parse(xmp.bytes, base: xmp.offset, path: xmp.path)
+            } catch let error as ParseError {
+                still.warnings.append(error)
+            }
+        }
+        still.motionPhoto = try motionPhoto(still, source: source)
+        return still
+    }
+
+    /// Finds an embedded movie from XMP (`GCamera:MicroVideo*`, `GCamera:MotionPhoto` with a
+    /// `Container:Directory`) or a Samsung `mpvd` box, and checks that a movie starts where it is said to.
+    static func motionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
+        func movieStarts(at offset: Int64) -> Bool {
+            guard offset >= 0, offset + 8 <= source.size, let head = try? source.read(at: offset, count: 8) else { return false }
+            return FileFormat.detect(head + [0, 0, 0, 0, 0, 0, 0, 0]) != .unknown && head[4..<8].elementsEqual(Array("ftyp".utf8))
+        }
+        let camera = XMPPacket.cameraNamespace
+        if let xmp = still.xmp {
+            let timestamp = (xmp.value(camera, "MotionPhotoPresentationTimestampUs") ?? xmp.value(camera, "MicroVideoPresentationTimestampUs")).flatMap { Int64($0) }
+            if xmp.value(camera, "MotionPhoto") == "1" || !xmp.directory.isEmpty && xmp.value(camera, "MotionPhoto") != nil {
+                var offset: Int64?
+                var length: Int64?
+                // Items after the primary are stored back to back at the end of the file.
+                if let index = xmp.directory.firstIndex(where: { ($0.mime ?? "").hasPrefix("video/") || $0.semantic == "MotionPhoto" }) {
+                    let lengths = xmp.directory[index...].map { $0.length ?? 0 }
+                    let tail = lengths.reduce(Int64(0)) { $0 &+ max(0, $1) }
+                    length = xmp.directory[index].length
+                    offset = source.size - tail
+                } else if let fromEnd = (xmp.value(camera, "MotionPhotoOffset") ?? xmp.value(camera, "MicroVideoOffset")).flatMap({ Int64($0) }) {
+                    // Vendors without a directory give the movie's distance from the end of the file.
+                    offset = source.size - fromEnd
+                    length = fromEnd
+                }
+                let found = offset.map(movieStarts(at:)) ?? false
+                return MotionPhoto(source: "Container", version: xmp.value(camera, "MotionPhotoVersion"), videoOffset: offset, videoLength: length, videoFound: found, presentationTimestampUs: timestamp)
+            }
+            if xmp.value(camera, "MicroVideo") == "1" {
+                let fromEnd = xmp.value(camera, "MicroVideoOffset").flatMap { Int64($0) }
+                let offset = fromEnd.map { source.size - $0 }
+                return MotionPhoto(source: "MicroVideo", version: xmp.value(camera, "MicroVideoVersion"), videoOffset: offset, videoLength: fromEnd,
+                                   videoFound: offset.map(movieStarts(at:)) ?? false, presentationTimestampUs: timestamp)
+            }
+        }
+        if let box = still.boxes.first(where: { $0.type == "mpvd" }) {
+            return MotionPhoto(source: "mpvd", version: nil, videoOffset: box.payloadOffset, videoLength: box.payloadSize,
+                               videoFound: movieStarts(at: box.payloadOffset), presentationTimestampUs: nil)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,103 @@
+/// A minimal TIFF/EXIF structure walker: IFD0, the Exif and GPS sub-IFDs, and where the
+/// MakerNote sits. Standard tags are decoded by libexif (`ExifReader`); this walker exists to
+/// find byte ranges (the MakerNote, which libexif cannot be trusted with) and to validate offsets.
+public struct TIFFLayout: Sendable, Equatable {
+    public var littleEndian: Bool
+    /// Range of the MakerNote value inside the TIFF bytes.
+    public var makerNoteRange: Range<Int>?
+    public var make: String?
+    public var model: String?
+    public var software: String?
+
+    static let exifIFDPointer: UInt16 = 0x8769
+    static let makerNoteTag: UInt16 = 0x927C
+
+    /// Walks `tiff` (bytes starting with `II*\0` or `MM\0*`). `base` is the TIFF header's file offset.
+    public static func read(_ tiff: [UInt8], base: Int64, path: String) throws -> TIFFLayout {
+        var reader = ByteReader(tiff, base: base, path: path)
+        let order = try reader.u16()
+        guard order == 0x4949 || order == 0x4D4D else {
+            throw reader.error(.invalidValue, "TIFF byte order mark 0x\(String(order, radix: 16)) is neither II nor MM")
+        }
+        let little = order == 0x4949
+        guard try reader.u16(littleEndian: little) == 42 else { throw reader.error(.invalidValue, "TIFF magic is not 42") }
+        var layout = TIFFLayout(littleEndian: little)
+        let ifd0 = try entries(tiff, at: Int(try reader.u32(littleEndian: little)), little: little, base: base, path: path + "/IFD0")
+        for entry in ifd0 {
+            switch entry.tag {
+            case 0x010F: layout.make = entry.ascii(tiff)
+            case 0x0110: layout.model = entry.ascii(tiff)
+            case 0x0131: layout.software = entry.ascii(tiff)
+            case exifIFDPointer:
+                let exif = try entries(tiff, at: Int(entry.valueOrOffset), little: little, base: base, path: path + "/ExifIFD")
+                if let note = exif.first(where: { $0.tag == makerNoteTag }) { layout.makerNoteRange = note.range }
+            default: break
+            }
+        }
+        return layout
+    }
+
+    struct Entry {
+        var tag: UInt16
+        var type: UInt16
+        var count: UInt32
+        var valueOrOffset: UInt32
+        /// Where the value's bytes are inside the TIFF.
+        var range: Range<Int>
+
+        func ascii(_ tiff: [UInt8]) -> String? {
+            guard type == 2 else { return nil }
+            let text = tiff[range].prefix { $0 != 0 }
+            return String(decoding: text, as: UTF8.self).trimmingSpaces
+        }
+    }
+
+    static func typeSize(_ type: UInt16) -> Int? {
+        switch type {
+        case 1, 2, 6, 7: return 1
+        case 3, 8: return 2
+        case 4, 9, 11, 13: return 4
+        case 5, 10, 12, 16, 17, 18: return 8
+        default: return nil
+        }
+    }
+
+    /// Reads one IFD's entries, checking every value range against the TIFF bytes.
+    static func entries(_ tiff: [UInt8], at offset: Int, little: Bool, base: Int64, path: String) throws -> [Entry] {
+        var reader = ByteReader(tiff, base: base, path: path)
+        try reader.seek(toRelative: offset)
+        let count = Int(try reader.u16(littleEndian: little))
+        guard count <= Limits.maxIFDEntries else { throw reader.error(.limitExceeded, "IFD with \(count) entries") }
+        _ = try reader.checkCount(UInt64(count), entrySize: 12, what: "IFD")
+        var result: [Entry] = []
+        for _ in 0..<count {
+            let at = reader.position
+            let tag = try reader.u16(littleEndian: little)
+            let type = try reader.u16(littleEndian: little)
+            let components = try reader.u32(littleEndian: little)
+            let value = try reader.u32(littleEndian: little)
+            guard let unit = typeSize(type) else { continue }
+            let (total, overflow) = UInt64(components).multipliedReportingOverflow(by: UInt64(unit))
+            guard !overflow, total <= UInt64(tiff.count) else {
+                throw ParseError(.invalidSize, "tag 0x\(String(tag, radix: 16)) claims \(components) values", offset: base + Int64(at), path: path)
+            }
+            let size = Int(total)
+            let start = size <= 4 ? at + 8 : Int(value)
+            guard start >= 0, start <= tiff.count - size else {
+                throw ParseError(.invalidSize, "tag 0x\(String(tag, radix: 16)) value at \(start) (+\(size)) lies outside the \(tiff.count)-byte TIFF",
+                                 offset: base + Int64(at), path: path)
+            }
+            result.append(Entry(tag: tag, type: type, count: components, valueOrOffset: value, range: start..<(start + size)))
+        }
+        return result
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var scalars = Substring(self)
+        while scalars.last == " " || scalars.last == "\0" { scalars.removeLast() }
+        while scalars.first == " " { scalars.removeFirst() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,155 @@
+import LivePhotoFormats
+
+/// `lpcheck dump` for people: the structure as a tree, then the decoded markers. All text that
+/// comes from the file is made terminal-safe.
+public enum DumpText {
+    /// `tableLimit`: how many entries of each sample table to print (nil: all).
+    public static func render(_ file: MediaFile, tableLimit: Int? = 8, stats: Bool = false) -> String {
+        var out = Output(limit: tableLimit)
+        out.line(0, "\(file.path.terminalSafe): \(file.kind.rawValue), \(file.format.rawValue), \(file.size) bytes")
+        if let error = file.error { out.line(1, "ERROR \(error.description.terminalSafe)") }
+        for warning in file.warnings { out.line(1, "warning: \(warning.description.terminalSafe)") }
+        if let still = file.still { out.still(still) }
+        if let movie = file.movie { out.movie(movie) }
+        out.line(1, "Live Photo markers")
+        out.line(2, "content identifier: \(file.contentIdentifier?.terminalSafe ?? "none")")
+        if let movie = file.movie {
+            if let time = movie.stillImageTime {
+                let moment = time.seconds.map { format($0) + " s" } ?? "not presented by the edit list"
+                out.line(2, "still-image-time: value \(time.value.map(String.init) ?? "undecodable"), at \(moment) (sample \(time.sampleIndex + 1) of track \(time.trackID): media time \(time.mediaTime)/\(time.mediaTimescale), duration \(time.duration))")
+            } else {
+                out.line(2, "still-image-time: none")
+            }
+            if let durations = movie.frameDurations {
+                out.line(2, "video frames: \(durations.frameCount), duration nominal \(durations.nominal) min \(durations.minimum) max \(durations.maximum) (timescale \(durations.timescale)\(durations.seconds(durations.nominal).map { ", nominal " + format($0) + " s" } ?? ""))")
+            }
+        }
+        if stats { out.line(1, "stats: read \(file.stats.bytesRead) of \(file.size) bytes in \(file.stats.reads) reads") }
+        return out.text
+    }
+
+    static func format(_ seconds: Double) -> String {
+        let scaled = (seconds * 1_000_000).rounded() / 1_000_000
+        return String(scaled)
+    }
+
+    struct Output {
+        var text = ""
+        let limit: Int?
+
+        mutating func line(_ depth: Int, _ content: String) {
+            text += String(repeating: "  ", count: depth) + content + "\n"
+        }
+
+        mutating func boxes(_ list: [Box], depth: Int) {
+            for box in list {
+                line(depth, "\(box.type.description.terminalSafe) @\(box.offset) size \(box.size)")
+                boxes(box.children, depth: depth + 1)
+            }
+        }
+
+        mutating func list<T>(_ depth: Int, _ title: String, _ values: [T], _ show: (T) -> String) {
+            let shown = limit.map { min($0, values.count) } ?? values.count
+            let more = values.count > shown ? " … (\(values.count - shown) more; --full shows all)" : ""
+            line(depth, "\(title) (\(values.count)): " + values.prefix(shown).map(show).joined(separator: " ") + more)
+        }
+
+        mutating func still(_ still: Still) {
+            if let jpeg = still.jpeg {
+                line(1, "segments")
+                for segment in jpeg.segments {
+                    line(2, "\(segment.name) @\(segment.offset) length \(segment.length)\(segment.label.map { " " + $0 } ?? "")")
+                }
+            }
+            if !still.boxes.isEmpty {
+                line(1, "boxes")
+                boxes(still.boxes, depth: 2)
+            }
+            if let heif = still.heif {
+                line(1, "items (primary \(heif.primaryItemID.map(String.init) ?? "none"))")
+                for item in heif.items {
+                    let extents = item.extents.map { "\(item.baseOffset &+ $0.offset)+\($0.length)" }.joined(separator: ",")
+                    line(2, "\(item.id) \(item.type.description.terminalSafe)\(item.hidden ? " hidden" : "") method \(item.constructionMethod) extents \(extents)")
+                }
+            }
+            if let note = still.makerNote {
+                line(1, "MakerApple (version \(note.version), \(note.entries.count) entries)")
+                for entry in note.entries {
+                    let name = entry.name ?? "Apple_0x" + String(entry.tag, radix: 16).leftPadded(4)
+                    line(2, "0x\(String(entry.tag, radix: 16).leftPadded(4)) \(name) [type \(entry.type) × \(entry.count)]: \(entry.value.displayText.terminalSafe)")
+                }
+            }
+            if !still.exif.isEmpty {
+                line(1, "EXIF (libexif)")
+                for tag in still.exif { line(2, "\(tag.ifd) 0x\(String(tag.tag, radix: 16).leftPadded(4)) \(tag.name): \(tag.value.terminalSafe)") }
+            }
+            if let xmp = still.xmp {
+                line(1, "XMP (\(xmp.properties.count) properties)")
+                for property in xmp.properties where property.namespace.contains("ns.google.com") {
+                    line(2, "\(property.name.terminalSafe) = \(property.value.terminalSafe)")
+                }
+                for (index, item) in xmp.directory.enumerated() {
+                    line(2, "directory[\(index)]: " + item.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".terminalSafe }.joined(separator: " "))
+                }
+            }
+            if let motion = still.motionPhoto {
+                line(1, "motion photo (\(motion.source)): video at \(motion.videoOffset.map(String.init) ?? "?") length \(motion.videoLength.map(String.init) ?? "?"), \(motion.videoFound ? "found" : "NOT found")")
+            }
+        }
+
+        mutating func movie(_ movie: Movie) {
+            line(1, "boxes")
+            boxes(movie.boxes, depth: 2)
+            line(1, "movie: brand \(movie.majorBrand?.description.terminalSafe ?? "none"), timescale \(movie.timescale), duration \(movie.duration)\(movie.durationSeconds.map { " (" + DumpText.format($0) + " s)" } ?? "")")
+            if !movie.metadata.isEmpty {
+                line(1, "metadata (moov/meta, handler \(movie.metadataHandler?.description.terminalSafe ?? "none"))")
+                for item in movie.metadata {
+                    line(2, "\(item.key.terminalSafe) [\(WellKnownType.name(item.dataType))]: \(item.value.displayText.terminalSafe)")
+                }
+            }
+            if !movie.userData.isEmpty {
+                line(1, "user data (moov/udta)")
+                for item in movie.userData { line(2, "\(item.type.description.terminalSafe): \(item.value.displayText.terminalSafe)") }
+            }
+            for track in movie.tracks { self.track(movie, track) }
+        }
+
+        mutating func track(_ movie: Movie, _ track: Track) {
+            line(1, "track \(track.id) (\(track.path)): handler \(track.handler.description.terminalSafe)\(track.flags & 1 == 0 ? " disabled" : ""), media timescale \(track.mediaTimescale), media duration \(track.mediaDuration), language \(track.language)")
+            if let edits = track.editList {
+                list(2, "elst", edits) { "(\($0.segmentDuration), \($0.mediaTime), \($0.rate))" }
+            }
+            for reference in track.references {
+                line(2, "tref \(reference.type.description.terminalSafe) -> \(reference.trackIDs.map(String.init).joined(separator: ","))")
+            }
+            for entry in track.sampleDescriptions {
+                var text = "stsd \(entry.format.description.terminalSafe)"
+                if let width = entry.width, let height = entry.height { text += " \(width)x\(height)" }
+                if let name = entry.compressorName, !name.isEmpty { text += " '\(name.terminalSafe)'" }
+                if !entry.childTypes.isEmpty { text += " [" + entry.childTypes.map { $0.description.terminalSafe }.joined(separator: " ") + "]" }
+                line(2, text)
+                for key in entry.metadataKeys {
+                    line(3, "key \(key.localID): \(key.namespace.description.terminalSafe)/\(key.key.terminalSafe) type \(key.dataType.map { WellKnownType.name($0) } ?? "?")")
+                }
+            }
+            let table = track.sampleTable
+            list(2, "stts", table.timeToSample) { "\($0.count)×\($0.delta)" }
+            if !table.compositionOffsets.isEmpty { list(2, "ctts", table.compositionOffsets) { "\($0.count)×\($0.offset)" } }
+            if let sync = table.syncSamples { list(2, "stss", sync) { String($0) } }
+            list(2, "stsc", table.sampleToChunk) { "(\($0.firstChunk),\($0.samplesPerChunk),\($0.descriptionIndex))" }
+            if table.constantSampleSize != 0 {
+                line(2, "\(table.sizeBox?.description ?? "stsz") (\(table.sampleCount)): all \(table.constantSampleSize) bytes")
+            } else {
+                list(2, table.sizeBox?.description ?? "stsz", table.sampleSizes) { String($0) }
+            }
+            list(2, table.chunkOffsetBox?.description ?? "stco", table.chunkOffsets) { String($0) }
+            for timed in track.timedMetadata.prefix(limit ?? Int.max) {
+                let moment = movie.movieSeconds(forMediaTime: Int64(clamping: timed.sample.decodeTime), in: track).map { DumpText.format($0) + " s" } ?? "not presented"
+                let items = timed.items.map { "\($0.key ?? "local \($0.localID)")=\($0.value.displayText)".terminalSafe }.joined(separator: "; ")
+                line(2, "sample \(timed.sample.index + 1) @\(timed.sample.offset)+\(timed.sample.size) t=\(timed.sample.decodeTime) d=\(timed.sample.duration) (\(moment)): \(items)")
+            }
+            if let limit, track.timedMetadata.count > limit { line(2, "… \(track.timedMetadata.count - limit) more timed samples") }
+            if let error = track.timedMetadataError { line(2, "timed metadata unreadable: \(error.description.terminalSafe)") }
+        }
+    }
+}
