@@ -36,8 +36,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LivePhotoFormatsTests", dependencies: ["LivePhotoFormats"]),
-        .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoFormats"]),
-        .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats"]),
+        // Helpers shared by the test targets: sample locations, oracles, a box builder, a schema validator.
+        .target(name: "LivePhotoTestSupport", dependencies: ["LivePhotoFormats"]),
+        .testTarget(name: "LivePhotoFormatsTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
     ]
 )

@@ -127,6 +127,17 @@ public enum MakerValue: Sendable, Equatable {
                 }
                 return denominator == 0 ? Double.nan : Double(numerator) / Double(denominator)
             })
+        case 16, 18:
+            return .integers((0..<count).compactMap { _ in
+                guard let high = u32(), let low = u32() else { return nil }
+                let bits = littleEndian ? UInt64(low) << 32 | UInt64(high) : UInt64(high) << 32 | UInt64(low)
+                return Int64(exactly: bits)
+            })
+        case 17:
+            return .integers((0..<count).compactMap { _ in
+                guard let high = u32(), let low = u32() else { return nil }
+                return Int64(bitPattern: littleEndian ? UInt64(low) << 32 | UInt64(high) : UInt64(high) << 32 | UInt64(low))
+            })
         case 11: return .floats((0..<count).compactMap { _ in u32().map { Double(Float(bitPattern: $0)) } })
         case 12:
             return .floats((0..<count).compactMap { _ in

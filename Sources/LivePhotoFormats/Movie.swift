@@ -73,6 +73,12 @@ public struct Edit: Sendable, Equatable {
     public var mediaTime: Int64
     public var rate: Double
 
+    public init(segmentDuration: UInt64, mediaTime: Int64, rate: Double = 1) {
+        self.segmentDuration = segmentDuration
+        self.mediaTime = mediaTime
+        self.rate = rate
+    }
+
     public var isEmpty: Bool { mediaTime == -1 }
 }
 

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Where the project's files and the shared real samples are, found from this source file.
+public enum Locations {
+    /// The package root (the folder holding Package.swift).
+    public static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    public static let samples = packageRoot.appendingPathComponent("Samples")
+    public static let reports = packageRoot.appendingPathComponent("Reports")
+
+    /// `../shared/samples` beside the project, or nil when absent (tests then skip).
+    public static let sharedSamples: URL? = {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples")
+        return FileManager.default.fileExists(atPath: url.appendingPathComponent("FACTS.tsv").path) ? url : nil
+    }()
+
+    public static var hasSharedSamples: Bool { sharedSamples != nil }
+
+    /// The built `lpcheck` binary next to the test bundle.
+    public static var lpcheckBinary: URL? {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("lpcheck"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("lpcheck"),
+            packageRoot.appendingPathComponent(".build/debug/lpcheck"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// A command on PATH, or nil.
+    public static func tool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
+
+/// One row of ../shared/samples/FACTS.tsv: what ExifTool 12.57 reports for a file.
+public struct SampleFact: Sendable, CustomStringConvertible {
+    public var file: String
+    public var fileType: String
+    public var model: String
+    public var stillIdentifier: String?
+    public var movieIdentifier: String?
+    /// `TrackN=value`, split.
+    public var stillImageTimeTrack: Int?
+    public var stillImageTimeValue: Int64?
+    public var motionPhoto: Bool
+
+    public var description: String { file }
+    public var url: URL? { Locations.sharedSamples?.appendingPathComponent(file) }
+
+    public static func load() -> [SampleFact] {
+        guard let root = Locations.sharedSamples,
+              let text = try? String(contentsOf: root.appendingPathComponent("FACTS.tsv"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").dropFirst().compactMap { line in
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard columns.count >= 8 else { return nil }
+            func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
+            var track: Int?
+            var value: Int64?
+            if let time = optional(columns[6]), let equals = time.firstIndex(of: "=") {
+                track = Int(time[time.startIndex..<equals].dropFirst("Track".count))
+                value = Int64(time[time.index(after: equals)...])
+            }
+            return SampleFact(
+                file: columns[0], fileType: columns[1], model: columns[2], stillIdentifier: optional(columns[4]),
+                movieIdentifier: optional(columns[5]), stillImageTimeTrack: track, stillImageTimeValue: value,
+                motionPhoto: columns[7] == "yes")
+        }
+    }
+}
+
+/// Every media file under ../shared/samples (not the inventories or text dumps).
+public enum SharedSamples {
+    public static func mediaFiles() -> [URL] {
+        guard let root = Locations.sharedSamples,
+              let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { $0 as? URL }
+            .filter { !["tsv", "md", "out", "txt"].contains($0.pathExtension.lowercased()) && !$0.hasDirectoryPath }
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            .sorted { $0.path < $1.path }
+    }
+
+    public static func url(_ relative: String) -> URL? { Locations.sharedSamples?.appendingPathComponent(relative) }
+}
+
+/// Runs a program and collects its output.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
+    public var text: String { String(decoding: stdout, as: UTF8.self) }
+
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        // Standard error goes to a file so that neither stream can fill up and block the child.
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-test-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = errHandle
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? errHandle.close()
+        let errText = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        return ProcessResult(status: process.terminationStatus, stdout: outData, stderr: errText)
+    }
+}
