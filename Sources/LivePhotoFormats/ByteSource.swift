@@ -31,13 +31,14 @@ extension ByteSource {
     /// Validates a range against the source before anything is allocated.
     func checkRange(_ offset: Int64, _ count: Int, path: String) throws {
         guard offset >= 0, count >= 0 else {
-            throw ParseError(.invalidSize, "negative range", offset: offset, path: path)
+            throw ParseError(.invalidSize, "negative range", offset: 0, path: path)
         }
         let (end, overflow) = offset.addingReportingOverflow(Int64(count))
         guard !overflow, end <= size else {
+            // The error's offset is where the data runs out (inside the file); the message says what was wanted.
             throw ParseError(
-                .truncated, "needs \(count) bytes at \(offset) but the file has \(size)",
-                offset: offset, path: path)
+                .truncated, "needs \(count) bytes at \(offset) but the file ends at \(size)",
+                offset: min(max(offset, 0), size), path: path)
         }
     }
 }

@@ -152,7 +152,7 @@ public struct HEIFStructure: Sendable {
                 length = UInt64(max(0, available - start64))
             }
             guard Int64(exactly: length).map({ Int64(bytes.count) + $0 <= limit }) == true else {
-                throw ParseError(.limitExceeded, "item \(item.id) is larger than \(limit) bytes", offset: start64, path: path)
+                throw ParseError(.limitExceeded, "item \(item.id) is larger than \(limit) bytes", offset: min(start64, source.size), path: path)
             }
             if index == 0 { firstOffset = start64 }
             if item.constructionMethod == 1 {

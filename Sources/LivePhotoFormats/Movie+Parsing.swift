@@ -473,7 +473,8 @@ struct MovieParser {
         for sample in samples {
             let path = "\(track.path)/sample[\(sample.index + 1)]"
             guard sample.size <= Self.maxTimedSampleBytes, let offset = Int64(exactly: sample.offset) else {
-                throw ParseError(.limitExceeded, "timed metadata sample of \(sample.size) bytes", offset: Int64(clamping: sample.offset), path: path)
+                throw ParseError(.limitExceeded, "timed metadata sample of \(sample.size) bytes at \(sample.offset)",
+                                 offset: min(Int64(clamping: sample.offset), source.size), path: path)
             }
             let bytes = try readSample(offset: offset, size: Int(sample.size), path: path)
             let descriptionIndex = Int(sample.descriptionIndex) - 1

@@ -72,7 +72,24 @@ extension Still {
             }
         }
         still.motionPhoto = try motionPhoto(still, source: source)
+        if format == .jpeg, let warning = try missingEndOfImage(still, source: source) { still.warnings.append(warning) }
         return still
+    }
+
+    /// A JPEG cut short loses its EOI marker. Looks for FF D9 in the last bytes before the end of
+    /// the image data: the file's end, or where an embedded motion-photo movie starts. Samsung's
+    /// `SEFT` trailer sits after EOI and is not followed.
+    static func missingEndOfImage(_ still: Still, source: ByteSource) throws -> ParseError? {
+        var end = source.size
+        if let motion = still.motionPhoto, motion.videoFound, let offset = motion.videoOffset { end = offset }
+        let window = Int(min(end, 64))
+        guard window >= 2 else { return ParseError(.truncated, "no EOI marker: the image data is cut short", offset: end) }
+        let tail = try source.read(at: end - Int64(window), count: window)
+        if end == source.size, tail.suffix(4).elementsEqual(Array("SEFT".utf8)) { return nil }
+        for index in stride(from: tail.count - 2, through: 0, by: -1) where tail[index] == 0xFF && tail[index + 1] == 0xD9 {
+            return nil
+        }
+        return ParseError(.truncated, "no EOI marker before byte \(end): the image data may be cut short", offset: end, path: "EOI")
     }
 
     /// Finds an embedded movie from XMP (`GCamera:MicroVideo*`, `GCamera:MotionPhoto` with a

@@ -1,0 +1,94 @@
+import Foundation
+import LivePhotoFormats
+import LivePhotoTestSupport
+import Testing
+
+/// Truncated and byte-flipped copies of real and generated files: every one ends in a result or
+/// a clear error with an offset inside the file, never a crash, a hang or a read larger than the file.
+struct HostileInputTests {
+    /// Returns whether the reader reported a problem (error or warning).
+    @discardableResult
+    static func check(_ bytes: [UInt8], label: String) -> Bool {
+        let source = MemorySource(bytes)
+        let file = MediaFile.inspect(source: source, path: label)
+        let size = Int64(bytes.count)
+        #expect(file.stats.largestRead <= max(bytes.count, 64), "\(label): read \(file.stats.largestRead) bytes at once")
+        #expect(file.stats.bytesRead <= max(size, 64) * 4, "\(label): read \(file.stats.bytesRead) bytes of \(size)")
+        for problem in (file.error.map { [$0] } ?? []) + file.warnings {
+            #expect(problem.offset >= 0 && problem.offset <= size, "\(label): offset \(problem.offset) outside 0...\(size)")
+            #expect(!problem.message.isEmpty)
+        }
+        if file.error == nil, let movie = file.movie {
+            // Anything decoded must be usable without trapping.
+            _ = movie.stillImageTime
+            _ = movie.frameDurations
+            for track in movie.tracks { _ = try? track.sampleTable.resolve(limit: 10_000) }
+        }
+        return file.error != nil || !file.warnings.isEmpty
+    }
+
+    /// Where the metadata is: flips there exercise parsers, flips in media data do not.
+    static func metadataRange(_ bytes: [UInt8]) -> Range<Int> {
+        let file = MediaFile.inspect(source: MemorySource(bytes), path: "")
+        if let moov = file.movie?.boxes.first(where: { $0.type == "moov" }) {
+            return Int(moov.offset)..<Int(moov.end)
+        }
+        return 0..<min(bytes.count, 64 * 1024)
+    }
+
+    static func mutate(_ bytes: [UInt8], label: String, truncations: Int, flips: Int, seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let metadata = metadataRange(bytes)
+        var cuts = Set((0..<truncations).map { _ in Int.random(in: 0..<bytes.count, using: &generator) })
+        cuts.formUnion(metadata.lowerBound..<min(metadata.upperBound, metadata.lowerBound + 48))
+        var reported = 0
+        for cut in cuts.sorted() where check(Array(bytes.prefix(cut)), label: "\(label) cut at \(cut)") { reported += 1 }
+        // Cutting a file short must be noticed nearly always (a cut in trailing padding may not be).
+        #expect(reported * 10 >= cuts.count * 8, "\(label): only \(reported) of \(cuts.count) truncations reported")
+        for round in 0..<flips {
+            var copy = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let at = Int.random(in: metadata, using: &generator)
+                copy[at] = [0x00, 0xFF, 0x7F, 0x80, UInt8.random(in: 0...255, using: &generator)].randomElement(using: &generator) ?? 0
+            }
+            check(copy, label: "\(label) flip round \(round)")
+        }
+    }
+
+    @Test("generated samples survive truncation and byte flips", arguments: ["camera-pair.jpg", "camera-pair.mov", "software-pair.mov", "plain-clip.mov"])
+    func generated(_ name: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent(name)))
+        Self.mutate(bytes, label: name, truncations: 200, flips: 400, seed: 0x5EED)
+    }
+
+    @Test("real samples survive truncation and byte flips", .enabled(if: Locations.hasSharedSamples), arguments: [
+        "LycheeOrg__Lychee/train.mov", "LycheeOrg__Lychee/train.jpg", "Bai-Mirror__pyheic_struct/apple.MOV",
+        "Bai-Mirror__pyheic_struct/apple.HEIC", "gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV",
+        "henteko__livephotoskit-react/test.mov", "drewnoakes__metadata-extractor-images/exif-at-eof.heic",
+        "androidx__media/pixel-motion-photo-shortened.jpg", "androidx__media/sample_MP.heic", "mindeng__nom-exif/exif.avif",
+        "exiftool__exiftool/Apple.jpg", "androidx__media/dolbyVision-hdr.MOV",
+    ])
+    func real(_ name: String) throws {
+        let url = try #require(SharedSamples.url(name))
+        let bytes = try [UInt8](Data(contentsOf: url))
+        Self.mutate(bytes, label: name, truncations: 100, flips: 300, seed: UInt64(bitPattern: Int64(name.utf8.count) &* 7919))
+    }
+
+    @Test("a file that ends inside moov says so, with the box path")
+    func truncatedMovie() throws {
+        let bytes = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.mov")))
+        let file = MediaFile.inspect(source: MemorySource(Array(bytes.dropLast(100))), path: "cut.mov")
+        let error = try #require(file.error)
+        #expect(error.code == .truncated)
+        #expect(error.path == "moov")
+    }
+
+    @Test("empty and tiny files give an error or unknown, never a crash")
+    func tiny() {
+        for count in 0..<16 {
+            let file = MediaFile.inspect(source: MemorySource([UInt8](repeating: 0, count: count)), path: "zeros")
+            #expect(file.kind == .unknown)
+        }
+        #expect(MediaFile.inspect(source: MemorySource([]), path: "empty").error?.code == .truncated)
+    }
+}
