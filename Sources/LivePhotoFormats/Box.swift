@@ -38,12 +38,13 @@ enum BoxHeader {
         let start = reader.offset
         let size32 = try reader.u32()
         let type = try reader.fourCC()
+        let path = reader.path.isEmpty ? "\(type)" : reader.path + "/\(type)"
         var headerSize = 8
         var size = Int64(size32)
         if size32 == 1 {
             let large = try reader.u64()
             guard let exact = Int64(exactly: large) else {
-                throw ParseError(.invalidSize, "64-bit box size \(large) is out of range", offset: start, path: reader.path)
+                throw ParseError(.invalidSize, "64-bit box size \(large) is out of range", offset: start, path: path)
             }
             size = exact
             headerSize = 16
@@ -58,7 +59,7 @@ enum BoxHeader {
         guard size >= Int64(headerSize) else {
             throw ParseError(
                 .invalidSize, "box '\(type)' claims \(size) bytes, less than its \(headerSize)-byte header",
-                offset: start, path: reader.path)
+                offset: start, path: path)
         }
         return Box(type: type, offset: start, size: size, headerSize: headerSize, userType: userType)
     }

@@ -113,17 +113,30 @@ public struct MetadataKeyDeclaration: Sendable, Equatable {
 public struct TimeToSampleEntry: Sendable, Equatable {
     public var count: UInt32
     public var delta: UInt32
+    public init(count: UInt32, delta: UInt32) {
+        self.count = count
+        self.delta = delta
+    }
 }
 
 public struct CompositionOffsetEntry: Sendable, Equatable {
     public var count: UInt32
     public var offset: Int32
+    public init(count: UInt32, offset: Int32) {
+        self.count = count
+        self.offset = offset
+    }
 }
 
 public struct SampleToChunkEntry: Sendable, Equatable {
     public var firstChunk: UInt32
     public var samplesPerChunk: UInt32
     public var descriptionIndex: UInt32
+    public init(firstChunk: UInt32, samplesPerChunk: UInt32, descriptionIndex: UInt32) {
+        self.firstChunk = firstChunk
+        self.samplesPerChunk = samplesPerChunk
+        self.descriptionIndex = descriptionIndex
+    }
 }
 
 public struct SampleTable: Sendable, Equatable {
