@@ -150,7 +150,10 @@ public struct TopLevelLayout: Sendable {
             guard boxes.count < Limits.maxBoxesPerContainer else {
                 throw ParseError(.limitExceeded, "more than \(Limits.maxBoxesPerContainer) top-level boxes", offset: offset)
             }
-            let headerBytes = try source.read(at: offset, count: Int(min(left, 32)))
+            // Exactly the header: 8 bytes, 8 more for a 64-bit size, 16 more for a uuid.
+            var headerBytes = try source.read(at: offset, count: 8)
+            let extra = (headerBytes[0...3] == [0, 0, 0, 1] ? 8 : 0) + (headerBytes[4...7].elementsEqual(Array("uuid".utf8)) ? 16 : 0)
+            if extra > 0 { headerBytes += try source.read(at: offset + 8, count: Int(min(Int64(extra), left - 8))) }
             var reader = ByteReader(headerBytes, base: offset, path: "")
             var box = try BoxHeader.parse(&reader, available: left)
             if box.end > source.size {

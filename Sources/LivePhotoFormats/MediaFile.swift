@@ -21,7 +21,7 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
     static let heifBrands: Set<FourCC> = ["mif1", "msf1", "mif2", "miaf"]
     static let movieLeadBoxes: Set<FourCC> = ["wide", "mdat", "moov", "free", "skip", "pnot"]
 
-    /// Recognises a format from the first bytes of a file (32 are enough).
+    /// Recognises a format from the first bytes of a file (32, or the whole `ftyp`).
     public static func detect(_ head: [UInt8]) -> FileFormat {
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
@@ -130,7 +130,12 @@ public struct MediaFile: Sendable {
     public static func inspect(source: ByteSource, path: String) -> MediaFile {
         var file = MediaFile(path: path, size: source.size, format: .unknown, still: nil, movie: nil, error: nil, stats: ReadStats())
         do {
-            let head = try source.read(at: 0, count: Int(min(source.size, 64)))
+            var head = try source.read(at: 0, count: Int(min(source.size, 32)))
+            // A long brand list: read the whole ftyp (a compatible brand such as 'avif' may come late).
+            if head.count == 32, head[4..<8].elementsEqual(Array("ftyp".utf8)) {
+                let size = Int64(head[0]) << 24 | Int64(head[1]) << 16 | Int64(head[2]) << 8 | Int64(head[3])
+                if size > 32, size <= 512, size <= source.size { head += try source.read(at: 32, count: Int(size - 32)) }
+            }
             file.format = FileFormat.detect(head)
             switch file.format {
             case .quickTime, .mp4:

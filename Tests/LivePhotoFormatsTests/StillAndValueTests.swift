@@ -1,0 +1,151 @@
+import Foundation
+import LivePhotoFormats
+import LivePhotoTestSupport
+import Testing
+
+/// Value decoding, the MakerNote decoder, format detection and our own generated samples.
+struct StillAndValueTests {
+    @Test("QuickTime well-known types decode by their declared width")
+    func wellKnownTypes() {
+        #expect(WellKnownType.decode([0xFF], type: WellKnownType.int8) == .signed(-1))
+        #expect(WellKnownType.decode([0xFF, 0xFE], type: WellKnownType.signedBE) == .signed(-2))
+        #expect(WellKnownType.decode([0x80, 0, 0], type: WellKnownType.signedBE) == .signed(-8_388_608))
+        #expect(WellKnownType.decode([0xFF, 0xFE], type: WellKnownType.unsignedBE) == .unsigned(0xFFFE))
+        #expect(WellKnownType.decode([0, 0, 0, 0, 0, 0, 1, 0], type: WellKnownType.int64) == .signed(256))
+        #expect(WellKnownType.decode([0x3F, 0x80, 0, 0], type: WellKnownType.float32) == .float(1))
+        #expect(WellKnownType.decode([0x40, 0, 0, 0, 0, 0, 0, 0], type: WellKnownType.float64) == .float(2))
+        #expect(WellKnownType.decode([0, 0x41, 0, 0x42], type: WellKnownType.utf16) == .string("AB"))
+        #expect(WellKnownType.decode(Array("é".utf8), type: WellKnownType.utf8) == .string("é"))
+        // A width that does not fit the type stays raw, so a checker can say so.
+        #expect(WellKnownType.decode([0xFF, 0xFF], type: WellKnownType.int8) == .data([0xFF, 0xFF]))
+        #expect(WellKnownType.decode([1, 2, 3, 4, 5], type: WellKnownType.signedBE) == .data([1, 2, 3, 4, 5]))
+    }
+
+    /// A MakerNote: header, big-endian IFD, values past 4 bytes stored after it (offsets from the MakerNote start).
+    static func makerNote(entries: [(UInt16, UInt16, UInt32, [UInt8])]) -> [UInt8] {
+        let header = Array("Apple iOS".utf8) + [0, 0, 1] + Array("MM".utf8)
+        var table = BoxBuilder.u16(UInt16(entries.count))
+        var tail: [UInt8] = []
+        let tailStart = header.count + 2 + 12 * entries.count + 4
+        for (tag, type, count, value) in entries {
+            table += BoxBuilder.u16(tag) + BoxBuilder.u16(type) + BoxBuilder.u32(count)
+            if value.count <= 4 {
+                table += value + [UInt8](repeating: 0, count: 4 - value.count)
+            } else {
+                table += BoxBuilder.u32(UInt32(tailStart + tail.count))
+                tail += value
+            }
+        }
+        return header + table + BoxBuilder.u32(0) + tail
+    }
+
+    @Test("MakerApple: every entry decoded, values out of line read from the MakerNote's own start")
+    func makerApple() throws {
+        let identifier = Array("ABCDEF01-2345-6789-ABCD-EF0123456789".utf8) + [0]
+        let bytes = Self.makerNote(entries: [
+            (0x0001, 9, 1, BoxBuilder.u32(14)),
+            (0x0008, 10, 1, BoxBuilder.u32(UInt32(bitPattern: -1)) + BoxBuilder.u32(4)),
+            (0x0011, 2, UInt32(identifier.count), identifier),
+            (0x0099, 3, 2, BoxBuilder.u16(7) + BoxBuilder.u16(8)),
+        ])
+        let note = try AppleMakerNote.read(bytes, base: 1000, path: "MakerApple")
+        #expect(note.entries.count == 4)
+        #expect(note.entry(0x0001)?.value == .integers([14]))
+        #expect(note.entry(0x0008)?.value == .rationals([-0.25]))
+        #expect(note.contentIdentifier == "ABCDEF01-2345-6789-ABCD-EF0123456789")
+        #expect(note.entry(0x0099)?.name == nil)
+        #expect(note.entry(0x0099)?.value == .integers([7, 8]))
+    }
+
+    @Test("MakerApple: a value offset outside the MakerNote is an error at the entry")
+    func makerAppleBadOffset() throws {
+        var bytes = Self.makerNote(entries: [(0x0011, 2, 37, [UInt8](repeating: 0x41, count: 37))])
+        bytes.replaceSubrange(24..<28, with: BoxBuilder.u32(0xFFFF))
+        #expect(throws: ParseError.self) { try AppleMakerNote.read(bytes, base: 500, path: "MakerApple") }
+        do {
+            _ = try AppleMakerNote.read(bytes, base: 500, path: "MakerApple")
+        } catch let error as ParseError {
+            #expect(error.offset == 516)
+            #expect(error.path == "MakerApple")
+        }
+    }
+
+    @Test("formats are recognised from content")
+    func detection() {
+        #expect(FileFormat.detect([0xFF, 0xD8, 0xFF, 0xE1]) == .jpeg)
+        #expect(FileFormat.detect(BoxBuilder.ftyp("heic", ["mif1", "heic"])) == .heic)
+        #expect(FileFormat.detect(BoxBuilder.ftyp("mif1", ["mif1", "avif"])) == .avif)
+        #expect(FileFormat.detect(BoxBuilder.ftyp("qt  ", ["qt  "])) == .quickTime)
+        #expect(FileFormat.detect(BoxBuilder.ftyp("isom", ["isom", "mp42"])) == .mp4)
+        #expect(FileFormat.detect(BoxBuilder.box("wide", []) + BoxBuilder.box("mdat", [])) == .quickTime)
+        #expect(FileFormat.detect([0x89] + Array("PNG\r\n".utf8) + [0x1A, 0x0A]) == .png)
+        #expect(FileFormat.detect(Array("hello world, not media".utf8)) == .unknown)
+    }
+
+    @Test("our camera-style sample: identifier in both files, -1 one tick after an empty edit, at the middle frame")
+    func generatedCameraPair() throws {
+        let still = MediaFile.inspect(path: Locations.samples.appendingPathComponent("camera-pair.jpg").path)
+        let movie = MediaFile.inspect(path: Locations.samples.appendingPathComponent("camera-pair.mov").path)
+        #expect(still.error == nil && movie.error == nil)
+        #expect(still.contentIdentifier != nil)
+        #expect(still.contentIdentifier == movie.contentIdentifier)
+        let time = try #require(movie.movie?.stillImageTime)
+        #expect(time.value == -1)
+        #expect(time.duration == 1)
+        #expect(time.hasEditList)
+        let frames = try #require(movie.movie?.frameDurations)
+        let seconds = try #require(time.seconds)
+        let middleFrame = Double(frames.frameCount / 2) * Double(frames.nominal) / Double(frames.timescale)
+        #expect(abs(seconds - middleFrame) < 0.001)
+    }
+
+    @Test("our software-style sample: value 0, one frame long, no edit list")
+    func generatedSoftwarePair() throws {
+        let movie = try #require(MediaFile.inspect(path: Locations.samples.appendingPathComponent("software-pair.mov").path).movie)
+        let time = try #require(movie.stillImageTime)
+        #expect(time.value == 0)
+        #expect(!time.hasEditList)
+        #expect(time.seconds == 0)
+        let frame = try #require(movie.frameDurations.flatMap { $0.seconds($0.nominal) })
+        #expect(abs((time.durationSeconds ?? 0) - frame) < 0.002)
+    }
+
+    @Test("plain ffmpeg output has no Live Photo markers")
+    func plainFiles() {
+        let still = MediaFile.inspect(path: Locations.samples.appendingPathComponent("plain-frame.jpg").path)
+        let movie = MediaFile.inspect(path: Locations.samples.appendingPathComponent("plain-clip.mov").path)
+        #expect(still.error == nil && movie.error == nil)
+        #expect(still.contentIdentifier == nil && still.still?.makerNote == nil)
+        #expect(movie.contentIdentifier == nil && movie.movie?.stillImageTime == nil)
+    }
+
+    @Test("reading a movie touches box headers, moov and the timed samples, never the rest of mdat")
+    func readsOnlyMetadata() throws {
+        let bytes = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.mov")))
+        let source = RecordingSource(bytes)
+        let file = MediaFile.inspect(source: source, path: "camera-pair.mov")
+        let movie = try #require(file.movie)
+        let mdat = try #require(movie.boxes.first { $0.type == "mdat" })
+        let moov = try #require(movie.boxes.first { $0.type == "moov" })
+        let timed = movie.tracks.flatMap(\.timedMetadata).map { Int64($0.sample.offset)..<Int64($0.sample.offset) + Int64($0.sample.size) }
+        for range in source.ranges {
+            let insideMdatPayload = range.overlaps(mdat.payloadOffset..<mdat.end)
+            if insideMdatPayload {
+                // Allowed: the timed samples, and the 32 bytes at the start that recognise the format.
+                #expect(timed.contains(range) || range.lowerBound == 0 && range.count <= 32, "read \(range) inside mdat")
+            }
+        }
+        let budget = moov.size + 64 * Int64(movie.boxes.count) + timed.reduce(0) { $0 + Int64($1.count) } + 64
+        #expect(file.stats.bytesRead <= budget)
+        #expect(file.stats.bytesRead < Int64(bytes.count) / 2)
+    }
+
+    @Test("reading a real camera movie reads a small fraction of it", .enabled(if: Locations.hasSharedSamples))
+    func realReadBudget() throws {
+        for name in ["LycheeOrg__Lychee/train.mov", "Bai-Mirror__pyheic_struct/apple.MOV", "LycheeOrg__Lychee/train.jpg", "perkeep__perkeep/ski-throne.heic"] {
+            let url = try #require(SharedSamples.url(name))
+            let file = MediaFile.inspect(path: url.path)
+            #expect(file.stats.bytesRead * 20 < file.size, "\(name): read \(file.stats.bytesRead) of \(file.size)")
+        }
+    }
+}
