@@ -45,33 +45,11 @@ public struct AppleMakerNote: Sendable, Equatable {
             throw reader.error(.invalidValue, "MakerNote byte-order mark 0x\(String(order, radix: 16))")
         }
         let little = order == 0x4949
-        let count = Int(try reader.u16(littleEndian: little))
-        guard count <= Limits.maxIFDEntries else { throw reader.error(.limitExceeded, "MakerNote IFD with \(count) entries") }
-        _ = try reader.checkCount(UInt64(count), entrySize: 12, what: "MakerNote IFD")
-        var entries: [Entry] = []
-        for _ in 0..<count {
-            let at = reader.offset
-            let tag = try reader.u16(littleEndian: little)
-            let type = try reader.u16(littleEndian: little)
-            let components = try reader.u32(littleEndian: little)
-            let valueField = reader.position
-            let pointer = try reader.u32(littleEndian: little)
-            guard let unit = TIFFLayout.typeSize(type) else {
-                entries.append(Entry(tag: tag, type: type, count: components, value: .unknown(type: type)))
-                continue
-            }
-            let (total, overflow) = UInt64(components).multipliedReportingOverflow(by: UInt64(unit))
-            guard !overflow, total <= UInt64(bytes.count) else {
-                throw ParseError(.invalidSize, "MakerApple tag 0x\(String(tag, radix: 16)) claims \(components) values", offset: at, path: path)
-            }
-            let size = Int(total)
-            let start = size <= 4 ? valueField : Int(pointer)
-            guard start >= 0, start <= bytes.count - size else {
-                throw ParseError(.invalidSize, "MakerApple tag 0x\(String(tag, radix: 16)) value at MakerNote offset \(start) (+\(size)) lies outside its \(bytes.count) bytes",
-                                 offset: at, path: path)
-            }
-            let raw = Array(bytes[start..<(start + size)])
-            entries.append(Entry(tag: tag, type: type, count: components, value: MakerValue.decode(raw, type: type, count: Int(components), littleEndian: little)))
+        // The IFD follows the 14-byte header; its value offsets count from the MakerNote's first byte.
+        let entries = try TIFFLayout.entries(bytes, at: reader.position, little: little, base: base, path: path).map { entry in
+            guard let range = entry.range else { return Entry(tag: entry.tag, type: entry.type, count: entry.count, value: .unknown(type: entry.type)) }
+            let value = MakerValue.decode(Array(bytes[range]), type: entry.type, count: Int(entry.count), littleEndian: little)
+            return Entry(tag: entry.tag, type: entry.type, count: entry.count, value: value)
         }
         return AppleMakerNote(version: version, littleEndian: little, entries: entries)
     }

@@ -46,16 +46,7 @@ struct MovieParser {
         for (box, var child) in try BoxIterator.all(payload) {
             switch box.type {
             case "mvhd":
-                let header = try FullBoxHeader(&child)
-                if header.version == 1 {
-                    try child.skip(16)
-                    movie.timescale = try child.u32()
-                    movie.duration = try child.u64()
-                } else {
-                    try child.skip(8)
-                    movie.timescale = try child.u32()
-                    movie.duration = UInt64(try child.u32())
-                }
+                (movie.timescale, movie.duration) = try Self.timescaleAndDuration(&child)
                 sawHeader = true
             case "trak":
                 guard movie.tracks.count < Limits.maxTracks else {
@@ -190,16 +181,7 @@ struct MovieParser {
         for (box, var child) in try BoxIterator.all(reader) {
             switch box.type {
             case "mdhd":
-                let header = try FullBoxHeader(&child)
-                if header.version == 1 {
-                    try child.skip(16)
-                    track.mediaTimescale = try child.u32()
-                    track.mediaDuration = try child.u64()
-                } else {
-                    try child.skip(8)
-                    track.mediaTimescale = try child.u32()
-                    track.mediaDuration = UInt64(try child.u32())
-                }
+                (track.mediaTimescale, track.mediaDuration) = try Self.timescaleAndDuration(&child)
                 track.language = Self.language(try child.u16())
             case "hdlr":
                 (track.handler, track.handlerName) = try Self.handler(&child)
@@ -211,6 +193,16 @@ struct MovieParser {
                 break
             }
         }
+    }
+
+    /// `mvhd` and `mdhd` open alike: creation and modification times (32 or 64 bits by
+    /// version), then the timescale and the duration.
+    static func timescaleAndDuration(_ reader: inout ByteReader) throws -> (UInt32, UInt64) {
+        let header = try FullBoxHeader(&reader)
+        let wide = header.version == 1
+        try reader.skip(wide ? 16 : 8)
+        let timescale = try reader.u32()
+        return (timescale, wide ? try reader.u64() : UInt64(try reader.u32()))
     }
 
     /// ISO 639-2/T packed in 15 bits; values below 0x400 are Macintosh language codes.

@@ -42,11 +42,11 @@ public struct TIFFLayout: Sendable, Equatable {
         var type: UInt16
         var count: UInt32
         var valueOrOffset: UInt32
-        /// Where the value's bytes are inside the TIFF.
-        var range: Range<Int>
+        /// Where the value's bytes are inside the TIFF (nil for a type TIFF does not define).
+        var range: Range<Int>?
 
         func ascii(_ tiff: [UInt8]) -> String? {
-            guard type == 2 else { return nil }
+            guard type == 2, let range else { return nil }
             let text = tiff[range].prefix { $0 != 0 }
             return String(decoding: text, as: UTF8.self).trimmingSpaces
         }
@@ -62,7 +62,8 @@ public struct TIFFLayout: Sendable, Equatable {
         }
     }
 
-    /// Reads one IFD's entries, checking every value range against the TIFF bytes.
+    /// Reads one IFD's entries, checking every value range against `tiff`, the bytes that value
+    /// offsets count from (a whole TIFF, or an Apple MakerNote). `base` is their file offset.
     static func entries(_ tiff: [UInt8], at offset: Int, little: Bool, base: Int64, path: String) throws -> [Entry] {
         var reader = ByteReader(tiff, base: base, path: path)
         try reader.seek(toRelative: offset)
@@ -76,7 +77,10 @@ public struct TIFFLayout: Sendable, Equatable {
             let type = try reader.u16(littleEndian: little)
             let components = try reader.u32(littleEndian: little)
             let value = try reader.u32(littleEndian: little)
-            guard let unit = typeSize(type) else { continue }
+            guard let unit = typeSize(type) else {
+                result.append(Entry(tag: tag, type: type, count: components, valueOrOffset: value, range: nil))
+                continue
+            }
             let (total, overflow) = UInt64(components).multipliedReportingOverflow(by: UInt64(unit))
             guard !overflow, total <= UInt64(tiff.count) else {
                 throw ParseError(.invalidSize, "tag 0x\(String(tag, radix: 16)) claims \(components) values", offset: base + Int64(at), path: path)
