@@ -6,11 +6,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "LivePhotoFormats", targets: ["LivePhotoFormats"]),
+        .library(name: "LivePhotoCheck", targets: ["LivePhotoCheck"]),
         .library(name: "LivePhotoReports", targets: ["LivePhotoReports"]),
         .executable(name: "lpcheck", targets: ["lpcheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Thin C shims. Only LivePhotoFormats imports them (internal import).
@@ -26,20 +28,25 @@ let package = Package(
         ),
         // Bytes to models: QuickTime/ISO BMFF boxes, JPEG segments, HEIF items, EXIF, MakerApple, XMP.
         .target(name: "LivePhotoFormats", dependencies: ["CExif", "CLibXML2"]),
-        // Pure writers from models/reports to bytes (text, JSON).
-        .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats"]),
+        // Discovery, pairing, the rule registry (one rule per file), findings. Reads models, never bytes.
+        .target(name: "LivePhotoCheck", dependencies: ["LivePhotoFormats", .product(name: "Yams", package: "Yams")]),
+        // Pure writers from models/reports to bytes: one per format.
+        // The HTML report's CSS is embedded at build time, so the binary needs no resource bundle.
+        .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats", "LivePhotoCheck"],
+                resources: [.embedInCode("Resources/report.css")]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "lpcheck",
             dependencies: [
-                "LivePhotoFormats", "LivePhotoReports",
+                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Helpers shared by the test targets: sample locations, oracles, a box builder, a schema validator.
         .target(name: "LivePhotoTestSupport", dependencies: ["LivePhotoFormats"]),
         .testTarget(name: "LivePhotoFormatsTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
-        .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoCheckTests", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
     ]
 )

@@ -65,6 +65,15 @@ public struct MotionPhoto: Sendable, Equatable {
     /// Whether a movie box (`ftyp`) really starts at that offset inside the file.
     public var videoFound: Bool
     public var presentationTimestampUs: Int64?
+
+    public init(source: String, version: String?, videoOffset: Int64?, videoLength: Int64?, videoFound: Bool, presentationTimestampUs: Int64?) {
+        self.source = source
+        self.version = version
+        self.videoOffset = videoOffset
+        self.videoLength = videoLength
+        self.videoFound = videoFound
+        self.presentationTimestampUs = presentationTimestampUs
+    }
 }
 
 /// A still image as lpcheck reads it.
@@ -80,9 +89,30 @@ public struct Still: Sendable {
     public var xmp: XMPPacket?
     public var motionPhoto: MotionPhoto?
     public var warnings: [ParseError]
+    /// The EXIF IFD1 JPEG thumbnail, when asked for (`InspectOptions.thumbnail`).
+    public var thumbnail: [UInt8]? = nil
 
     /// MakerApple tag 0x0011.
     public var contentIdentifier: String? { makerNote?.contentIdentifier }
+}
+
+/// How much of a file to decode. `dump` decodes everything; `check` skips what no rule reads.
+public struct InspectOptions: Sendable {
+    /// Decode every standard EXIF tag through libexif.
+    public var standardExif: Bool
+    /// Read the samples of every timed-metadata track; otherwise only still-image-time tracks.
+    public var allTimedSamples: Bool
+    /// Keep the EXIF thumbnail (IFD1 JPEG) of stills.
+    public var thumbnail: Bool
+
+    public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false) {
+        self.standardExif = standardExif
+        self.allTimedSamples = allTimedSamples
+        self.thumbnail = thumbnail
+    }
+
+    public static let full = InspectOptions()
+    public static let check = InspectOptions(standardExif: false, allTimedSamples: false)
 }
 
 /// One inspected file: the dump's unit.
@@ -114,10 +144,10 @@ public struct MediaFile: Sendable {
     public var warnings: [ParseError] { still?.warnings ?? movie?.warnings ?? [] }
 
     /// Inspects the file at `path` (read-only).
-    public static func inspect(path: String) -> MediaFile {
+    public static func inspect(path: String, options: InspectOptions = .full) -> MediaFile {
         do {
             let source = try FileSource(path: path)
-            return inspect(source: source, path: path)
+            return inspect(source: source, path: path, options: options)
         } catch let error as ParseError {
             return MediaFile(path: path, size: 0, format: .unknown, still: nil, movie: nil, error: error, stats: ReadStats())
         } catch {
@@ -127,7 +157,7 @@ public struct MediaFile: Sendable {
     }
 
     /// Inspects any source. Never throws: a file that cannot be read carries `error`.
-    public static func inspect(source: ByteSource, path: String) -> MediaFile {
+    public static func inspect(source: ByteSource, path: String, options: InspectOptions = .full) -> MediaFile {
         var file = MediaFile(path: path, size: source.size, format: .unknown, still: nil, movie: nil, error: nil, stats: ReadStats())
         do {
             var head = try source.read(at: 0, count: Int(min(source.size, 32)))
@@ -139,9 +169,9 @@ public struct MediaFile: Sendable {
             file.format = FileFormat.detect(head)
             switch file.format {
             case .quickTime, .mp4:
-                file.movie = try Movie.read(from: source)
+                file.movie = try Movie.read(from: source, options: options)
             case .jpeg, .heic, .heif, .avif:
-                file.still = try Still.read(from: source, format: file.format)
+                file.still = try Still.read(from: source, format: file.format, options: options)
             case .png, .gif, .tiff, .webp:
                 file.still = Still(format: file.format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
             case .unknown:

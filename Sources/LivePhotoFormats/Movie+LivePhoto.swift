@@ -21,6 +21,20 @@ public struct StillImageTime: Sendable, Equatable {
     public var seconds: Double?
     public var hasEditList: Bool
 
+    public init(trackID: UInt32, trackPath: String, value: Int64?, dataType: UInt32?, sampleIndex: Int, mediaTime: UInt64,
+                duration: UInt32, mediaTimescale: UInt32, seconds: Double?, hasEditList: Bool) {
+        self.trackID = trackID
+        self.trackPath = trackPath
+        self.value = value
+        self.dataType = dataType
+        self.sampleIndex = sampleIndex
+        self.mediaTime = mediaTime
+        self.duration = duration
+        self.mediaTimescale = mediaTimescale
+        self.seconds = seconds
+        self.hasEditList = hasEditList
+    }
+
     public var mediaSeconds: Double? { mediaTimescale > 0 ? Double(mediaTime) / Double(mediaTimescale) : nil }
     public var durationSeconds: Double? { mediaTimescale > 0 ? Double(duration) / Double(mediaTimescale) : nil }
 }

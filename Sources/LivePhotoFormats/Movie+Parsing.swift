@@ -1,9 +1,9 @@
 extension Movie {
     /// Reads a movie from `source`: top-level box headers, the whole of `moov`, and the samples
     /// of timed-metadata tracks. `mdat` is never read.
-    public static func read(from source: ByteSource) throws -> Movie {
+    public static func read(from source: ByteSource, options: InspectOptions = .full) throws -> Movie {
         let layout = try TopLevelLayout.read(from: source)
-        var parser = MovieParser(source: source, warnings: layout.warnings)
+        var parser = MovieParser(source: source, warnings: layout.warnings, allTimedSamples: options.allTimedSamples)
         return try parser.parse(layout: layout)
     }
 }
@@ -12,6 +12,7 @@ extension Movie {
 struct MovieParser {
     let source: ByteSource
     var warnings: [ParseError]
+    var allTimedSamples = true
 
     static let containers: Set<FourCC> = [
         "moov", "trak", "mdia", "minf", "stbl", "edts", "dinf", "tref", "udta", "meta", "ilst", "mvex", "moof", "traf",
@@ -67,6 +68,8 @@ struct MovieParser {
             warnings.append(ParseError(.invalidValue, "'moov' has no 'mvhd' movie header", offset: moov.offset, path: "moov"))
         }
         for index in movie.tracks.indices where movie.tracks[index].isTimedMetadata {
+            let declaresStillImageTime = movie.tracks[index].declaredKeys.contains { $0.key == LivePhotoKeys.stillImageTime }
+            guard allTimedSamples || declaresStillImageTime else { continue }
             do {
                 movie.tracks[index].timedMetadata = try timedSamples(movie.tracks[index])
             } catch let error as ParseError {

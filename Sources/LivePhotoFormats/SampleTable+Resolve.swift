@@ -106,3 +106,41 @@ public struct FrameDurations: Sendable, Equatable {
         zeroDurationFrames = perDelta[0] ?? 0
     }
 }
+
+extension SampleTable {
+    /// Presentation times and durations of the first `limit` samples, from `stts` and `ctts` alone
+    /// (no chunk tables needed).
+    public func timing(limit: Int = Limits.maxResolvedSamples) -> [(presentation: Int64, duration: UInt32)] {
+        var result: [(presentation: Int64, duration: UInt32)] = []
+        var decode: Int64 = 0
+        var offsets = compositionOffsets.makeIterator()
+        var current = offsets.next()
+        var left = current.map { Int64($0.count) } ?? 0
+        outer: for entry in timeToSample {
+            for _ in 0..<Int64(entry.count) {
+                guard result.count < limit else { break outer }
+                while left == 0, let next = offsets.next() {
+                    current = next
+                    left = Int64(next.count)
+                }
+                let shift = left > 0 ? Int64(current?.offset ?? 0) : 0
+                if left > 0 { left -= 1 }
+                result.append((decode.addingReportingOverflow(shift).partialValue, entry.delta))
+                decode = decode.addingReportingOverflow(Int64(entry.delta)).partialValue
+            }
+        }
+        return result
+    }
+}
+
+extension Movie {
+    /// The primary video track's frames in movie time (edit list applied), sorted: start and
+    /// duration in seconds. Frames the edit list does not present are left out.
+    public func videoFrames(limit: Int = 100_000) -> [(start: Double, duration: Double)] {
+        guard let video = primaryVideoTrack, video.mediaTimescale > 0 else { return [] }
+        let scale = Double(video.mediaTimescale)
+        return video.sampleTable.timing(limit: limit).compactMap { frame in
+            movieSeconds(forMediaTime: frame.presentation, in: video).map { ($0, Double(frame.duration) / scale) }
+        }.sorted { $0.start < $1.start }
+    }
+}

@@ -1,7 +1,7 @@
 extension Still {
     /// Reads a JPEG or HEIF-family still: its structure, EXIF, the Apple MakerNote and XMP.
     /// Problems in one part (say a broken MakerNote) become warnings; the rest is still read.
-    public static func read(from source: ByteSource, format: FileFormat) throws -> Still {
+    public static func read(from source: ByteSource, format: FileFormat, options: InspectOptions = .full) throws -> Still {
         var still = Still(format: format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
         var exifPayload: (tiff: [UInt8], offset: Int64, path: String)?
         var xmpPayload: (bytes: [UInt8], offset: Int64, path: String)?
@@ -56,7 +56,12 @@ extension Still {
             do {
                 let tiff = try TIFFLayout.read(exif.tiff, base: exif.offset, path: exif.path)
                 still.tiff = tiff
-                still.exif = ExifReader.tags(tiff: exif.tiff, makerNoteRange: tiff.makerNoteRange)
+                if options.standardExif {
+                    still.exif = ExifReader.tags(tiff: exif.tiff, makerNoteRange: tiff.makerNoteRange)
+                }
+                if options.thumbnail, let range = tiff.thumbnailRange, exif.tiff[range].starts(with: [0xFF, 0xD8]) {
+                    still.thumbnail = Array(exif.tiff[range])
+                }
                 if let range = tiff.makerNoteRange, AppleMakerNote.isAppleMakerNote(exif.tiff[range]) {
                     still.makerNote = try AppleMakerNote.read(Array(exif.tiff[range]), base: exif.offset + Int64(range.lowerBound), path: exif.path + "/MakerApple")
                 }
@@ -95,10 +100,26 @@ extension Still {
     /// Finds an embedded movie from XMP (`GCamera:MicroVideo*`, `GCamera:MotionPhoto` with a
     /// `Container:Directory`) or a Samsung `mpvd` box, and checks that a movie starts where it is said to.
     static func motionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
-        func movieStarts(at offset: Int64) -> Bool {
-            guard offset >= 0, offset + 8 <= source.size, let head = try? source.read(at: offset, count: 8) else { return false }
-            return FileFormat.detect(head + [0, 0, 0, 0, 0, 0, 0, 0]) != .unknown && head[4..<8].elementsEqual(Array("ftyp".utf8))
+        let described = try describedMotionPhoto(still, source: source)
+        // Samsung HEIF motion photos keep the movie in a top-level 'mpvd' box; their XMP
+        // directory lengths describe a trailer instead. Where the XMP misses, the box decides.
+        if described?.videoFound != true, let box = still.boxes.first(where: { $0.type == "mpvd" }) {
+            let found = movieStarts(at: box.payloadOffset, in: source)
+            if found || described == nil {
+                return MotionPhoto(source: "mpvd", version: described?.version, videoOffset: box.payloadOffset, videoLength: box.payloadSize,
+                                   videoFound: found, presentationTimestampUs: described?.presentationTimestampUs)
+            }
         }
+        return described
+    }
+
+    static func movieStarts(at offset: Int64, in source: ByteSource) -> Bool {
+        guard offset >= 0, offset + 8 <= source.size, let head = try? source.read(at: offset, count: 8) else { return false }
+        return head[4..<8].elementsEqual(Array("ftyp".utf8))
+    }
+
+    static func describedMotionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
+        func movieStarts(at offset: Int64) -> Bool { Self.movieStarts(at: offset, in: source) }
         let camera = XMPPacket.cameraNamespace
         if let xmp = still.xmp {
             let timestamp = (xmp.value(camera, "MotionPhotoPresentationTimestampUs") ?? xmp.value(camera, "MicroVideoPresentationTimestampUs")).flatMap { Int64($0) }
@@ -125,10 +146,6 @@ extension Still {
                 return MotionPhoto(source: "MicroVideo", version: xmp.value(camera, "MicroVideoVersion"), videoOffset: offset, videoLength: fromEnd,
                                    videoFound: offset.map(movieStarts(at:)) ?? false, presentationTimestampUs: timestamp)
             }
-        }
-        if let box = still.boxes.first(where: { $0.type == "mpvd" }) {
-            return MotionPhoto(source: "mpvd", version: nil, videoOffset: box.payloadOffset, videoLength: box.payloadSize,
-                               videoFound: movieStarts(at: box.payloadOffset), presentationTimestampUs: nil)
         }
         return nil
     }

@@ -8,6 +8,8 @@ public struct TIFFLayout: Sendable, Equatable {
     public var make: String?
     public var model: String?
     public var software: String?
+    /// Range of the IFD1 JPEG thumbnail inside the TIFF bytes.
+    public var thumbnailRange: Range<Int>?
 
     static let exifIFDPointer: UInt16 = 0x8769
     static let makerNoteTag: UInt16 = 0x927C
@@ -22,7 +24,9 @@ public struct TIFFLayout: Sendable, Equatable {
         let little = order == 0x4949
         guard try reader.u16(littleEndian: little) == 42 else { throw reader.error(.invalidValue, "TIFF magic is not 42") }
         var layout = TIFFLayout(littleEndian: little)
-        let ifd0 = try entries(tiff, at: Int(try reader.u32(littleEndian: little)), little: little, base: base, path: path + "/IFD0")
+        let ifd0Offset = Int(try reader.u32(littleEndian: little))
+        let ifd0 = try entries(tiff, at: ifd0Offset, little: little, base: base, path: path + "/IFD0")
+        layout.thumbnailRange = try? thumbnail(tiff, ifd0Offset: ifd0Offset, count: ifd0.count, little: little, base: base, path: path)
         for entry in ifd0 {
             switch entry.tag {
             case 0x010F: layout.make = entry.ascii(tiff)
@@ -35,6 +39,22 @@ public struct TIFFLayout: Sendable, Equatable {
             }
         }
         return layout
+    }
+
+    /// IFD1 (after IFD0's entries comes the offset of the next IFD) and its JPEG thumbnail
+    /// (0x0201 offset, 0x0202 length).
+    static func thumbnail(_ tiff: [UInt8], ifd0Offset: Int, count: Int, little: Bool, base: Int64, path: String) throws -> Range<Int>? {
+        var reader = ByteReader(tiff, base: base, path: path)
+        try reader.seek(toRelative: ifd0Offset + 2 + 12 * count)
+        let next = Int(try reader.u32(littleEndian: little))
+        guard next > 0 else { return nil }
+        let ifd1 = try entries(tiff, at: next, little: little, base: base, path: path + "/IFD1")
+        func number(_ tag: UInt16) -> Int? {
+            guard let entry = ifd1.first(where: { $0.tag == tag }), entry.count == 1, entry.type == 4 || entry.type == 3 else { return nil }
+            return entry.type == 3 ? Int(little ? entry.valueOrOffset & 0xFFFF : entry.valueOrOffset >> 16) : Int(entry.valueOrOffset)
+        }
+        guard let start = number(0x0201), let length = number(0x0202), start >= 0, length > 0, start <= tiff.count - length else { return nil }
+        return start..<(start + length)
     }
 
     struct Entry {

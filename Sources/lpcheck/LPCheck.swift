@@ -6,8 +6,10 @@ struct LPCheck: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lpcheck",
         abstract: "Live Photo forensics and validation: read, check, report and repair Apple Live Photos.",
+        discussion: "`lpcheck DIR...` is `lpcheck check DIR...`.",
         version: "0.1.0",
-        subcommands: [Dump.self]
+        subcommands: [Check.self, Dump.self, Rules.self],
+        defaultSubcommand: Check.self
     )
 }
 

@@ -1,0 +1,99 @@
+import Foundation
+import LivePhotoFormats
+
+/// Runs a check: discovery, reading in parallel, pairing, rules.
+public struct Checker {
+    public var roots: [String]
+    public var configuration = Configuration()
+    public var baseline: Baseline?
+    /// Files read at once (default: the core count).
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Keep EXIF thumbnails (for HTML reports).
+    public var thumbnails = false
+    public var version = "0.0.0"
+    public var failOn: Configuration.FailLevel = .error
+    /// Called with (files read, files to read) from any thread.
+    public var progress: (@Sendable (Int, Int) -> Void)?
+
+    public init(roots: [String]) { self.roots = roots }
+
+    /// File extensions that count as media even when their content is not recognised (so an
+    /// empty or garbled `IMG_1.HEIC` is reported, while a README is left out).
+    static let mediaExtensions: Set<String> = ["jpg", "jpeg", "jpe", "heic", "heif", "hif", "avif", "png", "gif", "tif", "tiff", "webp", "mov", "qt", "mp4", "m4v"]
+
+    public func run() -> CheckReport {
+        let discovery = Discovery(exclude: configuration.exclude).find(roots)
+        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails)
+        let facts = Self.inspect(discovery.files, options: options, jobs: jobs, progress: progress)
+        var ignored = 0
+        let media = facts.compactMap { file -> FileFacts? in
+            if file.format != .unknown { return file }
+            if file.error != nil && Self.mediaExtensions.contains(file.fileExtension) { return file }
+            ignored += 1
+            return nil
+        }
+        var items = Pairing.items(media)
+        let active = RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
+            configuration.severity(of: rule.description).map { (rule, $0) }
+        }
+        for index in items.indices {
+            var findings: [Finding] = []
+            for (rule, severity) in active {
+                for var finding in rule.check(items[index], context: configuration.context) {
+                    finding.severity = severity
+                    finding.baselined = baseline?.accepts(finding) ?? false
+                    findings.append(finding)
+                }
+            }
+            items[index].findings = findings
+        }
+        return CheckReport(
+            version: version, roots: roots, items: items, rules: active.map { rule, severity in
+                var description = rule.description
+                description.severity = severity
+                return description
+            }, failOn: configuration.failOn ?? failOn, ignoredFiles: ignored, discoveryProblems: discovery.problems)
+    }
+
+    /// Reads files on `jobs` threads; results keep the input order.
+    static func inspect(_ paths: [String], options: InspectOptions, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?) -> [FileFacts] {
+        let results = ResultBox(count: paths.count)
+        let workers = max(1, min(jobs, paths.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = results.claim() {
+                let facts = FileFacts(MediaFile.inspect(path: paths[index], options: options))
+                let done = results.store(facts, at: index)
+                progress?(done, paths.count)
+            }
+        }
+        return results.values()
+    }
+
+    /// Work distribution and results behind a lock.
+    final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [FileFacts?]
+        private var next = 0
+        private var done = 0
+
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func claim() -> Int? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard next < slots.count else { return nil }
+            next += 1
+            return next - 1
+        }
+
+        func store(_ facts: FileFacts, at index: Int) -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            slots[index] = facts
+            done += 1
+            return done
+        }
+
+        func values() -> [FileFacts] { slots.compactMap { $0 } }
+    }
+}

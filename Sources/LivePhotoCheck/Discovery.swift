@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds candidate files below folders: recursive, survives symbolic-link loops and unreadable
+/// folders, skips hidden entries (lpcheck's own backups live in the hidden `.lpcheck-backup`).
+public struct Discovery {
+    public struct Result: Sendable {
+        /// Regular files found, in a stable order.
+        public var files: [String]
+        /// Folders or files that could not be opened, with the reason.
+        public var problems: [(path: String, reason: String)]
+    }
+
+    /// Name of the hidden folder in which `repair` keeps backups.
+    public static let backupFolder = ".lpcheck-backup"
+
+    /// Paths excluded by glob-like patterns (`*` within a name, `**` across folders).
+    public var exclude: [String] = []
+
+    public init(exclude: [String] = []) { self.exclude = exclude }
+
+    public func find(_ roots: [String]) -> Result {
+        var result = Result(files: [], problems: [])
+        var visited = Set<DirectoryID>()
+        for root in roots {
+            var info = stat()
+            guard stat(root, &info) == 0 else {
+                result.problems.append((root, String(cString: strerror(errno))))
+                continue
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                walk(root, info: info, visited: &visited, into: &result)
+            } else if (info.st_mode & S_IFMT) == S_IFREG {
+                result.files.append(root)
+            }
+        }
+        return result
+    }
+
+    struct DirectoryID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private func walk(_ root: String, info rootInfo: stat, visited: inout Set<DirectoryID>, into result: inout Result) {
+        // Depth-first with an explicit stack: no recursion limit on deep trees.
+        var stack: [(String, stat)] = [(root, rootInfo)]
+        while let (folder, info) = stack.popLast() {
+            let id = DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            guard visited.insert(id).inserted else { continue }
+            guard let handle = opendir(folder) else {
+                result.problems.append((folder, String(cString: strerror(errno))))
+                continue
+            }
+            var names: [String] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix(".") { continue }
+                names.append(name)
+            }
+            closedir(handle)
+            var folders: [(String, stat)] = []
+            for name in names.sorted() {
+                let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+                if isExcluded(path) { continue }
+                var entryInfo = stat()
+                // stat follows links: a link to a folder is walked once (loops end at `visited`).
+                guard stat(path, &entryInfo) == 0 else {
+                    result.problems.append((path, String(cString: strerror(errno))))
+                    continue
+                }
+                switch entryInfo.st_mode & S_IFMT {
+                case S_IFDIR: folders.append((path, entryInfo))
+                case S_IFREG: result.files.append(path)
+                default: break
+                }
+            }
+            stack.append(contentsOf: folders.reversed())
+        }
+    }
+
+    func isExcluded(_ path: String) -> Bool {
+        exclude.contains { Glob.matches($0, path) }
+    }
+}
+
+/// Minimal glob matching for exclusion patterns: `*` matches within a path component, `**`
+/// across components, `?` one character. A pattern without `/` matches any component's name.
+public enum Glob {
+    public static func matches(_ pattern: String, _ path: String) -> Bool {
+        if !pattern.contains("/") {
+            return path.split(separator: "/").contains { match(Array(pattern), Array($0), crossSlash: false) }
+        }
+        let trimmed = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+        return match(Array(pattern), Array(trimmed), crossSlash: false) || match(Array("**/" + pattern), Array(trimmed), crossSlash: false)
+    }
+
+    static func match(_ pattern: [Character], _ text: [Character], crossSlash: Bool) -> Bool {
+        var memo = [Int: Bool]()
+        func go(_ p: Int, _ t: Int) -> Bool {
+            let key = p * (text.count + 1) + t
+            if let known = memo[key] { return known }
+            let result: Bool
+            if p == pattern.count {
+                result = t == text.count
+            } else if pattern[p] == "*" {
+                let double = p + 1 < pattern.count && pattern[p + 1] == "*"
+                let next = double ? p + 2 : p + 1
+                let skipSlash = double && next < pattern.count && pattern[next] == "/"
+                if skipSlash && go(next + 1, t) {
+                    result = true
+                } else if go(next, t) {
+                    result = true
+                } else {
+                    result = t < text.count && (double || text[t] != "/") && go(p, t + 1)
+                }
+            } else if t < text.count && (pattern[p] == "?" ? text[t] != "/" : pattern[p] == text[t]) {
+                result = go(p + 1, t + 1)
+            } else {
+                result = false
+            }
+            memo[key] = result
+            return result
+        }
+        return go(0, 0)
+    }
+}

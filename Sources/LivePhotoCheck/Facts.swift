@@ -1,0 +1,178 @@
+import LivePhotoFormats
+
+/// What the rules know of one file: a compact summary of what the readers found. Rules read
+/// these models only, never bytes; keeping them small keeps memory bounded on large libraries.
+public struct FileFacts: Sendable {
+    public var path: String
+    public var format: FileFormat
+    public var kind: MediaFile.Kind
+    public var size: Int64
+    /// The file could not be read at all.
+    public var error: ParseError?
+    /// Damage the reader worked around.
+    public var warnings: [ParseError]
+    public var contentIdentifier: String?
+
+    // Stills
+    public var hasAppleMakerNote: Bool = false
+    public var make: String?
+    public var model: String?
+    public var motionPhoto: MotionPhoto?
+    public var thumbnail: [UInt8]?
+
+    // Movies
+    public var movie: MovieFacts?
+
+    public init(path: String, format: FileFormat, kind: MediaFile.Kind, size: Int64 = 0, error: ParseError? = nil,
+                warnings: [ParseError] = [], contentIdentifier: String? = nil) {
+        self.path = path
+        self.format = format
+        self.kind = kind
+        self.size = size
+        self.error = error
+        self.warnings = warnings
+        self.contentIdentifier = contentIdentifier
+    }
+
+    public var fileName: String { path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path }
+
+    /// The folder part of the path ("" for a bare name).
+    public var folder: String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// The file name without its last extension.
+    public var baseName: String {
+        let name = fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    public var fileExtension: String {
+        let name = fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+
+    /// Any Live Photo marker: an identifier, or a still-image-time track.
+    public var hasLivePhotoMarker: Bool {
+        contentIdentifier != nil || (movie?.stillImageTimeTracks.isEmpty == false)
+    }
+
+    public var isStill: Bool { format.isStill }
+    public var isMovie: Bool { format.isMovie }
+}
+
+public struct MovieFacts: Sendable {
+    public var brand: FourCC?
+    public var compatibleBrands: [FourCC] = []
+    public var durationSeconds: Double?
+    public var metadataHandler: FourCC?
+    public var hasContentIdentifierKey: Bool = false
+    public var videoTrackCount: Int = 0
+    public var frameDurations: FrameDurations?
+    /// Video frames in movie time (edit list applied), as runs of equal frames: compact for
+    /// large libraries and exact.
+    public var frames: [FrameRun] = []
+    public var timedMetadataTrackCount: Int = 0
+    public var stillImageTimeTracks: [StillImageTimeTrack] = []
+    public var stillImageTime: StillImageTime?
+
+    /// `count` frames of `duration` seconds each, the first starting at `start`.
+    public struct FrameRun: Sendable, Equatable {
+        public var start: Double
+        public var duration: Double
+        public var count: Int
+        public init(start: Double, duration: Double, count: Int = 1) {
+            self.start = start
+            self.duration = duration
+            self.count = count
+        }
+
+        public var end: Double { start + duration * Double(count) }
+
+        /// Merges consecutive frames of equal duration that follow each other.
+        public static func runs(_ frames: [(start: Double, duration: Double)]) -> [FrameRun] {
+            var runs: [FrameRun] = []
+            for frame in frames {
+                if var last = runs.last, last.duration == frame.duration, abs(last.end - frame.start) < 1e-9 {
+                    last.count += 1
+                    runs[runs.count - 1] = last
+                } else {
+                    runs.append(FrameRun(start: frame.start, duration: frame.duration))
+                }
+            }
+            return runs
+        }
+    }
+
+    public var frameCount: Int { frames.reduce(0) { $0 + $1.count } }
+
+    public struct StillImageTimeTrack: Sendable {
+        public var trackID: UInt32
+        public var path: String
+        /// `dtyp` of the key: namespace 0 with a well-known type.
+        public var declaredType: UInt32?
+        public var sampleCount: Int
+        public var referencesVideo: Bool
+        public var readError: ParseError?
+        /// Whether any read sample holds the key.
+        public var sampleHoldsKey: Bool
+
+        public init(trackID: UInt32, path: String, declaredType: UInt32?, sampleCount: Int, referencesVideo: Bool,
+                    readError: ParseError? = nil, sampleHoldsKey: Bool) {
+            self.trackID = trackID
+            self.path = path
+            self.declaredType = declaredType
+            self.sampleCount = sampleCount
+            self.referencesVideo = referencesVideo
+            self.readError = readError
+            self.sampleHoldsKey = sampleHoldsKey
+        }
+    }
+
+    public init() {}
+
+    public var isQuickTime: Bool { brand == "qt  " || (brand == nil) || compatibleBrands.contains("qt  ") }
+}
+
+extension FileFacts {
+    /// Summarises an inspected file.
+    public init(_ file: MediaFile) {
+        self.init(path: file.path, format: file.format, kind: file.kind, size: file.size, error: file.error,
+                  warnings: file.warnings, contentIdentifier: file.contentIdentifier)
+        if let still = file.still {
+            hasAppleMakerNote = still.makerNote != nil
+            make = still.tiff?.make
+            model = still.tiff?.model
+            motionPhoto = still.motionPhoto
+            thumbnail = still.thumbnail
+        }
+        if let movie = file.movie {
+            var facts = MovieFacts()
+            facts.brand = movie.majorBrand
+            facts.compatibleBrands = movie.compatibleBrands
+            facts.durationSeconds = movie.durationSeconds
+            facts.metadataHandler = movie.metadataHandler
+            facts.hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
+            facts.videoTrackCount = movie.videoTracks.count
+            facts.frameDurations = movie.frameDurations
+            facts.frames = MovieFacts.FrameRun.runs(movie.videoFrames(limit: 100_000))
+            facts.timedMetadataTrackCount = movie.tracks.filter(\.isTimedMetadata).count
+            let videoIDs = Set(movie.videoTracks.map(\.id))
+            facts.stillImageTimeTracks = movie.stillImageTimeTracks.map { track in
+                let key = track.declaredKeys.first { $0.key == LivePhotoKeys.stillImageTime }
+                return MovieFacts.StillImageTimeTrack(
+                    trackID: track.id, path: track.path,
+                    declaredType: key?.dataTypeNamespace == 0 ? key?.dataType : nil,
+                    sampleCount: Int(track.sampleTable.sampleCount),
+                    referencesVideo: track.references.contains { $0.type == "cdsc" && $0.trackIDs.contains(where: videoIDs.contains) },
+                    readError: track.timedMetadataError,
+                    sampleHoldsKey: track.timedMetadata.contains { $0.items.contains { $0.key == LivePhotoKeys.stillImageTime } })
+            }
+            facts.stillImageTime = movie.stillImageTime
+            self.movie = facts
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Frame durations that vary beyond a tolerance.
+enum IrregularFrameDurations: Rule {
+    static let description = RuleDescription(
+        identifier: "irregular-frame-durations", title: "Irregular frame durations", severity: .warning, category: "timing",
+        rationale: "Camera movies vary their frame rate a little (a frame of 1/30 s next to one of 1/15 s); durations that differ by more than the tolerance (`frameDurationRatio`, default 3×, the last frame aside) usually mean dropped or mistimed frames from a converter.",
+        fix: "Re-encode or re-mux with a constant frame rate.",
+        autofixable: false)
+
+    static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
+        guard let movie = item.movie, let facts = movie.movie, facts.frameCount > 2 else { return [] }
+        // Every run's duration, the very last frame aside.
+        var runs = facts.frames
+        if var last = runs.popLast(), last.count > 1 {
+            last.count -= 1
+            runs.append(last)
+        }
+        let durations = runs.map(\.duration).filter { $0 > 0 }
+        guard let shortest = durations.min(), let longest = durations.max(), shortest > 0, longest / shortest > context.frameDurationRatio else { return [] }
+        return [finding("Frame durations range from \(Format.seconds(shortest)) s to \(Format.seconds(longest)) s (more than \(Format.seconds(context.frameDurationRatio))× apart).", movie)]
+    }
+
+    static let examples: [RuleExample] = [
+        .triggers("a frame ten times longer", Example.pair(movie: Example.movie {
+            $0.frames = [.init(start: 0, duration: 1.0 / 30, count: 10), .init(start: 1.0 / 3, duration: 1.0 / 3), .init(start: 2.0 / 3, duration: 1.0 / 30, count: 40)]
+        })),
+        .passes("camera pair", Example.pair()),
+        .passes("a long last frame", Example.pair(movie: Example.movie {
+            $0.frames = [.init(start: 0, duration: 1.0 / 30, count: 59), .init(start: 59.0 / 30, duration: 1)]
+        })),
+    ]
+}

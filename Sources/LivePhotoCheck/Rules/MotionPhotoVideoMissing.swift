@@ -1,0 +1,29 @@
+/// A motion photo whose XMP points at a movie that is not there.
+enum MotionPhotoVideoMissing: Rule {
+    static let description = RuleDescription(
+        identifier: "motion-photo-video-missing", title: "Motion photo without its embedded movie", severity: .error, category: "motion-photo",
+        rationale: "The XMP (GCamera:MotionPhoto or MicroVideo, Container:Directory) says a movie is appended to the still, but no movie starts at the offset it gives: the movie was cut off or the offsets are wrong.",
+        fix: "Re-export the motion photo, or fix Item:Length / MicroVideoOffset to the appended movie's length.",
+        autofixable: false)
+
+    static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
+        guard let still = item.still, let motion = still.motionPhoto, !motion.videoFound else { return [] }
+        guard let offset = motion.videoOffset else {
+            return [finding("The XMP marks a motion photo (\(motion.source)) but gives no movie length or offset.", still)]
+        }
+        return [finding("The XMP (\(motion.source)) places the movie at byte \(offset)\(motion.videoLength.map { ", \($0) bytes long" } ?? ""), but no movie starts there.", still, offset: min(max(0, offset), still.size))]
+    }
+
+    static let examples: [RuleExample] = [
+        .triggers("video removed", {
+            var still = Example.still("PXL.MP.jpg", identifier: nil)
+            still.motionPhoto = MotionPhotoFacts.make(found: false)
+            return CheckItem(kind: .motionPhoto, still: still)
+        }()),
+        .passes("video present", {
+            var still = Example.still("PXL.MP.jpg", identifier: nil)
+            still.motionPhoto = MotionPhotoFacts.make(found: true)
+            return CheckItem(kind: .motionPhoto, still: still)
+        }()),
+    ]
+}

@@ -1,0 +1,19 @@
+/// A Live Photo movie without a timed-metadata track declaring still-image-time.
+enum StillImageTimeMissing: Rule {
+    static let description = RuleDescription(
+        identifier: "still-image-time-missing", title: "No still-image-time track", severity: .error, category: "still-image-time",
+        rationale: "Photos needs a timed-metadata track (sample entry mebx) declaring mdta/com.apple.quicktime.still-image-time to know where the still sits in the movie; without it the pair shows as a plain photo. Re-muxing with ffmpeg drops this track.",
+        fix: "Add the track (no re-encoding): `lpcheck repair`, optionally with `--time` or `--frame`.",
+        autofixable: true)
+
+    static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
+        guard item.kind == .pair || item.kind == .movieOnly, let movie = item.movie, let facts = movie.movie, facts.stillImageTimeTracks.isEmpty else { return [] }
+        let others = facts.timedMetadataTrackCount > 0 ? " (\(facts.timedMetadataTrackCount) timed-metadata track(s), none declaring it)" : ""
+        return [finding("No timed-metadata track declares com.apple.quicktime.still-image-time\(others).", movie)]
+    }
+
+    static let examples: [RuleExample] = [
+        .triggers("re-muxed movie", Example.pair(movie: Example.movie { $0.stillImageTimeTracks = []; $0.stillImageTime = nil })),
+        .passes("camera pair", Example.pair()),
+    ]
+}

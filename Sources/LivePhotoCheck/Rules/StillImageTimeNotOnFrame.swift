@@ -1,0 +1,22 @@
+/// The moment falls where no video frame is shown.
+enum StillImageTimeNotOnFrame: Rule {
+    static let description = RuleDescription(
+        identifier: "still-image-time-not-on-frame", title: "Still moment not on a video frame", severity: .warning, category: "still-image-time",
+        rationale: "The still should match a frame of the movie. A moment before the first frame, after the last, or in a gap of the video's edit list shows no frame.",
+        fix: "Place the sample on a frame: `lpcheck repair --frame N`.",
+        autofixable: true)
+
+    static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
+        guard let movie = item.movie, let facts = movie.movie, let seconds = facts.stillImageTime?.seconds, !facts.frames.isEmpty else { return [] }
+        let onFrame = facts.frames.contains { seconds >= $0.start - 1e-6 && seconds < max($0.end, $0.start + 1e-6) }
+        guard !onFrame else { return [] }
+        let first = facts.frames[0].start
+        let end = facts.frames.map(\.end).max() ?? first
+        return [finding("No video frame is shown at the still moment \(Format.seconds(seconds)) s (frames cover \(Format.seconds(first))–\(Format.seconds(end)) s).", movie)]
+    }
+
+    static let examples: [RuleExample] = [
+        .triggers("after the last frame", Example.pair(movie: Example.stillImageTime { $0.seconds = 2.5 })),
+        .passes("camera pair: inside a frame, not on its start", Example.pair(movie: Example.stillImageTime { $0.seconds = 1.01 })),
+    ]
+}

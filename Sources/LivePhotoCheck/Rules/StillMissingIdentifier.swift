@@ -1,0 +1,19 @@
+/// A paired still without MakerApple tag 0x0011.
+enum StillMissingIdentifier: Rule {
+    static let description = RuleDescription(
+        identifier: "still-missing-identifier", title: "Still has no content identifier", severity: .error, category: "identifier",
+        rationale: "Photos pairs a still with its movie through the Apple MakerNote's content identifier (tag 0x0011). Without it the still shows as a plain photo.",
+        fix: "Write the movie's identifier into the still's MakerNote: `lpcheck repair` (the MakerNote is added if absent).",
+        autofixable: true)
+
+    static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
+        guard item.kind == .pair, let still = item.still, still.contentIdentifier == nil else { return [] }
+        let detail = still.hasAppleMakerNote ? "its Apple MakerNote has no tag 0x0011" : "it has no Apple MakerNote"
+        return [finding("The still has no content identifier (\(detail)); paired with \(item.movie?.fileName ?? "its movie") by file name.", still)]
+    }
+
+    static let examples: [RuleExample] = [
+        .triggers("still stripped of its MakerNote", Example.pair(still: Example.still(identifier: nil), by: .name)),
+        .passes("camera pair", Example.pair()),
+    ]
+}

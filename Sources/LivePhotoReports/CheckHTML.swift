@@ -1,0 +1,120 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+
+/// One self-contained HTML page for QA: inline CSS, no scripts, no network. A card per item with
+/// the still's EXIF thumbnail where the file has one, the identifiers side by side, a timeline of
+/// the movie's frames with the still moment, and the findings with their fixes. Every string from a
+/// file is escaped.
+public enum CheckHTML {
+    static var css: String { String(decoding: PackageResources.report_css, as: UTF8.self) }
+
+    public static func render(_ report: CheckReport) -> String {
+        let fixes = Dictionary(uniqueKeysWithValues: RuleRegistry.descriptions.map { ($0.identifier, $0.fix) })
+        var out = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>lpcheck report</title>
+        <style>
+        \(css)</style>
+        </head>
+        <body>
+        <header>
+        <h1>lpcheck report</h1>
+        <span class="verdict \(report.passed ? "pass" : "fail")">\(report.passed ? "PASS" : "FAIL")</span>
+         \(report.fileCount) files in \(report.items.count) items · \(report.count(.error)) errors · \(report.count(.warning)) warnings · \(report.count(.info)) infos · fail on \(report.failOn.rawValue)
+        </header>
+        <main>
+
+        """
+        out += "<table class=\"summary\"><tr><th>kind</th><th>items</th></tr>\n"
+        for kind in ItemKind.allCases where report.count(kind) > 0 {
+            out += "<tr><td>\(kind.rawValue)</td><td>\(report.count(kind))</td></tr>\n"
+        }
+        out += "</table>\n"
+        if !report.countsByRule.isEmpty {
+            out += "<table class=\"summary\"><tr><th>rule</th><th>findings</th></tr>\n"
+            for (rule, count) in report.countsByRule { out += "<tr><td>\(Markup.escape(rule))</td><td>\(count)</td></tr>\n" }
+            out += "</table>\n"
+        }
+        for item in report.items { out += card(item, fixes: fixes) }
+        out += "</main>\n</body>\n</html>\n"
+        return out
+    }
+
+    static func card(_ item: CheckItem, fixes: [String: String]) -> String {
+        let worst = item.findings.filter { !$0.baselined }.map(\.severity).max()
+        var out = "<section class=\"card \(worst?.rawValue ?? "clean")\">\n"
+        if let thumbnail = item.still?.thumbnail {
+            out += "<img class=\"thumb\" alt=\"thumbnail\" src=\"data:image/jpeg;base64,\(Data(thumbnail).base64EncodedString())\">\n"
+        } else {
+            out += "<div class=\"nothumb\">\(item.still == nil ? "no still" : "no thumbnail")</div>\n"
+        }
+        out += "<div>\n<span class=\"kind\">\(item.kind.rawValue)</span>\n"
+        let files = [item.still?.path, item.movie?.path].compactMap { $0 }.map(Markup.escape).joined(separator: "<br>")
+        out += "<div class=\"files\">\(files)</div>\n"
+        if item.still != nil || item.movie != nil {
+            let stillID = item.still?.contentIdentifier
+            let movieID = item.movie?.contentIdentifier
+            let mismatch = item.still != nil && item.movie != nil && stillID != movieID
+            out += "<div class=\"ids\(mismatch ? " mismatch" : "")\">"
+            if let still = item.still {
+                out += "<div><span class=\"label\">still identifier (MakerApple 0x0011)\(still.format == .unknown ? "" : " · " + still.format.rawValue)</span><code>\(Markup.escape(stillID ?? "none"))</code></div>"
+            }
+            if let movie = item.movie {
+                out += "<div><span class=\"label\">movie identifier (keys/ilst)\(movie.format == .unknown ? "" : " · " + movie.format.rawValue)</span><code>\(Markup.escape(movieID ?? "none"))</code></div>"
+            }
+            out += "</div>\n"
+        }
+        if let movie = item.movie?.movie { out += timeline(movie) }
+        if !item.findings.isEmpty {
+            out += "<ul class=\"findings\">\n"
+            for finding in item.findings {
+                out += "<li\(finding.baselined ? " class=\"baselined\"" : "")><span class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span>"
+                out += "<span class=\"rule\">\(Markup.escape(finding.rule))</span> \(Markup.escape(finding.message))"
+                if let offset = finding.offset { out += " <span class=\"rule\">@\(offset)</span>" }
+                if finding.baselined { out += " <span class=\"rule\">(baseline)</span>" }
+                if let fix = fixes[finding.rule] { out += "<span class=\"fix\">Fix: \(Markup.escape(fix))</span>" }
+                out += "</li>\n"
+            }
+            out += "</ul>\n"
+        }
+        out += "</div>\n</section>\n"
+        return out
+    }
+
+    /// The movie's frames as alternating blocks on a time axis, and the still moment as a red line.
+    static func timeline(_ movie: MovieFacts) -> String {
+        let moment = movie.stillImageTime?.seconds
+        let end = max(movie.durationSeconds ?? 0, movie.frames.map(\.end).max() ?? 0, moment ?? 0)
+        guard end > 0 else { return "" }
+        let left = 10.0, width = 700.0
+        func x(_ t: Double) -> String { String(format: "%.2f", left + max(0, t) / end * width) }
+        func w(_ d: Double) -> String { String(format: "%.2f", max(0.5, d / end * width - 0.5)) }
+        var out = "<svg class=\"timeline\" viewBox=\"0 0 720 56\" role=\"img\" aria-label=\"movie timeline\">\n"
+        var drawn = 0
+        for run in movie.frames {
+            if movie.frameCount <= 1200 {
+                for index in 0..<run.count {
+                    let start = run.start + Double(index) * run.duration
+                    out += "<rect class=\"frame\(drawn % 2 == 1 ? " alt" : "")\" x=\"\(x(start))\" y=\"14\" width=\"\(w(run.duration))\" height=\"18\"/>"
+                    drawn += 1
+                }
+            } else {
+                out += "<rect class=\"frame\" x=\"\(x(run.start))\" y=\"14\" width=\"\(w(run.end - run.start))\" height=\"18\"/>"
+            }
+        }
+        out += "\n<line class=\"axis\" x1=\"\(x(0))\" y1=\"36\" x2=\"\(x(end))\" y2=\"36\"/>"
+        out += "<text x=\"\(x(0))\" y=\"50\">0 s</text><text x=\"\(x(end))\" y=\"50\" text-anchor=\"end\">\(String(format: "%.3f", end)) s</text>"
+        if let moment {
+            out += "<line class=\"still\" x1=\"\(x(moment))\" y1=\"6\" x2=\"\(x(moment))\" y2=\"40\"/>"
+            out += "<text x=\"\(x(moment))\" y=\"8\" text-anchor=\"middle\">still \(String(format: "%.3f", moment)) s</text>"
+        }
+        out += "\n</svg>\n"
+        return out
+    }
+}

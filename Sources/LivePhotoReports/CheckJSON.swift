@@ -1,0 +1,75 @@
+import LivePhotoCheck
+import LivePhotoFormats
+
+/// `lpcheck check --format json` (schema: Reports/check.schema.json). Field names are a
+/// contract read by QA scripts: extend, never rename.
+public enum CheckJSON {
+    public static let schemaVersion = 1
+
+    public static func render(_ report: CheckReport) -> String { document(report).serialized() + "\n" }
+
+    public static func document(_ report: CheckReport) -> JSONValue {
+        .object([
+            ("tool", .string(report.tool)),
+            ("version", .string(report.version)),
+            ("schemaVersion", .int(Int64(schemaVersion))),
+            ("roots", .array(report.roots.map(JSONValue.string))),
+            ("summary", summary(report)),
+            ("items", .array(report.items.map(item))),
+            ("rules", .array(report.rules.map(rule))),
+        ])
+    }
+
+    public static func summary(_ report: CheckReport) -> JSONValue {
+        .object([
+            ("files", .int(Int64(report.fileCount))),
+            ("items", .int(Int64(report.items.count))),
+            ("passed", .bool(report.passed)),
+            ("failOn", .string(report.failOn.rawValue)),
+            ("errors", .int(Int64(report.count(.error)))),
+            ("warnings", .int(Int64(report.count(.warning)))),
+            ("infos", .int(Int64(report.count(.info)))),
+            ("baselined", .int(Int64(report.findings.filter(\.baselined).count))),
+            ("kinds", .object(ItemKind.allCases.map { ($0.rawValue, .int(Int64(report.count($0)))) })),
+            ("rules", .object(report.countsByRule.map { ($0.rule, .int(Int64($0.count))) })),
+            ("ignoredFiles", .int(Int64(report.ignoredFiles))),
+            ("unreadablePaths", .array(report.discoveryProblems.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
+        ])
+    }
+
+    public static func item(_ item: CheckItem) -> JSONValue {
+        .object([
+            ("kind", .string(item.kind.rawValue)),
+            ("still", .optional(item.still?.path)),
+            ("movie", .optional(item.movie?.path)),
+            ("contentIdentifier", .optional(item.contentIdentifier)),
+            ("pairedBy", .optional(item.pairedBy?.rawValue)),
+            ("stillIdentifier", .optional(item.still?.contentIdentifier)),
+            ("movieIdentifier", .optional(item.movie?.contentIdentifier)),
+            ("stillImageTime", item.movie?.movie?.stillImageTime.map { time in
+                .object([("value", time.value.map(JSONValue.int) ?? .null), ("seconds", .optional(time.seconds)),
+                         ("durationSeconds", .optional(time.durationSeconds))])
+            } ?? .null),
+            ("findings", .array(item.findings.map(finding))),
+        ])
+    }
+
+    public static func finding(_ finding: Finding) -> JSONValue {
+        .object([
+            ("rule", .string(finding.rule)),
+            ("severity", .string(finding.severity.rawValue)),
+            ("message", .string(finding.message)),
+            ("path", .optional(finding.path)),
+            ("offset", finding.offset.map(JSONValue.int) ?? .null),
+            ("baselined", .bool(finding.baselined)),
+        ])
+    }
+
+    public static func rule(_ rule: RuleDescription) -> JSONValue {
+        .object([
+            ("identifier", .string(rule.identifier)), ("title", .string(rule.title)), ("severity", .string(rule.severity.rawValue)),
+            ("category", .string(rule.category)), ("autofixable", .bool(rule.autofixable)),
+            ("rationale", .string(rule.rationale)), ("fix", .string(rule.fix)),
+        ])
+    }
+}

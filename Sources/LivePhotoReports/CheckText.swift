@@ -1,0 +1,42 @@
+import LivePhotoCheck
+
+/// The terminal summary of a check: per item (items with findings; all with `verbose`), per
+/// rule, totals. Text from files is made terminal-safe; colour only when asked.
+public enum CheckText {
+    public static func render(_ report: CheckReport, color: Bool = false, verbose: Bool = false) -> String {
+        func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        func label(_ severity: Severity) -> String {
+            switch severity {
+            case .error: return paint("error", "31;1")
+            case .warning: return paint("warning", "33;1")
+            case .info: return paint("info", "36")
+            }
+        }
+        var out = ""
+        for item in report.items where verbose || !item.findings.isEmpty {
+            let files = [item.still?.path, item.movie?.path].compactMap { $0?.terminalSafe }.joined(separator: " + ")
+            let identifier = item.contentIdentifier.map { " [\($0.terminalSafe)]" } ?? ""
+            out += "\(paint(item.kind.rawValue, "1")) \(files)\(identifier)\n"
+            for finding in item.findings {
+                let where_ = finding.offset.map { " @\($0)" } ?? ""
+                let accepted = finding.baselined ? " (baseline)" : ""
+                out += "  \(label(finding.severity)) \(finding.rule): \(finding.message.terminalSafe)\(where_)\(accepted)\n"
+            }
+        }
+        if !report.countsByRule.isEmpty {
+            out += "\nBy rule:\n"
+            for (rule, count) in report.countsByRule { out += "  \(rule): \(count)\n" }
+        }
+        for problem in report.discoveryProblems { out += "could not open \(problem.path.terminalSafe): \(problem.reason)\n" }
+        let kinds = ItemKind.allCases.map { ($0, report.count($0)) }.filter { $0.1 > 0 }.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+        out += "\n\(report.fileCount) files in \(report.items.count) items (\(kinds.isEmpty ? "none" : kinds))"
+        if report.ignoredFiles > 0 { out += "; \(report.ignoredFiles) other files left out" }
+        out += "\n"
+        let baselined = report.findings.filter(\.baselined).count
+        out += "\(report.count(.error)) errors, \(report.count(.warning)) warnings, \(report.count(.info)) infos"
+        if baselined > 0 { out += " (\(baselined) more accepted by the baseline)" }
+        let verdict = report.passed ? paint("PASS", "32;1") : paint("FAIL", "31;1")
+        out += ": \(verdict) (fail on \(report.failOn.rawValue))\n"
+        return out
+    }
+}

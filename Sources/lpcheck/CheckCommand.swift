@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import LivePhotoCheck
+import LivePhotoReports
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find every still and movie below the given folders, pair them, check them, report.",
+        discussion: """
+        Pairs by content identifier first, then by folder and file name. Every file lands in one \
+        item: pair, still-only, movie-only, motion-photo, not-live-photo or unreadable. \
+        `lpcheck rules` lists the rules.
+
+        Reports: --format text|json|plist|html|junit|sarif, each with an --output FILE in the same \
+        order (several in one run; one format may go to standard output). The terminal summary is \
+        printed unless a report goes to standard output or --quiet is given.
+
+        Configuration: .lpcheck.yml in the current folder (or --config FILE) enables, disables and \
+        re-grades rules, excludes paths and sets failOn; see README.
+
+        Exit status: 0 no finding at or above --fail-on, 1 findings at or above it, 2 bad usage, \
+        a bad configuration, or nothing readable.
+        """
+    )
+
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable { case text, json, plist, html, junit, sarif }
+
+    @Argument(help: "Folders and files to check.")
+    var paths: [String]
+
+    @Option(name: .shortAndLong, help: "Report format (repeatable): text, json, plist, html, junit, sarif.")
+    var format: [ReportFormat] = []
+
+    @Option(name: .shortAndLong, help: "Report file for the --format at the same position (repeatable).")
+    var output: [String] = []
+
+    @Option(help: "Fail (exit 1) on findings at or above: error, warning, info, never. Default: the config's failOn, else error.")
+    var failOn: String?
+
+    @Option(help: "Configuration file (default: ./.lpcheck.yml when present).")
+    var config: String?
+
+    @Option(help: "An earlier JSON report: its findings are accepted, so only new ones fail.")
+    var baseline: String?
+
+    @Option(help: "Files read at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "List every item in the terminal summary, not only those with findings.")
+    var verbose = false
+
+    @Flag(help: "No terminal summary.")
+    var quiet = false
+
+    @Flag(help: "No progress bar.")
+    var noProgress = false
+
+    func validate() throws {
+        guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
+        guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
+        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
+        if let failOn, Configuration.FailLevel(rawValue: failOn) == nil {
+            throw ValidationError("--fail-on must be error, warning, info or never")
+        }
+    }
+
+    func run() throws {
+        var checker = Checker(roots: paths)
+        checker.version = LPCheck.configuration.version
+        checker.jobs = jobs
+        do {
+            if let config {
+                checker.configuration = try Configuration.load(path: config)
+            } else if FileManager.default.fileExists(atPath: Configuration.fileName) {
+                checker.configuration = try Configuration.load(path: Configuration.fileName)
+            }
+            if let baseline { checker.baseline = try Baseline.load(path: baseline) }
+        } catch {
+            printError("lpcheck: \(error)")
+            throw ExitCode(2)
+        }
+        if let failOn, let level = Configuration.FailLevel(rawValue: failOn) { checker.configuration.failOn = level }
+        checker.thumbnails = format.contains(.html)
+        let showProgress = !noProgress && isatty(2) == 1
+        if showProgress { checker.progress = ProgressBar.update }
+        let report = checker.run()
+        if showProgress { ProgressBar.finish() }
+
+        var stdoutUsed = false
+        for (index, kind) in format.enumerated() {
+            let text = Self.render(report, as: kind)
+            if index < output.count {
+                do {
+                    try Data(text.utf8).write(to: URL(fileURLWithPath: output[index]))
+                } catch {
+                    printError("lpcheck: cannot write \(output[index]): \(error.localizedDescription)")
+                    throw ExitCode(2)
+                }
+            } else {
+                print(text, terminator: "")
+                stdoutUsed = true
+            }
+        }
+        if !quiet && !stdoutUsed {
+            let color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            print(CheckText.render(report, color: color, verbose: verbose), terminator: "")
+        }
+        let readable = report.items.contains { $0.kind != .unreadable }
+        if !readable {
+            printError("lpcheck: nothing readable in \(paths.joined(separator: ", "))")
+            throw ExitCode(2)
+        }
+        if !report.passed { throw ExitCode(1) }
+    }
+
+    static func render(_ report: CheckReport, as format: ReportFormat) -> String {
+        switch format {
+        case .text: return CheckText.render(report)
+        case .json: return CheckJSON.render(report)
+        case .plist: return CheckPlist.render(report)
+        case .html: return CheckHTML.render(report)
+        case .junit: return CheckJUnit.render(report)
+        case .sarif: return CheckSARIF.render(report)
+        }
+    }
+}
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the rules: identifier, severity, whether repair fixes it, title.")
+
+    @Flag(help: "Also print each rule's rationale and fix.")
+    var details = false
+
+    @Option(name: .shortAndLong, help: "text or markdown (the catalogue in docs/rules.md).")
+    var format: RulesFormat = .text
+
+    enum RulesFormat: String, ExpressibleByArgument { case text, markdown }
+
+    func run() {
+        switch format {
+        case .markdown: print(RuleCatalogue.markdown(RuleRegistry.descriptions), terminator: "")
+        case .text: print(RuleCatalogue.text(RuleRegistry.descriptions, details: details), terminator: "")
+        }
+    }
+}
+
+/// A one-line progress bar on standard error.
+enum ProgressBar {
+    static let lock = NSLock()
+    nonisolated(unsafe) static var lastPercent = -1
+
+    @Sendable static func update(_ done: Int, _ total: Int) {
+        guard total >= 50 else { return }
+        let percent = done * 100 / max(total, 1)
+        lock.lock()
+        defer { lock.unlock() }
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        let width = 30
+        let filled = width * done / max(total, 1)
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        writeError("\r[\(bar)] \(percent)% \(done)/\(total) files")
+    }
+
+    static func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if lastPercent >= 0 { writeError("\r\u{1B}[K") }
+    }
+}
