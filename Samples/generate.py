@@ -93,10 +93,10 @@ def exif_segment(identifier, make=b"Apple"):
     return b"\xFF\xE1" + struct.pack(">H", len(payload) + 2) + payload
 
 
-def write_still(jpeg, path, identifier):
+def write_still(jpeg, path, identifier, make=b"Apple"):
     assert jpeg[:2] == b"\xFF\xD8"
     with open(path, "wb") as out:
-        out.write(b"\xFF\xD8" + exif_segment(identifier) + jpeg[2:])
+        out.write(b"\xFF\xD8" + exif_segment(identifier, make) + jpeg[2:])
 
 
 # --- movie -------------------------------------------------------------------------------
@@ -226,6 +226,9 @@ def main():
     write_movie(original, os.path.join(HERE, "camera-pair.mov"), camera_id)
     write_still(jpeg, os.path.join(HERE, "software-pair.jpg"), software_id)
     write_movie(original, os.path.join(HERE, "software-pair.mov"), software_id, value=0, software=True)
+    # Hostile metadata for report escaping tests: markup in the Make tag and the identifier.
+    write_still(jpeg, os.path.join(HERE, "hostile-metadata.jpg"), "<img src=x onerror=alert(1)>",
+                make=b"<script>document.title='pwned'</script>")
     with open(os.path.join(HERE, "plain-frame.jpg"), "wb") as out:
         out.write(jpeg)
     with open(os.path.join(HERE, "plain-clip.mov"), "wb") as out:

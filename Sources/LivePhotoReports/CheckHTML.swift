@@ -57,6 +57,9 @@ public enum CheckHTML {
         out += "<div>\n<span class=\"kind\">\(item.kind.rawValue)</span>\n"
         let files = [item.still?.path, item.movie?.path].compactMap { $0 }.map(Markup.escape).joined(separator: "<br>")
         out += "<div class=\"files\">\(files)</div>\n"
+        if let still = item.still, still.make != nil || still.model != nil {
+            out += "<div class=\"camera\">\(Markup.escape([still.make, still.model].compactMap { $0 }.joined(separator: " ")))</div>\n"
+        }
         if item.still != nil || item.movie != nil {
             let stillID = item.still?.contentIdentifier
             let movieID = item.movie?.contentIdentifier

@@ -1,0 +1,63 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoTestSupport
+import Testing
+
+struct DiscoveryTests {
+    /// A scratch folder outside the project.
+    static func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-discovery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("survives link loops and dangling links, keeps odd names, skips hidden folders and backups")
+    func walk() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fm = FileManager.default
+        for folder in ["a/b [1]/Ünïcode ç", "c", ".hidden", "a/\(Discovery.backupFolder)"] {
+            try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for file in ["a/b [1]/Ünïcode ç/IMG 1 (copy).JPG", "c/x.mov", ".hidden/secret.jpg", "a/\(Discovery.backupFolder)/IMG_1.JPG", "top.heic"] {
+            fm.createFile(atPath: root.appendingPathComponent(file).path, contents: Data([0xFF, 0xD8, 0xFF]))
+        }
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("c/loop").path, withDestinationPath: root.path)
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("c/dangling.jpg").path, withDestinationPath: "/nonexistent/nowhere.jpg")
+        let result = Discovery().find([root.path])
+        let relative = result.files.map { String($0.dropFirst(root.path.count + 1)) }
+        #expect(relative.sorted() == ["a/b [1]/Ünïcode ç/IMG 1 (copy).JPG", "c/x.mov", "top.heic"])
+        #expect(result.problems.contains { $0.path.hasSuffix("dangling.jpg") })
+    }
+
+    @Test("exclusion patterns")
+    func exclusion() {
+        #expect(Glob.matches("*.tmp", "a/b/file.tmp"))
+        #expect(Glob.matches("**/exports/**", "lib/exports/x/y.jpg"))
+        #expect(Glob.matches("exports", "lib/exports/y.jpg"))
+        #expect(!Glob.matches("exports/*.jpg", "lib/exports/x/y.jpg"))
+        #expect(Glob.matches("lib/*/y.jpg", "lib/exports/y.jpg"))
+        #expect(!Glob.matches("*.jpg", "a/b.mov"))
+    }
+
+    @Test("configuration: rules off or re-graded, settings, unknown names refused")
+    func configuration() throws {
+        let config = try Configuration.parse("""
+            rules:
+              movie-too-long: off
+              identifier-not-canonical: info
+            exclude: ["**/tmp/**"]
+            settings:
+              maxMovieSeconds: 10
+            failOn: warning
+            """)
+        #expect(config.severities["movie-too-long"] == .some(nil))
+        #expect(config.severities["identifier-not-canonical"] == .some(.info))
+        #expect(config.exclude == ["**/tmp/**"])
+        #expect(config.context.maxMovieSeconds == 10)
+        #expect(config.failOn == .warning)
+        #expect(throws: Configuration.Problem.self) { try Configuration.parse("rules:\n  no-such-rule: off\n") }
+        #expect(throws: Configuration.Problem.self) { try Configuration.parse("colour: blue\n") }
+        #expect(throws: Configuration.Problem.self) { try Configuration.parse("rules:\n  movie-too-long: loud\n") }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+import LivePhotoTestSupport
+import Testing
+
+/// The checker on the real files: classification, no false alarms on camera pairs.
+@Suite(.enabled(if: Locations.hasSharedSamples, "../shared/samples is absent"))
+struct SharedSamplesCheckTests {
+    static let report: CheckReport? = Locations.sharedSamples.map { Checker(roots: [$0.path]).run() }
+
+    func item(_ name: String) throws -> CheckItem {
+        let report = try #require(Self.report)
+        return try #require(report.items.first { $0.files.contains { $0.path.hasSuffix(name) } }, "\(name) is in no item")
+    }
+
+    @Test("the four camera pairs pair and raise no error or warning", arguments: [
+        ("LycheeOrg__Lychee/train.jpg", "LycheeOrg__Lychee/train.mov"),
+        ("henteko__livephotoskit-react/test.JPG", "henteko__livephotoskit-react/test.mov"),
+        ("gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.HEIC", "gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV"),
+        ("Bai-Mirror__pyheic_struct/apple.HEIC", "Bai-Mirror__pyheic_struct/apple.MOV"),
+    ])
+    func cameraPairs(_ still: String, _ movie: String) throws {
+        let item = try item(still)
+        #expect(item.kind == .pair)
+        #expect(item.pairedBy == .identifier)
+        #expect(item.movie?.path.hasSuffix(movie) == true)
+        #expect(item.findings.filter { $0.severity >= .warning }.isEmpty, "\(item.findings.map(\.message))")
+    }
+
+    @Test("Apple files that are not Live Photos raise no error", arguments: [
+        "androidx__media/tokyo.jpg", "LycheeOrg__Lychee/classic-car.heic", "drewnoakes__metadata-extractor-images/IMG_1034.heic",
+        "drewnoakes__metadata-extractor-images/Issue 508.jpg", "immich-app__test-assets/IMG_2682.heic", "ianare__exif-samples/iphone_13_pro_max.HEIC",
+        "Exiv2__exiv2/2021-02-13-1929.heic", "Exiv2__exiv2/IMG_3578.heic", "RhetTbull__makelive/test2.heic", "TechnikTobi__little_exif/IMG_2762.HEIC",
+        "drewnoakes__metadata-extractor-images/with-gps.mov", "mindeng__nom-exif/meta.mov", "androidx__media/dolbyVision-hdr.MOV",
+    ])
+    func notLivePhotos(_ name: String) throws {
+        let item = try item(name)
+        #expect(item.kind == .notLivePhoto)
+        #expect(!item.findings.contains { $0.severity == .error }, "\(item.findings.map(\.message))")
+    }
+
+    @Test("stills whose movies are absent are still-only with movie-absent", arguments: [
+        "RhetTbull__photokit/test_live.HEIC", "TechnikTobi__little_exif/2017_emilio_meister_IMG_4436.JPG", "TechnikTobi__little_exif/2017_stuttgart_07_.jpeg",
+        "drewnoakes__metadata-extractor-images/IMG_2927.HEIC", "drewnoakes__metadata-extractor-images/IMG_2929.HEIC",
+        "drewnoakes__metadata-extractor-images/Issue 263 dotnet.heic", "drewnoakes__metadata-extractor-images/exif-at-eof.heic",
+        "ianare__exif-samples/IMG_5195.HEIC", "perkeep__perkeep/ski-throne.heic", "mindeng__nom-exif/exif.avif",
+    ])
+    func stillOnly(_ name: String) throws {
+        let item = try item(name)
+        #expect(item.kind == .stillOnly)
+        #expect(item.findings.contains { $0.rule == "movie-absent" })
+    }
+
+    @Test("the shared identifier, the broken motion photo and the truncated HEICs are reported")
+    func reported() throws {
+        #expect(try item("IMG_2927.HEIC").findings.contains { $0.rule == "identifier-shared" })
+        #expect(try item("exif-at-eof.heic").findings.contains { $0.rule == "identifier-shared" })
+        let broken = try item("google_motion_photo_broken.jpg")
+        #expect(broken.kind == .motionPhoto)
+        #expect(broken.findings.contains { $0.rule == "motion-photo-video-missing" })
+        for name in ["river-truncated.heic", "black-seattle-truncated.heic"] {
+            let truncated = try item(name)
+            #expect(truncated.kind == .unreadable)
+            let finding = try #require(truncated.findings.first { $0.rule == "truncated-file" })
+            #expect(finding.offset != nil)
+        }
+        #expect(try item("exif.avif").findings.contains { $0.rule == "still-format-unsupported" })
+        #expect(try item("IMG_2762.HEIC").findings.contains { $0.rule == "extension-mismatch" })
+    }
+
+    @Test("every media file lands in exactly one item; the gate fails")
+    func everyFileOnce() throws {
+        let report = try #require(Self.report)
+        let placed = report.items.flatMap { $0.files.map(\.path) }
+        #expect(Set(placed).count == placed.count)
+        #expect(placed.count == SharedSamples.mediaFiles().count)
+        #expect(!report.passed)
+    }
+
+    @Test("a folder holding only a camera pair passes")
+    func cameraPairFolderPasses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-pair-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["train.jpg", "train.mov"] {
+            let source = try #require(SharedSamples.url("LycheeOrg__Lychee/\(name)"))
+            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name), withDestinationURL: source)
+        }
+        let report = Checker(roots: [folder.path]).run()
+        #expect(report.items.map(\.kind) == [.pair])
+        #expect(report.passed)
+    }
+}
