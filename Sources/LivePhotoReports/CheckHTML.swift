@@ -93,22 +93,25 @@ public enum CheckHTML {
     /// The movie's frames as alternating blocks on a time axis, and the still moment as a red line.
     static func timeline(_ movie: MovieFacts) -> String {
         let moment = movie.stillImageTime?.seconds
-        let end = max(movie.durationSeconds ?? 0, movie.frames.map(\.end).max() ?? 0, moment ?? 0)
+        // The movie's duration bounds the drawing (the edit list may cut the last frame short).
+        let end = max(movie.durationSeconds ?? movie.frames.map(\.end).max() ?? 0, moment ?? 0)
         guard end > 0 else { return "" }
         let left = 10.0, width = 700.0
         func x(_ t: Double) -> String { String(format: "%.2f", left + max(0, t) / end * width) }
-        func w(_ d: Double) -> String { String(format: "%.2f", max(0.5, d / end * width - 0.5)) }
+        func w(_ start: Double, _ d: Double) -> String { String(format: "%.2f", max(0.5, (min(start + d, end) - start) / end * width - 0.5)) }
         var out = "<svg class=\"timeline\" viewBox=\"0 0 720 56\" role=\"img\" aria-label=\"movie timeline\">\n"
         var drawn = 0
         for run in movie.frames {
             if movie.frameCount <= 1200 {
                 for index in 0..<run.count {
                     let start = run.start + Double(index) * run.duration
-                    out += "<rect class=\"frame\(drawn % 2 == 1 ? " alt" : "")\" x=\"\(x(start))\" y=\"14\" width=\"\(w(run.duration))\" height=\"18\"/>"
+                    guard start < end else { break }
+                    out += "<rect class=\"frame\(drawn % 2 == 1 ? " alt" : "")\" x=\"\(x(start))\" y=\"14\" width=\"\(w(start, run.duration))\" height=\"18\"/>"
                     drawn += 1
                 }
             } else {
-                out += "<rect class=\"frame\" x=\"\(x(run.start))\" y=\"14\" width=\"\(w(run.end - run.start))\" height=\"18\"/>"
+                guard run.start < end else { continue }
+                out += "<rect class=\"frame\" x=\"\(x(run.start))\" y=\"14\" width=\"\(w(run.start, run.end - run.start))\" height=\"18\"/>"
             }
         }
         out += "\n<line class=\"axis\" x1=\"\(x(0))\" y1=\"36\" x2=\"\(x(end))\" y2=\"36\"/>"

@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import LivePhotoCheck
+import LivePhotoFormats
+import LivePhotoReports
+import LivePhotoTestSupport
+import Testing
+
+/// Report writers against stored expected output. Re-record with `LPCHECK_RECORD_GOLDEN=1 swift test`.
+struct CheckReportTests {
+    /// A fixed report: a clean pair, a broken pair, a still alone, an unreadable movie, and hostile text.
+    static func report() -> CheckReport {
+        var broken = Example.pair(
+            still: Example.still("shots/IMG_0002.JPG", identifier: nil),
+            movie: Example.movie("shots/IMG_0002.MOV", identifier: "5D7C1E0A-0B55-4C2B-9A57-3E9F7C2D8B61"), by: .name)
+        broken.movie?.movie?.stillImageTime?.seconds = 3.5
+        var hostile = Example.still("shots/<script>alert(1)</script>.jpg", identifier: "<img src=x onerror=alert(1)>")
+        hostile.make = "<script>document.title='pwned'</script>"
+        var unreadable = Example.movie("shots/cut.mov")
+        unreadable.error = ParseError(.truncated, "box 'moov' runs past the end of the file", offset: 1_503_655, path: "moov")
+        unreadable.movie = nil
+        let items = Pairing.items([Example.still("shots/IMG_0001.JPG"), Example.movie("shots/IMG_0001.MOV"), hostile, unreadable])
+            + [broken]
+        var checker = Checker(roots: ["shots"])
+        checker.version = "0.0.0-test"
+        let rules = RuleRegistry.descriptions
+        let checked = items.map { item -> CheckItem in
+            var item = item
+            item.findings = RuleRegistry.all.flatMap { $0.check(item, context: RuleContext()) }
+            return item
+        }.sorted { ($0.primary?.path ?? "") < ($1.primary?.path ?? "") }
+        return CheckReport(version: checker.version, roots: checker.roots, items: checked, rules: rules, failOn: .error)
+    }
+
+    static let formats: [(String, @Sendable (CheckReport) -> String)] = [
+        ("report.json", CheckJSON.render), ("report.plist", CheckPlist.render), ("report.html", CheckHTML.render),
+        ("report.junit.xml", CheckJUnit.render), ("report.sarif", CheckSARIF.render), ("report.txt", { CheckText.render($0) }),
+    ]
+
+    @Test("each writer matches its stored expected output", arguments: formats.map(\.0))
+    func golden(_ name: String) throws {
+        let render = try #require(Self.formats.first { $0.0 == name }?.1)
+        let output = render(Self.report())
+        let url = Locations.packageRoot.appendingPathComponent("Tests/LivePhotoReportsTests/Golden/\(name)")
+        if ProcessInfo.processInfo.environment["LPCHECK_RECORD_GOLDEN"] != nil {
+            try Data(output.utf8).write(to: url)
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(output == expected, "\(name) differs from Golden/\(name); re-record with LPCHECK_RECORD_GOLDEN=1 if intended")
+    }
+
+    @Test("JSON report validates against Reports/check.schema.json")
+    func schema() throws {
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("check.schema.json"))
+        let problems = try validator.validate(json: Data(CheckJSON.render(Self.report()).utf8))
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("plist is the JSON document as a property list")
+    func plistMatchesJSON() throws {
+        let report = Self.report()
+        let plist = try PropertyListSerialization.propertyList(from: Data(CheckPlist.render(report).utf8), format: nil) as? [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(CheckJSON.render(report).utf8)) as? [String: Any]
+        let plistItems = plist?["items"] as? [[String: Any]]
+        let jsonItems = json?["items"] as? [[String: Any]]
+        #expect(plistItems?.count == jsonItems?.count)
+        #expect(plistItems?.map { $0["kind"] as? String } == jsonItems?.map { $0["kind"] as? String })
+        #expect(plistItems?.map { $0["contentIdentifier"] as? String } == jsonItems?.map { $0["contentIdentifier"] as? String })
+        #expect((plist?["summary"] as? [String: Any])?["errors"] as? Int == (json?["summary"] as? [String: Any])?["errors"] as? Int)
+    }
+
+    @Test("JUnit is well-formed XML with a test case per item and failures for errors")
+    func junit() throws {
+        let report = Self.report()
+        let document = try XMLDocument(data: Data(CheckJUnit.render(report).utf8))
+        let cases = try document.nodes(forXPath: "//testcase")
+        #expect(cases.count == report.items.count)
+        let failing = report.items.filter { $0.findings.contains { $0.severity == .error } }.count
+        let failedCases = try document.nodes(forXPath: "//testcase[failure]").count
+        #expect(failedCases == failing)
+    }
+
+    @Test("SARIF 2.1.0: rules, results with locations, levels")
+    func sarif() throws {
+        let report = Self.report()
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(CheckSARIF.render(report).utf8)) as? [String: Any])
+        #expect(json["version"] as? String == "2.1.0")
+        let run = try #require((json["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == report.findings.count)
+        for result in results {
+            let index = try #require(result["ruleIndex"] as? Int)
+            #expect(rules[index]["id"] as? String == result["ruleId"] as? String)
+            #expect(["error", "warning", "note"].contains(result["level"] as? String ?? ""))
+            let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+            let uri = (location?["artifactLocation"] as? [String: Any])?["uri"] as? String
+            #expect(uri.map { !$0.contains(" ") && !$0.contains("<") } == true)
+        }
+    }
+
+    @Test("HTML escapes every string from files")
+    func htmlEscapes() {
+        let html = CheckHTML.render(Self.report())
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("<img src=x"))
+        #expect(html.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"))
+        #expect(html.contains("Content-Security-Policy"))
+    }
+}
