@@ -1,0 +1,110 @@
+import Foundation
+import LivePhotoTestSupport
+import Testing
+
+/// `lpcheck check` as CI runs it: exit codes, reports, configuration, baseline.
+@Suite(.enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
+struct CheckCommandTests {
+    func lpcheck(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+        try ProcessResult.run(try #require(Locations.lpcheckBinary).path, arguments, environment: environment)
+    }
+
+    /// A scratch folder with links to some of our samples.
+    func folder(_ names: [String]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for name in names {
+            try FileManager.default.createSymbolicLink(at: url.appendingPathComponent(name), withDestinationURL: Locations.samples.appendingPathComponent(name))
+        }
+        return url
+    }
+
+    @Test("a good pair exits 0; `lpcheck DIR` is `lpcheck check DIR`")
+    func passes() throws {
+        let dir = try folder(["camera-pair.jpg", "camera-pair.mov", "software-pair.jpg", "software-pair.mov", "plain-frame.jpg"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try lpcheck([dir.path])
+        #expect(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("PASS"))
+        #expect(try lpcheck(["check", dir.path]).status == 0)
+    }
+
+    @Test("findings at or above --fail-on exit 1; --fail-on never exits 0")
+    func failOn() throws {
+        let dir = try folder(["camera-pair.jpg", "hostile-metadata.jpg"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let failing = try lpcheck([dir.path])
+        #expect(failing.status == 1)
+        #expect(failing.text.contains("movie-absent"))
+        #expect(try lpcheck(["--fail-on", "never", dir.path]).status == 0)
+    }
+
+    @Test("several reports in one run; JSON on standard output validates against the schema")
+    func reports() throws {
+        let dir = try folder(["camera-pair.jpg", "camera-pair.mov", "hostile-metadata.jpg"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let html = dir.appendingPathComponent("report.html").path
+        let sarif = dir.appendingPathComponent("report.sarif").path
+        let result = try lpcheck(["check", "--format", "html", "--output", html, "--format", "sarif", "--output", sarif, "--format", "json", dir.path])
+        #expect(result.status == 1)
+        #expect(FileManager.default.fileExists(atPath: html))
+        #expect(FileManager.default.fileExists(atPath: sarif))
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("check.schema.json"))
+        #expect(try validator.validate(json: result.stdout).isEmpty)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let items = try #require(json["items"] as? [[String: Any]])
+        #expect(Set(items.compactMap { $0["kind"] as? String }) == ["pair", "still-only"])
+    }
+
+    @Test("bad usage, a bad configuration, or nothing readable exit 2")
+    func usage() throws {
+        #expect(try lpcheck(["check"]).status == 2)
+        #expect(try lpcheck(["check", "--fail-on", "sometimes", "."]).status == 2)
+        #expect(try lpcheck(["check", "--output", "x.json", "."]).status == 2)
+        let empty = try folder([])
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(try lpcheck([empty.path]).status == 2)
+        let config = empty.appendingPathComponent("bad.yml")
+        try Data("rules:\n  not-a-rule: off\n".utf8).write(to: config)
+        let bad = try lpcheck(["check", "--config", config.path, Locations.samples.path])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("not-a-rule"))
+    }
+
+    @Test("a configuration disables a rule; a baseline accepts known findings")
+    func configAndBaseline() throws {
+        let dir = try folder(["camera-pair.jpg", "hostile-metadata.jpg"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("lpcheck.yml")
+        try Data("rules:\n  movie-absent: off\n".utf8).write(to: config)
+        #expect(try lpcheck(["check", "--config", config.path, dir.path]).status == 0)
+
+        let baseline = dir.appendingPathComponent("baseline.json").path
+        _ = try lpcheck(["check", "--format", "json", "--output", baseline, dir.path])
+        let accepted = try lpcheck(["check", "--baseline", baseline, dir.path])
+        #expect(accepted.status == 0, "\(accepted.text)")
+        #expect(accepted.text.contains("accepted by the baseline"))
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("new.jpg"), withDestinationURL: Locations.samples.appendingPathComponent("software-pair.jpg"))
+        #expect(try lpcheck(["check", "--baseline", baseline, dir.path]).status == 1)
+    }
+
+    @Test("no colour when NO_COLOR is set or output is not a terminal")
+    func noColor() throws {
+        let dir = try folder(["hostile-metadata.jpg"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        let result = try lpcheck([dir.path], environment: environment)
+        #expect(!result.text.contains("\u{1B}["))
+        #expect(!result.stderr.contains("\u{1B}[") || result.stderr.isEmpty)
+    }
+
+    @Test("`lpcheck rules` lists every rule")
+    func rules() throws {
+        let result = try lpcheck(["rules"])
+        #expect(result.status == 0)
+        for id in ["still-missing-identifier", "identifier-mismatch", "still-image-time-missing", "still-image-time-outside-movie", "motion-photo-video-missing", "truncated-file"] {
+            #expect(result.text.contains(id))
+        }
+    }
+}
