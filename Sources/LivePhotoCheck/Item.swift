@@ -20,8 +20,10 @@ public struct CheckItem: Sendable {
     public var movie: FileFacts?
     /// How the pair was formed: by identifier or by file name.
     public var pairedBy: PairingMethod?
-    /// Other files carrying the same identifier (when it is shared).
+    /// Other files carrying the same identifier (when it is shared): the first few, sorted.
     public var sharingIdentifier: [String] = []
+    /// How many other files carry it (may exceed `sharingIdentifier.count`).
+    public var sharingCount = 0
     public var findings: [Finding] = []
 
     public enum PairingMethod: String, Sendable, Codable { case identifier, name }
@@ -32,6 +34,7 @@ public struct CheckItem: Sendable {
         self.movie = movie
         self.pairedBy = pairedBy
         self.sharingIdentifier = sharingIdentifier
+        self.sharingCount = sharingIdentifier.count
     }
 
     /// The single file of a single-file item, else the still.

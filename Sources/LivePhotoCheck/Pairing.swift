@@ -6,6 +6,8 @@ public enum Pairing {
     public static func items(_ files: [FileFacts]) -> [CheckItem] {
         var items: [CheckItem] = []
         var leftovers: [FileFacts] = []
+        // Files of an identifier carried by several: path -> the group's paths (one array per group,
+        // shared, so a degenerate library with thousands of copies stays linear in memory).
         var sharing: [String: [String]] = [:]
 
         // 1. By identifier.
@@ -21,7 +23,8 @@ public enum Pairing {
             guard let group = groups[identifier] else { continue }
             let all = group.stills + group.movies
             if group.stills.count > 1 || group.movies.count > 1 {
-                for file in all { sharing[file.path] = all.map(\.path).filter { $0 != file.path } }
+                let paths = all.map(\.path).sorted()
+                for file in all { sharing[file.path] = paths }
             }
             if group.stills.count == 1 && group.movies.count == 1 {
                 items.append(CheckItem(kind: .pair, still: group.stills[0], movie: group.movies[0], pairedBy: .identifier))
@@ -62,11 +65,17 @@ public enum Pairing {
             items.append(single(file))
         }
         for index in items.indices {
-            let paths = items[index].files.map(\.path)
-            items[index].sharingIdentifier = Array(Set(paths.flatMap { sharing[$0] ?? [] }).subtracting(paths)).sorted()
+            let own = Set(items[index].files.map(\.path))
+            guard let group = own.lazy.compactMap({ sharing[$0] }).first else { continue }
+            let others = group.filter { !own.contains($0) }
+            items[index].sharingCount = others.count
+            items[index].sharingIdentifier = Array(others.prefix(Self.listedSharers))
         }
         return items.sorted { ($0.primary?.path ?? "") < ($1.primary?.path ?? "") }
     }
+
+    /// How many of the other files sharing an identifier an item lists.
+    static let listedSharers = 10
 
     static func single(_ file: FileFacts) -> CheckItem {
         let damaged = file.error != nil || file.warnings.contains { $0.code == .truncated }

@@ -7,15 +7,16 @@ enum IdentifierShared: Rule {
         autofixable: true)
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard !item.sharingIdentifier.isEmpty, let identifier = item.contentIdentifier else { return [] }
-        let others = item.sharingIdentifier.prefix(5).joined(separator: ", ") + (item.sharingIdentifier.count > 5 ? ", …" : "")
-        return [finding("The identifier \(identifier) is also carried by \(item.sharingIdentifier.count) other file(s): \(others).", item.primary)]
+        guard item.sharingCount > 0, let identifier = item.contentIdentifier else { return [] }
+        let others = item.sharingIdentifier.prefix(5).joined(separator: ", ") + (item.sharingCount > 5 ? ", …" : "")
+        return [finding("The identifier \(identifier) is also carried by \(item.sharingCount) other file(s): \(others).", item.primary)]
     }
 
     static let examples: [RuleExample] = [
         .triggers("a second still with the same identifier", {
             var item = Example.pair()
             item.sharingIdentifier = ["IMG_0002.JPG"]
+            item.sharingCount = 1
             return item
         }()),
         .passes("camera pair", Example.pair()),
