@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "LivePhotoFormats", targets: ["LivePhotoFormats"]),
         .library(name: "LivePhotoCheck", targets: ["LivePhotoCheck"]),
         .library(name: "LivePhotoReports", targets: ["LivePhotoReports"]),
+        .library(name: "LivePhotoRepair", targets: ["LivePhotoRepair"]),
         .executable(name: "lpcheck", targets: ["lpcheck"]),
     ],
     dependencies: [
@@ -30,6 +31,10 @@ let package = Package(
         .target(name: "LivePhotoFormats", dependencies: ["CExif", "CLibXML2"]),
         // Discovery, pairing, the rule registry (one rule per file), findings. Reads models, never bytes.
         .target(name: "LivePhotoCheck", dependencies: ["LivePhotoFormats", .product(name: "Yams", package: "Yams")]),
+        // Plans and applies edits through LivePhotoFormats' writers; safe file replacement.
+        .target(name: "LivePhotoRepair", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "CFileCopy"]),
+        // In-kernel file copying (copy_file_range) for repair's unchanged ranges.
+        .target(name: "CFileCopy"),
         // Pure writers from models/reports to bytes: one per format.
         // The HTML report's CSS is embedded at build time, so the binary needs no resource bundle.
         .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats", "LivePhotoCheck"],
@@ -38,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "lpcheck",
             dependencies: [
-                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports",
+                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRepair",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +52,7 @@ let package = Package(
         .testTarget(name: "LivePhotoFormatsTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCheckTests", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoRepairTests", dependencies: ["LivePhotoRepair", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
     ]
 )

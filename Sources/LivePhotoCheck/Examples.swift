@@ -21,6 +21,7 @@ public enum Example {
         movie.durationSeconds = 2.0
         movie.metadataHandler = "mdta"
         movie.hasContentIdentifierKey = identifier != nil
+        movie.contentIdentifierLocation = identifier != nil ? "moov/meta" : nil
         movie.videoTrackCount = 1
         var table = SampleTable()
         table.timeToSample = [TimeToSampleEntry(count: 60, delta: 20)]

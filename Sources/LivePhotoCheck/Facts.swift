@@ -70,6 +70,8 @@ public struct MovieFacts: Sendable {
     public var durationSeconds: Double?
     public var metadataHandler: FourCC?
     public var hasContentIdentifierKey: Bool = false
+    /// `moov/meta` (where cameras write it) or `moov/udta/meta` (where ffmpeg does).
+    public var contentIdentifierLocation: String?
     public var videoTrackCount: Int = 0
     public var frameDurations: FrameDurations?
     /// Video frames in movie time (edit list applied), as runs of equal frames: compact for
@@ -156,6 +158,7 @@ extension FileFacts {
             facts.durationSeconds = movie.durationSeconds
             facts.metadataHandler = movie.metadataHandler
             facts.hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
+            facts.contentIdentifierLocation = movie.contentIdentifierLocation
             facts.videoTrackCount = movie.videoTracks.count
             facts.frameDurations = movie.frameDurations
             facts.frames = MovieFacts.FrameRun.runs(movie.videoFrames(limit: 100_000))

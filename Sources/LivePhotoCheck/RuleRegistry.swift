@@ -8,6 +8,7 @@ public enum RuleRegistry {
         IdentifierNotCanonical.self,
         IdentifierShared.self,
         MetadataHandlerNotMdta.self,
+        IdentifierInUserData.self,
         MovieAbsent.self,
         StillAbsent.self,
         StillImageTimeMissing.self,

@@ -9,6 +9,19 @@ public struct HEIFItem: Sendable, Equatable {
     public var baseOffset: UInt64
     public var extents: [Extent]
     public var hidden: Bool
+    /// Where this item's `iloc` fields are in the file, for in-place rewriting.
+    public var location: LocationFields?
+
+    /// Absolute file offsets and widths of an item's `iloc` fields (first extent only).
+    public struct LocationFields: Sendable, Equatable {
+        public var baseOffsetAt: Int64
+        public var baseOffsetSize: Int
+        public var extentCount: Int
+        public var firstOffsetAt: Int64
+        public var offsetSize: Int
+        public var firstLengthAt: Int64
+        public var lengthSize: Int
+    }
 
     public struct Extent: Sendable, Equatable {
         public var offset: UInt64
@@ -44,7 +57,7 @@ public struct HEIFStructure: Sendable {
         _ = try FullBoxHeader(&reader)
         var structure = HEIFStructure(handler: nil, primaryItemID: nil, items: [], references: [], propertyTypes: [], itemData: nil)
         var infos: [UInt32: (FourCC, String, String?, Bool)] = [:]
-        var locations: [(UInt32, UInt8, UInt64, [HEIFItem.Extent])] = []
+        var locations: [(UInt32, UInt8, UInt64, [HEIFItem.Extent], HEIFItem.LocationFields?)] = []
         for (box, var child) in try BoxIterator.all(reader) {
             switch box.type {
             case "hdlr":
@@ -88,20 +101,20 @@ public struct HEIFStructure: Sendable {
                 break
             }
         }
-        for (id, method, base, extents) in locations {
+        for (id, method, base, extents, fields) in locations {
             let info = infos[id]
             structure.items.append(HEIFItem(
                 id: id, type: info?.0 ?? FourCC(0), name: info?.1 ?? "", contentType: info?.2,
-                constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.3 ?? false))
+                constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.3 ?? false, location: fields))
         }
         for (id, info) in infos.sorted(by: { $0.key < $1.key }) where !locations.contains(where: { $0.0 == id }) {
-            structure.items.append(HEIFItem(id: id, type: info.0, name: info.1, contentType: info.2, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.3))
+            structure.items.append(HEIFItem(id: id, type: info.0, name: info.1, contentType: info.2, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.3, location: nil))
         }
         return structure
     }
 
     /// `iloc` versions 0, 1 and 2 with 0/4/8-byte offset, length, base-offset and index fields.
-    static func locations(_ reader: inout ByteReader) throws -> [(UInt32, UInt8, UInt64, [HEIFItem.Extent])] {
+    static func locations(_ reader: inout ByteReader) throws -> [(UInt32, UInt8, UInt64, [HEIFItem.Extent], HEIFItem.LocationFields?)] {
         let header = try FullBoxHeader(&reader)
         guard header.version <= 2 else { throw reader.error(.unsupported, "iloc version \(header.version)") }
         let sizes = try reader.u8()
@@ -115,19 +128,28 @@ public struct HEIFStructure: Sendable {
         let itemCount = header.version < 2 ? Int(try reader.u16()) : Int(try reader.u32())
         let minimumEntry = (header.version < 2 ? 2 : 4) + 2 + baseSize + 2
         _ = try reader.checkCount(UInt64(itemCount), entrySize: minimumEntry, what: "iloc")
-        var result: [(UInt32, UInt8, UInt64, [HEIFItem.Extent])] = []
+        var result: [(UInt32, UInt8, UInt64, [HEIFItem.Extent], HEIFItem.LocationFields?)] = []
         for _ in 0..<itemCount {
             let id = header.version < 2 ? UInt32(try reader.u16()) : try reader.u32()
             let method: UInt8 = header.version >= 1 ? UInt8(try reader.u16() & 0xF) : 0
             try reader.skip(2)
+            let baseAt = reader.offset
             let base = try field(baseSize)
             let extentCount = try reader.checkCount(UInt64(try reader.u16()), entrySize: indexSize + offsetSize + lengthSize, what: "iloc extents")
             var extents: [HEIFItem.Extent] = []
-            for _ in 0..<extentCount {
+            var fields: HEIFItem.LocationFields?
+            for index in 0..<extentCount {
                 _ = try field(indexSize)
-                extents.append(HEIFItem.Extent(offset: try field(offsetSize), length: try field(lengthSize)))
+                let offsetAt = reader.offset
+                let offset = try field(offsetSize)
+                let lengthAt = reader.offset
+                extents.append(HEIFItem.Extent(offset: offset, length: try field(lengthSize)))
+                if index == 0 {
+                    fields = HEIFItem.LocationFields(baseOffsetAt: baseAt, baseOffsetSize: baseSize, extentCount: extentCount, firstOffsetAt: offsetAt,
+                                                     offsetSize: offsetSize, firstLengthAt: lengthAt, lengthSize: lengthSize)
+                }
             }
-            result.append((id, method, base, extents))
+            result.append((id, method, base, extents, fields))
         }
         return result
     }

@@ -40,9 +40,16 @@ public struct StillImageTime: Sendable, Equatable {
 }
 
 extension Movie {
-    /// `com.apple.quicktime.content.identifier` from `moov/meta`.
+    /// `com.apple.quicktime.content.identifier` from `moov/meta`, else from `moov/udta/meta`.
     public var contentIdentifier: String? {
-        metadata.first { $0.key == LivePhotoKeys.contentIdentifier }?.value.stringValue
+        (metadata.first { $0.key == LivePhotoKeys.contentIdentifier } ?? userDataMetadata.first { $0.key == LivePhotoKeys.contentIdentifier })?.value.stringValue
+    }
+
+    /// Where the identifier was found: `moov/meta`, `moov/udta/meta`, or nil.
+    public var contentIdentifierLocation: String? {
+        if metadata.contains(where: { $0.key == LivePhotoKeys.contentIdentifier }) { return "moov/meta" }
+        if userDataMetadata.contains(where: { $0.key == LivePhotoKeys.contentIdentifier }) { return "moov/udta/meta" }
+        return nil
     }
 
     public func metadataValue(_ key: String) -> MetadataValue? { metadata.first { $0.key == key }?.value }

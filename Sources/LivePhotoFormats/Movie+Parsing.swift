@@ -42,7 +42,7 @@ struct MovieParser {
 
         var movie = Movie(
             boxes: boxes, majorBrand: majorBrand, compatibleBrands: compatible, timescale: 0, duration: 0,
-            metadataHandler: nil, metadata: [], userData: [], tracks: [], warnings: [])
+            metadataHandler: nil, metadata: [], userDataMetadata: [], userData: [], tracks: [], warnings: [])
         var sawHeader = false
         for (box, var child) in try BoxIterator.all(payload) {
             switch box.type {
@@ -60,6 +60,12 @@ struct MovieParser {
                 movie.metadata += items
             case "udta":
                 movie.userData += try userData(child)
+                // ffmpeg (-movflags use_metadata_tags) writes keys/ilst into moov/udta/meta.
+                for (inner, payload) in try BoxIterator.all(child) where inner.type == "meta" {
+                    if let (handler, items) = try? metadata(payload), handler == "mdta" {
+                        movie.userDataMetadata += items
+                    }
+                }
             default:
                 break
             }

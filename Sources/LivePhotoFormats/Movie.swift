@@ -11,6 +11,8 @@ public struct Movie: Sendable {
     public var metadataHandler: FourCC?
     /// `moov/meta` items (`keys` + `ilst`).
     public var metadata: [MetadataItem]
+    /// `moov/udta/meta` items with an `mdta` handler (where ffmpeg writes them).
+    public var userDataMetadata: [MetadataItem]
     /// `moov/udta` items.
     public var userData: [UserDataItem]
     public var tracks: [Track]

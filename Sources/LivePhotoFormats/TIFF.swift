@@ -58,6 +58,8 @@ public struct TIFFLayout: Sendable, Equatable {
     }
 
     struct Entry {
+        /// Where the 12-byte entry starts in the bytes it was read from.
+        var position: Int = 0
         var tag: UInt16
         var type: UInt16
         var count: UInt32
@@ -98,7 +100,7 @@ public struct TIFFLayout: Sendable, Equatable {
             let components = try reader.u32(littleEndian: little)
             let value = try reader.u32(littleEndian: little)
             guard let unit = typeSize(type) else {
-                result.append(Entry(tag: tag, type: type, count: components, valueOrOffset: value, range: nil))
+                result.append(Entry(position: at, tag: tag, type: type, count: components, valueOrOffset: value, range: nil))
                 continue
             }
             let (total, overflow) = UInt64(components).multipliedReportingOverflow(by: UInt64(unit))
@@ -111,7 +113,7 @@ public struct TIFFLayout: Sendable, Equatable {
                 throw ParseError(.invalidSize, "tag 0x\(String(tag, radix: 16)) value at \(start) (+\(size)) lies outside the \(tiff.count)-byte TIFF",
                                  offset: base + Int64(at), path: path)
             }
-            result.append(Entry(tag: tag, type: type, count: components, valueOrOffset: value, range: start..<(start + size)))
+            result.append(Entry(position: at, tag: tag, type: type, count: components, valueOrOffset: value, range: start..<(start + size)))
         }
         return result
     }
