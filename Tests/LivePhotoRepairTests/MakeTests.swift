@@ -1,0 +1,58 @@
+import Foundation
+import LivePhotoFormats
+import LivePhotoTestSupport
+import Testing
+
+@Suite(.enabled(if: Locations.lpcheckBinary != nil && Locations.tool("ffmpeg") != nil, "needs lpcheck and ffmpeg"))
+struct MakeTests {
+    @Test("make on an ffmpeg JPEG frame and H.264 MP4: ExifTool and check accept the pair; same decoded frames", arguments: [false, true])
+    func makePair(faststart: Bool) throws {
+        let folder = try Scratch.folder("make")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movie = folder.appendingPathComponent("clip.mp4")
+        let frame = folder.appendingPathComponent("frame.jpg")
+        var arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440",
+                         "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"]
+        if faststart { arguments += ["-movflags", "+faststart"] }
+        #expect(try Scratch.run("ffmpeg", arguments + [movie.path]).status == 0)
+        #expect(try Scratch.run("ffmpeg", ["-v", "error", "-ss", "1", "-i", movie.path, "-frames:v", "1", frame.path]).status == 0)
+        let framesBefore = try Scratch.frameChecksums(movie)
+
+        let output = folder.appendingPathComponent("out")
+        let make = try Scratch.lpcheck(["make", frame.path, movie.path, "--output", output.path, "--time", "1.0"])
+        #expect(make.status == 0, "\(make.text) \(make.stderr)")
+        if faststart { #expect(make.text.contains("moov precedes mdat")) }
+        let still = output.appendingPathComponent("frame.JPG")
+        let made = output.appendingPathComponent("frame.MOV")
+        let stillRecord = try Scratch.exiftool(still)
+        let movieRecord = try Scratch.exiftool(made)
+        #expect(Scratch.stillIdentifier(stillRecord) != nil)
+        #expect(Scratch.stillIdentifier(stillRecord) == movieRecord["Keys:ContentIdentifier"] as? String)
+        #expect(Scratch.stillImageTime(movieRecord) == -1)
+        #expect(try Scratch.lpcheck(["check", output.path]).status == 0)
+        #expect(try Scratch.frameChecksums(made) == framesBefore)
+        let decode = try Scratch.run("ffmpeg", ["-v", "error", "-i", made.path, "-f", "null", "-"])
+        #expect(decode.stderr.isEmpty, "\(decode.stderr)")
+        let parsed = try #require(MediaFile.inspect(path: made.path).movie)
+        #expect(parsed.majorBrand == "qt  ")
+        #expect(abs((parsed.stillImageTime?.seconds ?? -1) - 1.0) < 0.01)
+        // The inputs are untouched.
+        #expect(try Scratch.frameChecksums(movie) == framesBefore)
+    }
+
+    @Test("make refuses what is not a still or a movie, and existing outputs without --force")
+    func refusals() throws {
+        let folder = try Scratch.folder("make-refuse")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("notes.txt")
+        try Data("hello".utf8).write(to: text)
+        let still = Locations.samples.appendingPathComponent("plain-frame.jpg").path
+        let movie = Locations.samples.appendingPathComponent("plain-clip.mov").path
+        #expect(try Scratch.lpcheck(["make", text.path, movie, "--output", folder.path]).status == 2)
+        #expect(try Scratch.lpcheck(["make", still, text.path, "--output", folder.path]).status == 2)
+        #expect(try Scratch.lpcheck(["make", still, movie, "--output", folder.path]).status == 0)
+        #expect(try Scratch.lpcheck(["make", still, movie, "--output", folder.path]).status == 2)
+        #expect(try Scratch.lpcheck(["make", still, movie, "--output", folder.path, "--force"]).status == 0)
+        #expect(try Scratch.lpcheck(["make", still, movie, "--output", folder.path, "--time", "1", "--frame", "2"]).status == 2)
+    }
+}

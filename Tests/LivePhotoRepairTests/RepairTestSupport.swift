@@ -1,0 +1,49 @@
+import Foundation
+import LivePhotoTestSupport
+import Testing
+
+/// Scratch folders and the tools the repair tests use as oracles.
+enum Scratch {
+    static func folder(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Copies files into `folder` (writable copies; the shared originals stay read-only and in place).
+    static func copy(_ urls: [URL], into folder: URL) throws -> [URL] {
+        try urls.map { source in
+            let target = folder.appendingPathComponent(source.lastPathComponent)
+            try Data(contentsOf: source).write(to: target)
+            return target
+        }
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) throws -> ProcessResult {
+        try ProcessResult.run(try #require(Locations.tool(tool), "\(tool) is not installed (Scripts/bootstrap.sh installs it)"), arguments)
+    }
+
+    /// ffmpeg's per-frame checksums of the video, without the header lines.
+    static func frameChecksums(_ url: URL) throws -> String {
+        let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v", "-f", "framemd5", "-"])
+        return result.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+    }
+
+    /// ExifTool's view of the three markers.
+    static func exiftool(_ url: URL) throws -> [String: Any] {
+        let result = try run("exiftool", ["-j", "-G1", "-a", "-n", "-ee", "-Apple:ContentIdentifier", "-Apple:MediaGroupUUID", "-Keys:ContentIdentifier", "-StillImageTime", url.path])
+        return try #require((try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])?.first)
+    }
+
+    static func stillIdentifier(_ record: [String: Any]) -> String? { (record["Apple:ContentIdentifier"] ?? record["Apple:MediaGroupUUID"]) as? String }
+    static func stillImageTime(_ record: [String: Any]) -> Int? { record.first { $0.key.hasSuffix(":StillImageTime") }?.value as? Int }
+
+    static func lpcheck(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+        try ProcessResult.run(try #require(Locations.lpcheckBinary, "lpcheck is not built").path, arguments, environment: environment)
+    }
+
+    static func sha(_ url: URL) throws -> Data {
+        // A cheap content fingerprint: the bytes themselves are small enough here.
+        try Data(contentsOf: url)
+    }
+}
