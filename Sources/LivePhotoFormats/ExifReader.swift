@@ -17,12 +17,16 @@ public enum ExifReader {
         if let range = makerNoteRange, !range.isEmpty {
             copy[6 + range.lowerBound] ^= 0xFF
         }
-        guard let data = copy.withUnsafeBufferPointer({ buffer -> OpaquePointer? in
-            guard let base = buffer.baseAddress, buffer.count <= Int(UInt32.max) else { return nil }
-            return OpaquePointer(exif_data_new_from_data(base, UInt32(buffer.count)))
-        }) else { return [] }
-        let exifData = UnsafeMutablePointer<ExifData>(data)
+        guard copy.count <= Int(UInt32.max), let exifData = exif_data_new() else { return [] }
         defer { exif_data_unref(exifData) }
+        // By default libexif "follows the specification": it invents mandatory tags the file does
+        // not have (XResolution, ExifVersion, ...) and drops tags it does not know. A forensic
+        // reader reports what is there, so both options are off.
+        exif_data_unset_option(exifData, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        exif_data_unset_option(exifData, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
+        copy.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { exif_data_load_data(exifData, base, UInt32(buffer.count)) }
+        }
         let ifds: [(ExifIfd, String)] = [
             (EXIF_IFD_0, "IFD0"), (EXIF_IFD_EXIF, "ExifIFD"), (EXIF_IFD_GPS, "GPS"),
             (EXIF_IFD_INTEROPERABILITY, "InteropIFD"), (EXIF_IFD_1, "IFD1"),
