@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoFormats
+import LivePhotoRepair
 import LivePhotoTestSupport
 import Testing
 
@@ -21,7 +22,7 @@ struct MakeTests {
         let output = folder.appendingPathComponent("out")
         let make = try Scratch.lpcheck(["make", frame.path, movie.path, "--output", output.path, "--time", "1.0"])
         #expect(make.status == 0, "\(make.text) \(make.stderr)")
-        if faststart { #expect(make.text.contains("moov precedes mdat")) }
+        if faststart { #expect(make.text.contains("every chunk offset after it shifts")) }
         let still = output.appendingPathComponent("frame.JPG")
         let made = output.appendingPathComponent("frame.MOV")
         let stillRecord = try Scratch.exiftool(still)
@@ -38,6 +39,27 @@ struct MakeTests {
         #expect(abs((parsed.stillImageTime?.seconds ?? -1) - 1.0) < 0.01)
         // The inputs are untouched.
         #expect(try Scratch.frameChecksums(movie) == framesBefore)
+    }
+
+    @Test("a leading moov: shifting offsets and freeing the old moov both keep every frame", arguments: [Int64(0), MovieRewriter.shiftLimit])
+    func leadingMoov(shiftLimit: Int64) throws {
+        let folder = try Scratch.folder("faststart")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movie = folder.appendingPathComponent("fast.mov")
+        #expect(try Scratch.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "1", "-c:v", "libx264",
+                                           "-pix_fmt", "yuv420p", "-movflags", "+faststart", movie.path]).status == 0)
+        let source = try FileSource(path: movie.path)
+        let parsed = try Movie.read(from: source)
+        #expect(parsed.boxes.firstIndex { $0.type == "moov" } ?? 9 < parsed.boxes.firstIndex { $0.type == "mdat" } ?? 0)
+        let edits = MovieEdits(contentIdentifier: "4C1D2E3F-5A6B-4C7D-8E9F-0A1B2C3D4E5F", stillImageTime: StillImagePlacement(seconds: 0.4), quickTimeBrand: true)
+        let patch = try MovieRewriter.rewrite(parsed, source: source, edits: edits, shiftLimit: shiftLimit)
+        #expect(patch.notes.contains { $0.contains(shiftLimit == 0 ? "becomes free space" : "shifts by") })
+        let output = folder.appendingPathComponent("out.mov")
+        try Data(try patch.render(from: source)).write(to: output)
+        let read = try #require(MediaFile.inspect(path: output.path).movie)
+        #expect(read.contentIdentifier == "4C1D2E3F-5A6B-4C7D-8E9F-0A1B2C3D4E5F")
+        #expect(abs((read.stillImageTime?.seconds ?? -1) - 0.4) < 0.01)
+        #expect(try Scratch.frameChecksums(output) == Scratch.frameChecksums(movie))
     }
 
     @Test("make refuses what is not a still or a movie, and existing outputs without --force")

@@ -37,7 +37,7 @@ public enum MovieRewriter {
         public var description: String
     }
 
-    public static func rewrite(_ movie: Movie, source: ByteSource, edits: MovieEdits) throws -> FilePatch {
+    public static func rewrite(_ movie: Movie, source: ByteSource, edits: MovieEdits, shiftLimit: Int64 = MovieRewriter.shiftLimit) throws -> FilePatch {
         guard let moovIndex = movie.boxes.firstIndex(where: { $0.type == "moov" }) else { throw Problem(description: "no moov box") }
         let moov = movie.boxes[moovIndex]
         let payload = try source.payload(of: moov, path: "moov")
@@ -124,9 +124,30 @@ public enum MovieRewriter {
             let body = assemble(sampleOffset: sampleOffset)
             patch.append(moovHeader(size: body.count + 8, headerSize: 8) + body)
             notes.append("moov follows mdat: rewritten at its place (\(oldSize) → \(body.count + 8) bytes)")
+        } else if source.size - moov.end <= shiftLimit, moov.headerSize == 8 {
+            // 3a. moov precedes a small mdat: grow moov where it is and shift the chunk offsets
+            //     that point past it (stco entries that no longer fit become co64).
+            let original = children
+            var delta = Int64(assemble(sampleOffset: 0).count + 8 - oldSize)
+            var body: [UInt8] = []
+            for _ in 0..<4 {
+                children = try original.map { child in
+                    child.box.type == "trak" ? (child.box, try shiftingChunkOffsets(child.bytes, by: delta, from: UInt64(moov.end))) : child
+                }
+                body = assemble(sampleOffset: UInt64(source.size + delta) + 8)
+                let measured = Int64(body.count + 8 - oldSize)
+                if measured == delta { break }
+                delta = measured
+            }
+            guard Int64(body.count + 8 - oldSize) == delta else { throw Problem(description: "chunk offsets did not settle while shifting") }
+            patch.copy(0..<moov.offset)
+            patch.append(moovHeader(size: body.count + 8, headerSize: 8) + body)
+            patch.copy(moov.end..<source.size)
+            if let sample { patch.append(BoxWriter.box("mdat", sample)) }
+            notes.append("moov precedes mdat: moov grows in place (\(oldSize) → \(body.count + 8) bytes) and every chunk offset after it shifts by \(delta) (the \(source.size - moov.end) bytes of media after it are small enough to move)")
         } else {
-            // 3. moov precedes mdat: it becomes free space and a new moov goes to the end, so no
-            //    chunk offset moves and no media byte is rewritten.
+            // 3b. moov precedes a large mdat: it becomes free space and a new moov goes to the end,
+            //     so no chunk offset moves and no media byte is rewritten.
             patch.copy(0..<moov.offset)
             patch.append(BoxWriter.u32(UInt32(clamping: moov.size)) + FourCC("free").bytes)
             patch.copy((moov.offset + 8)..<source.size)
@@ -135,11 +156,55 @@ public enum MovieRewriter {
             if let sample { patch.append(BoxWriter.box("mdat", sample)) }
             let body = assemble(sampleOffset: sampleOffset)
             patch.append(moovHeader(size: body.count + 8, headerSize: 8) + body)
-            notes.append("moov precedes mdat: the old moov (\(oldSize) bytes) becomes free space and the new one (\(body.count + 8) bytes) is appended; no chunk offset moves (cheaper than shifting \(source.size - moov.end) bytes of media)")
+            notes.append("moov precedes mdat: the old moov (\(oldSize) bytes) becomes free space and the new one (\(body.count + 8) bytes) is appended; no chunk offset moves (cheaper than moving \(source.size - moov.end) bytes of media)")
         }
         patch = try branded(patch, movie: movie, source: source, edits: edits, notes: &notes)
         patch.notes = notes
         return patch
+    }
+
+    /// Media after a leading moov up to this size is moved (offsets shifted, file stays compact
+    /// and streamable); above it the old moov is freed and a new one appended.
+    public static let shiftLimit: Int64 = 8 << 20
+
+    /// A box (trak and below) with every chunk offset at or past `threshold` moved by `delta`;
+    /// `stco` becomes `co64` when a value no longer fits 32 bits. Other boxes are copied as they are.
+    static func shiftingChunkOffsets(_ bytes: [UInt8], by delta: Int64, from threshold: UInt64) throws -> [UInt8] {
+        var reader = ByteReader(bytes, base: 0, path: "trak")
+        let header = try BoxHeader.parse(&reader, available: Int64(bytes.count))
+        let type = header.type
+        let payload = Array(bytes[header.headerSize..<Int(header.size)])
+        func moved(_ value: UInt64) throws -> UInt64 {
+            guard value >= threshold else { return value }
+            let (result, overflow) = Int64(clamping: value).addingReportingOverflow(delta)
+            guard !overflow, result >= 0 else { throw Problem(description: "a chunk offset overflows when shifted") }
+            return UInt64(result)
+        }
+        switch type {
+        case "trak", "mdia", "minf", "stbl":
+            var inner = ByteReader(payload, base: 0, path: "\(type)")
+            var out: [UInt8] = []
+            while inner.remaining >= 8 {
+                var probe = inner
+                let child = try BoxHeader.parse(&probe, available: Int64(inner.remaining))
+                guard child.size <= Int64(inner.remaining) else { throw Problem(description: "box '\(child.type)' runs past its parent") }
+                out += try shiftingChunkOffsets(try inner.read(Int(child.size)), by: delta, from: threshold)
+            }
+            out += try inner.restBytes()
+            return BoxWriter.box(type, out)
+        case "stco", "co64":
+            var table = ByteReader(payload, base: 0, path: "\(type)")
+            let versionAndFlags = try table.read(4)
+            let count = try table.checkCount(UInt64(try table.u32()), entrySize: type == "co64" ? 8 : 4, what: "\(type)")
+            var values: [UInt64] = []
+            for _ in 0..<count { values.append(try moved(type == "co64" ? try table.u64() : UInt64(try table.u32()))) }
+            if type == "stco" && values.allSatisfy({ $0 <= UInt64(UInt32.max) }) {
+                return BoxWriter.box("stco", versionAndFlags + BoxWriter.u32(UInt32(count)) + values.flatMap { BoxWriter.u32(UInt32($0)) })
+            }
+            return BoxWriter.box("co64", versionAndFlags + BoxWriter.u32(UInt32(count)) + values.flatMap { BoxWriter.u64($0) })
+        default:
+            return bytes
+        }
     }
 
     static func moovHeader(size: Int, headerSize: Int) -> [UInt8] {
