@@ -103,7 +103,13 @@ public enum MovieRewriter {
 
         // 1. In place: the new moov fits the old one's size, using moov's own free/skip space.
         let sampleAtEnd = UInt64(source.size) + 8
-        if let fitted = fitted(assemble(sampleOffset: sampleAtEnd), children: &children, target: oldSize - headerSize, rebuild: { assemble(sampleOffset: sampleAtEnd) }) {
+        let unfitted = children
+        if let adjusted = fitted(bodySize: assemble(sampleOffset: sampleAtEnd).count, children: unfitted, target: oldSize - headerSize) {
+            children = adjusted
+        }
+        let candidate = assemble(sampleOffset: sampleAtEnd)
+        if candidate.count == oldSize - headerSize {
+            let fitted = candidate
             var patch = FilePatch()
             patch.copy(0..<moov.offset)
             patch.append(moovHeader(size: oldSize, headerSize: headerSize) + fitted)
@@ -113,6 +119,7 @@ public enum MovieRewriter {
             patch.notes = notes + ["moov rewritten in place (\(oldSize) bytes, its free space absorbs the change)" + (sample != nil ? "; the 9-byte sample goes into a new mdat at the end" : "")]
             return patch
         }
+        children = unfitted
 
         // 2. moov is the last box but free space: cut it off and append sample and moov.
         let afterMoov = movie.boxes[(moovIndex + 1)...]
@@ -217,18 +224,17 @@ public enum MovieRewriter {
         return Array(parent.bytes[start..<(start + Int(box.size))])
     }
 
-    /// Makes `body` exactly `target` bytes by resizing moov's own free/skip children. Returns nil
-    /// when it cannot.
-    static func fitted(_ body: [UInt8], children: inout [(box: Box, bytes: [UInt8])], target: Int, rebuild: () -> [UInt8]) -> [UInt8]? {
-        var difference = target - body.count
-        if difference == 0 { return body }
-        let slack = children.filter { ["free", "skip"].contains($0.box.type) }.reduce(0) { $0 + $1.bytes.count }
-        // Remove or shrink free boxes to absorb growth; add one to pad shrinkage.
-        if difference < 0 && slack + difference < 0 { return nil }
+    /// Resizes moov's own free/skip children so that the assembled body becomes exactly
+    /// `target` bytes (removing or shrinking them to absorb growth, adding one to pad). Returns the
+    /// adjusted children, or nil when no adjustment can reach the target.
+    static func fitted(bodySize: Int, children: [(box: Box, bytes: [UInt8])], target: Int) -> [(box: Box, bytes: [UInt8])]? {
+        var difference = target - bodySize
+        if difference == 0 { return children }
+        let isFree: ((box: Box, bytes: [UInt8])) -> Bool = { ["free", "skip"].contains($0.box.type) }
         var adjusted = children
         if difference < 0 {
             var need = -difference
-            for index in adjusted.indices.reversed() where need > 0 && ["free", "skip"].contains(adjusted[index].box.type) {
+            for index in adjusted.indices.reversed() where need > 0 && isFree(adjusted[index]) {
                 let size = adjusted[index].bytes.count
                 if size - need >= 8 {
                     adjusted[index].bytes = BoxWriter.free(size: size - need)
@@ -240,18 +246,12 @@ public enum MovieRewriter {
             }
             guard need <= 0 else { return nil }
             difference = -need
-            if difference != 0 && difference < 8 { return nil }
-            if difference >= 8 { adjusted.append((Box(type: "free", offset: 0, size: Int64(difference), headerSize: 8), BoxWriter.free(size: difference))) }
-        } else {
+        }
+        if difference != 0 {
             guard difference >= 8 else { return nil }
             adjusted.append((Box(type: "free", offset: 0, size: Int64(difference), headerSize: 8), BoxWriter.free(size: difference)))
         }
-        let saved = children
-        children = adjusted.filter { !$0.bytes.isEmpty }
-        let result = rebuild()
-        if result.count == target { return result }
-        children = saved
-        return nil
+        return adjusted.filter { !$0.bytes.isEmpty }
     }
 
     /// Sets the major brand to QuickTime without changing ftyp's size.

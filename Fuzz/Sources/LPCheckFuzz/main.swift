@@ -1,0 +1,78 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+
+// One fuzzing binary, one target per reader, chosen by LPCHECK_FUZZ_TARGET:
+// movie, jpeg, heif, makerapple, exif, xmp, inspect, repair.
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+
+enum Target: String, CaseIterable {
+    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair
+}
+
+nonisolated(unsafe) let target = Target(rawValue: ProcessInfo.processInfo.environment["LPCHECK_FUZZ_TARGET"] ?? "") ?? .inspect
+
+func run(_ bytes: [UInt8]) {
+    switch target {
+    case .movie:
+        if let movie = try? Movie.read(from: MemorySource(bytes)) {
+            _ = movie.stillImageTime
+            _ = movie.frameDurations
+            _ = movie.videoFrames(limit: 10_000)
+            for track in movie.tracks { _ = try? track.sampleTable.resolve(limit: 10_000) }
+        }
+    case .jpeg:
+        _ = try? JPEGStructure.read(from: MemorySource(bytes))
+    case .heif:
+        _ = try? Still.read(from: MemorySource(bytes), format: .heic)
+    case .makerapple:
+        _ = try? AppleMakerNote.read(bytes, base: 0, path: "MakerApple")
+    case .exif:
+        if let layout = try? TIFFLayout.read(bytes, base: 0, path: "Exif") {
+            _ = ExifReader.tags(tiff: bytes, makerNoteRange: layout.makerNoteRange)
+        }
+        _ = ExifReader.tags(tiff: bytes, makerNoteRange: nil)
+    case .xmp:
+        _ = try? XMPPacket.parse(bytes, base: 0, path: "XMP")
+    case .inspect:
+        let file = MediaFile.inspect(source: MemorySource(bytes), path: "input")
+        let facts = FileFacts(file)
+        let item = Pairing.items([facts])
+        for rule in RuleRegistry.all { for entry in item { _ = rule.check(entry, context: RuleContext()) } }
+    case .repair:
+        let source = MemorySource(bytes)
+        let file = MediaFile.inspect(source: source, path: "input")
+        if let movie = file.movie {
+            let edits = MovieEdits(contentIdentifier: "11111111-2222-3333-4444-555555555555", stillImageTime: StillImagePlacement(seconds: 0.5), quickTimeBrand: true)
+            if let patch = try? MovieRewriter.rewrite(movie, source: source, edits: edits, shiftLimit: 1 << 20),
+               let output = try? patch.render(from: source) {
+                let again = MediaFile.inspect(source: MemorySource(output), path: "output")
+                _ = again.movie?.stillImageTime
+            }
+        }
+        if let still = file.still, let patch = try? StillRewriter.settingContentIdentifier(still, source: source, identifier: "11111111-2222-3333-4444-555555555555"),
+           let output = try? patch.render(from: source) {
+            _ = MediaFile.inspect(source: MemorySource(output), path: "output").contentIdentifier
+        }
+        _ = try? ExifEditor.settingContentIdentifier(bytes, identifier: "11111111-2222-3333-4444-555555555555")
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let data else { return 0 }
+    run(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+
+/// SwiftPM renames an executable's entry point to `<module>_main`; hand control to libFuzzer.
+@_cdecl("LPCheckFuzz_main")
+func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments, { testOneInput($0, $1) })
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz targets, from Samples/ and (when present) ../shared/samples.
+
+Media files are reduced to skeletons so the fuzzer spends its time on structure: movies and
+HEIFs keep every box but `mdat` (emptied), JPEGs keep their segments up to the start of scan.
+MakerNotes, EXIF and XMP blocks are extracted with ExifTool (-b). Usage: make_seeds.py OUTDIR
+"""
+import os
+import struct
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCES = [os.path.join(ROOT, "Samples"), os.path.join(os.path.dirname(ROOT), "shared", "samples")]
+
+
+def media_files():
+    for folder in SOURCES:
+        if not os.path.isdir(folder):
+            continue
+        for base, _, names in os.walk(folder):
+            for name in sorted(names):
+                if name.lower().endswith((".jpg", ".jpeg", ".heic", ".avif", ".mov", ".mp4")):
+                    yield os.path.join(base, name)
+
+
+def skeleton_boxes(data):
+    out, pos = b"", 0
+    while pos + 8 <= len(data):
+        size, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        header = 8
+        if size == 1 and pos + 16 <= len(data):
+            size = struct.unpack(">Q", data[pos + 8:pos + 16])[0]
+            header = 16
+        elif size == 0:
+            size = len(data) - pos
+        if size < header:
+            break
+        box = data[pos:pos + size]
+        if kind == b"mdat":
+            box = struct.pack(">I4s", 8, b"mdat")
+        out += box
+        pos += size
+    return out
+
+
+def skeleton_jpeg(data):
+    pos = 2
+    while pos + 4 <= len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        pos += 2 + length
+        if marker == 0xDA:
+            break
+    return data[:pos] + b"\x00" * 16 + b"\xff\xd9"
+
+
+def exiftool_block(tag, path):
+    try:
+        return subprocess.run(["exiftool", "-b", "-" + tag, path], capture_output=True, check=False, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return b""
+
+
+def main():
+    out = sys.argv[1]
+    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair"]
+    for target in targets:
+        os.makedirs(os.path.join(out, target), exist_ok=True)
+    for index, path in enumerate(media_files()):
+        data = open(path, "rb").read()
+        name = f"{index:03d}-{os.path.basename(path)}"
+        is_jpeg = data[:3] == b"\xff\xd8\xff"
+        seed = skeleton_jpeg(data) if is_jpeg else skeleton_boxes(data)
+        if len(seed) > 1 << 20:
+            continue
+        kind = "jpeg" if is_jpeg else ("movie" if path.lower().endswith((".mov", ".mp4")) else "heif")
+        for target in (kind, "inspect", "repair"):
+            open(os.path.join(out, target, name), "wb").write(seed)
+        for target, tag in (("makerapple", "MakerNotes"), ("exif", "EXIF"), ("xmp", "XMP")):
+            block = exiftool_block(tag, path)
+            if block:
+                open(os.path.join(out, target, name), "wb").write(block)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (address sanitizer on) and runs them, seeded from Samples/ and
+# ../shared/samples. Usage: Scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]
+# Targets: movie jpeg heif makerapple exif xmp inspect repair (default: all).
+# Corpora grow in .fuzz/corpus/TARGET; a crash is saved in .fuzz/crashes/ and the script fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+limit=(-max_total_time=10)
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) limit=(-max_total_time="$2"); shift 2 ;;
+    --runs) limit=(-runs="$2"); shift 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(movie jpeg heif makerapple exif xmp inspect repair)
+(cd Fuzz && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | tail -1)
+bin="$(cd Fuzz && swift build --show-bin-path)/LPCheckFuzz"
+mkdir -p .fuzz/seeds .fuzz/corpus .fuzz/crashes
+[ -f .fuzz/seeds/.done ] || { python3 Fuzz/make_seeds.py .fuzz/seeds && touch .fuzz/seeds/.done; }
+status=0
+for target in "${targets[@]}"; do
+  mkdir -p ".fuzz/corpus/$target"
+  log=".fuzz/$target.log"
+  if LPCHECK_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0 "$bin" "${limit[@]}" -max_len=262144 -rss_limit_mb=2048 \
+       -timeout=10 -print_final_stats=1 -artifact_prefix=".fuzz/crashes/$target-" \
+       ".fuzz/corpus/$target" ".fuzz/seeds/$target" > "$log" 2>&1; then
+    echo "fuzz $target: $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs, no crash"
+  else
+    echo "fuzz $target: FAILED (see $log)"; tail -30 "$log"; status=1
+  fi
+done
+exit $status
