@@ -23,7 +23,7 @@ public struct Checker {
 
     public func run() -> CheckReport {
         let discovery = Discovery(exclude: configuration.exclude).find(roots)
-        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails)
+        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, display: false)
         let facts = Self.inspect(discovery.files, options: options, jobs: jobs, progress: progress)
         var ignored = 0
         let media = facts.compactMap { file -> FileFacts? in

@@ -65,11 +65,18 @@ public enum Pairing {
             items.append(single(file))
         }
         for index in items.indices {
-            let own = Set(items[index].files.map(\.path))
+            let own = items[index].files.map(\.path)
             guard let group = own.lazy.compactMap({ sharing[$0] }).first else { continue }
-            let others = group.filter { !own.contains($0) }
-            items[index].sharingCount = others.count
-            items[index].sharingIdentifier = Array(others.prefix(Self.listedSharers))
+            // Linear in the listed few, not in the group: thousands of copies of one file must not
+            // make pairing quadratic.
+            let ownInGroup = own.filter { sharing[$0] != nil }.count
+            items[index].sharingCount = group.count - ownInGroup
+            var listed: [String] = []
+            for path in group where !own.contains(path) {
+                listed.append(path)
+                if listed.count == Self.listedSharers { break }
+            }
+            items[index].sharingIdentifier = listed
         }
         return items.sorted { ($0.primary?.path ?? "") < ($1.primary?.path ?? "") }
     }

@@ -33,7 +33,7 @@ public struct AppleMakerNote: Sendable, Equatable {
     }
 
     /// Decodes the MakerNote bytes; `base` is their absolute file offset (for errors).
-    public static func read(_ bytes: [UInt8], base: Int64, path: String) throws -> AppleMakerNote {
+    public static func read(_ bytes: [UInt8], base: Int64, path: String, decodePlists: Bool = true) throws -> AppleMakerNote {
         var reader = ByteReader(bytes, base: base, path: path)
         guard reader.peek(9)?.elementsEqual(signature.prefix(9)) == true else {
             throw reader.error(.invalidValue, "MakerNote does not start with 'Apple iOS'")
@@ -48,7 +48,7 @@ public struct AppleMakerNote: Sendable, Equatable {
         // The IFD follows the 14-byte header; its value offsets count from the MakerNote's first byte.
         let entries = try TIFFLayout.entries(bytes, at: reader.position, little: little, base: base, path: path).map { entry in
             guard let range = entry.range else { return Entry(tag: entry.tag, type: entry.type, count: entry.count, value: .unknown(type: entry.type)) }
-            let value = MakerValue.decode(Array(bytes[range]), type: entry.type, count: Int(entry.count), littleEndian: little)
+            let value = MakerValue.decode(Array(bytes[range]), type: entry.type, count: Int(entry.count), littleEndian: little, decodePlists: decodePlists)
             return Entry(tag: entry.tag, type: entry.type, count: entry.count, value: value)
         }
         return AppleMakerNote(version: version, littleEndian: little, entries: entries)
@@ -80,7 +80,7 @@ public enum MakerValue: Sendable, Equatable {
     case data([UInt8])
     case unknown(type: UInt16)
 
-    static func decode(_ raw: [UInt8], type: UInt16, count: Int, littleEndian: Bool) -> MakerValue {
+    static func decode(_ raw: [UInt8], type: UInt16, count: Int, littleEndian: Bool, decodePlists: Bool = true) -> MakerValue {
         var reader = ByteReader(raw)
         func u16() -> UInt16? { (try? reader.u16(littleEndian: littleEndian)) }
         func u32() -> UInt32? { (try? reader.u32(littleEndian: littleEndian)) }
@@ -88,7 +88,7 @@ public enum MakerValue: Sendable, Equatable {
         case 2:
             return .string(String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self))
         case 1, 7, 6:
-            if raw.starts(with: Array("bplist00".utf8)), let value = PlistValue.decode(raw) { return .plist(value) }
+            if decodePlists, raw.starts(with: Array("bplist00".utf8)), let value = PlistValue.decode(raw) { return .plist(value) }
             if type == 6 { return .integers(raw.map { Int64(Int8(bitPattern: $0)) }) }
             if type == 1 && count <= 16 { return .integers(raw.map { Int64($0) }) }
             return .data(raw)

@@ -38,13 +38,14 @@ enum BoxHeader {
         let start = reader.offset
         let size32 = try reader.u32()
         let type = try reader.fourCC()
-        let path = reader.path.isEmpty ? "\(type)" : reader.path + "/\(type)"
+        // Built only when an error needs it.
+        func path() -> String { reader.path.isEmpty ? "\(type)" : reader.path + "/\(type)" }
         var headerSize = 8
         var size = Int64(size32)
         if size32 == 1 {
             let large = try reader.u64()
             guard let exact = Int64(exactly: large) else {
-                throw ParseError(.invalidSize, "64-bit box size \(large) is out of range", offset: start, path: path)
+                throw ParseError(.invalidSize, "64-bit box size \(large) is out of range", offset: start, path: path())
             }
             size = exact
             headerSize = 16
@@ -59,7 +60,7 @@ enum BoxHeader {
         guard size >= Int64(headerSize) else {
             throw ParseError(
                 .invalidSize, "box '\(type)' claims \(size) bytes, less than its \(headerSize)-byte header",
-                offset: start, path: path)
+                offset: start, path: path())
         }
         return Box(type: type, offset: start, size: size, headerSize: headerSize, userType: userType)
     }
@@ -69,7 +70,8 @@ enum BoxHeader {
 public struct BoxIterator {
     private var reader: ByteReader
     private let parentPath: String
-    private var counts: [FourCC: Int] = [:]
+    /// How many children of each type so far (a short list: containers hold few types).
+    private var counts: [(type: FourCC, count: Int)] = []
     private var seen = 0
 
     public init(_ reader: ByteReader) {
@@ -93,18 +95,24 @@ public struct BoxIterator {
         }
         var header = reader
         let box = try BoxHeader.parse(&header, available: Int64(reader.remaining))
-        let index = counts[box.type, default: 0] + 1
-        counts[box.type] = index
-        let name = index > 1 ? "\(box.type)[\(index)]" : "\(box.type)"
-        let path = parentPath.isEmpty ? name : parentPath + "/" + name
+        let index: Int
+        if let slot = counts.firstIndex(where: { $0.type == box.type }) {
+            counts[slot].count += 1
+            index = counts[slot].count
+        } else {
+            counts.append((box.type, 1))
+            index = 1
+        }
         guard box.size <= Int64(reader.remaining) else {
+            let name = index > 1 ? "\(box.type)[\(index)]" : "\(box.type)"
             throw ParseError(
                 .invalidSize, "box '\(box.type)' claims \(box.size) bytes but its parent has \(reader.remaining) left",
-                offset: box.offset, path: path)
+                offset: box.offset, path: parentPath.isEmpty ? name : parentPath + "/" + name)
         }
-        var whole = try reader.sub(count: Int(box.size), path: path)
+        var whole = try reader.sub(count: Int(box.size))
+        whole.name(box.type, index: index, below: parentPath)
         try whole.skip(box.headerSize)
-        return (box, try whole.rest(path: path))
+        return (box, try whole.rest())
     }
 
     /// Collects every child (box and payload).

@@ -6,22 +6,47 @@ public struct ByteReader: Sendable {
     public let base: Int64
     public private(set) var position: Int
     public let end: Int
-    public var path: String
+    /// The path is kept in parts and put together only when asked (errors are rare, boxes many).
+    private var pathPrefix: String
+    private var leafType: UInt32 = 0
+    private var leafIndex = 0
+
+    /// Box or segment path of this reader, such as `moov/trak[2]/mdia`.
+    public var path: String {
+        get {
+            guard leafIndex > 0 else { return pathPrefix }
+            let name = leafIndex > 1 ? "\(FourCC(leafType))[\(leafIndex)]" : "\(FourCC(leafType))"
+            return pathPrefix.isEmpty ? name : pathPrefix + "/" + name
+        }
+        set {
+            pathPrefix = newValue
+            leafIndex = 0
+        }
+    }
 
     public init(_ bytes: [UInt8], base: Int64 = 0, path: String = "") {
         self.bytes = bytes
         self.base = base
         self.position = 0
         self.end = bytes.count
-        self.path = path
+        self.pathPrefix = path
     }
 
-    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, path: String) {
+    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, pathPrefix: String, leafType: UInt32, leafIndex: Int) {
         self.bytes = bytes
         self.base = base
         self.position = position
         self.end = end
-        self.path = path
+        self.pathPrefix = pathPrefix
+        self.leafType = leafType
+        self.leafIndex = leafIndex
+    }
+
+    /// Names this reader as the `index`-th child of type `type` below `parent` (path built lazily).
+    mutating func name(_ type: FourCC, index: Int, below parent: String) {
+        pathPrefix = parent
+        leafType = type.value
+        leafIndex = index
     }
 
     public var remaining: Int { end - position }
@@ -97,8 +122,9 @@ public struct ByteReader: Sendable {
     /// A reader limited to the next `count` bytes; this reader moves past them.
     public mutating func sub(count: Int, path: String? = nil) throws -> ByteReader {
         try require(count, "nested structure")
-        let child = ByteReader(
-            bytes: bytes, base: base, position: position, end: position + count, path: path ?? self.path)
+        var child = ByteReader(
+            bytes: bytes, base: base, position: position, end: position + count, pathPrefix: pathPrefix, leafType: leafType, leafIndex: leafIndex)
+        if let path { child.path = path }
         position += count
         return child
     }
@@ -142,9 +168,23 @@ public struct ByteReader: Sendable {
 public struct FourCC: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral, Codable {
     public let value: UInt32
     public init(_ value: UInt32) { self.value = value }
-    public init(stringLiteral text: String) {
+
+    /// Literals such as `"moov"` are read from their static UTF-8 bytes (cheap in hot loops).
+    public init(stringLiteral text: StaticString) {
         var value: UInt32 = 0
-        for byte in text.unicodeScalars.prefix(4) { value = value << 8 | (UInt32(byte.value) & 0xFF) }
+        if text.hasPointerRepresentation {
+            let count = min(text.utf8CodeUnitCount, 4)
+            for index in 0..<count { value = value << 8 | UInt32(text.utf8Start[index]) }
+        } else {
+            value = text.unicodeScalar.value & 0xFF
+        }
+        self.value = value
+    }
+
+    /// Up to four characters of text (bytes above 0xFF are cut to their low byte).
+    public init(text: String) {
+        var value: UInt32 = 0
+        for scalar in text.unicodeScalars.prefix(4) { value = value << 8 | (UInt32(scalar.value) & 0xFF) }
         self.value = value
     }
 
@@ -173,8 +213,7 @@ public struct FourCC: Hashable, Sendable, Comparable, CustomStringConvertible, E
     }
 
     public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        self.init(stringLiteral: text)
+        self.init(text: try decoder.singleValueContainer().decode(String.self))
     }
 }
 

@@ -79,7 +79,8 @@ public struct JPEGStructure: Sendable {
                 offset += 2
                 continue
             }
-            let path = "\(JPEGSegment(marker: marker, offset: 0, length: 0).name)@\(offset)"
+            let segmentOffset = offset
+            var path: String { "\(JPEGSegment(marker: marker, offset: 0, length: 0).name)@\(segmentOffset)" }
             let lengthBytes = try source.read(at: offset + 2, count: 2)
             let length = Int(lengthBytes[0]) << 8 | Int(lengthBytes[1])
             guard length >= 2 else {

@@ -104,15 +104,18 @@ public struct InspectOptions: Sendable {
     public var allTimedSamples: Bool
     /// Keep the EXIF thumbnail (IFD1 JPEG) of stills.
     public var thumbnail: Bool
+    /// Build the box tree for display and decode binary plists in the MakerNote.
+    public var display: Bool
 
-    public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false) {
+    public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, display: Bool = true) {
         self.standardExif = standardExif
         self.allTimedSamples = allTimedSamples
         self.thumbnail = thumbnail
+        self.display = display
     }
 
     public static let full = InspectOptions()
-    public static let check = InspectOptions(standardExif: false, allTimedSamples: false)
+    public static let check = InspectOptions(standardExif: false, allTimedSamples: false, display: false)
 }
 
 /// One inspected file: the dump's unit.

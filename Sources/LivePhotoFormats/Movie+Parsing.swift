@@ -3,7 +3,7 @@ extension Movie {
     /// of timed-metadata tracks. `mdat` is never read.
     public static func read(from source: ByteSource, options: InspectOptions = .full) throws -> Movie {
         let layout = try TopLevelLayout.read(from: source)
-        var parser = MovieParser(source: source, warnings: layout.warnings, allTimedSamples: options.allTimedSamples)
+        var parser = MovieParser(source: source, warnings: layout.warnings, allTimedSamples: options.allTimedSamples, boxTree: options.display)
         return try parser.parse(layout: layout)
     }
 }
@@ -13,6 +13,7 @@ struct MovieParser {
     let source: ByteSource
     var warnings: [ParseError]
     var allTimedSamples = true
+    var boxTree = true
 
     static let containers: Set<FourCC> = [
         "moov", "trak", "mdia", "minf", "stbl", "edts", "dinf", "tref", "udta", "meta", "ilst", "mvex", "moof", "traf",
@@ -38,7 +39,7 @@ struct MovieParser {
         }
         let moov = boxes[moovIndex]
         let payload = try source.payload(of: moov, path: "moov")
-        boxes[moovIndex].children = try tree(payload, depth: 1)
+        if boxTree { boxes[moovIndex].children = try tree(payload, depth: 1) }
 
         var movie = Movie(
             boxes: boxes, majorBrand: majorBrand, compatibleBrands: compatible, timescale: 0, duration: 0,

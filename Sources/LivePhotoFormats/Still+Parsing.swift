@@ -24,7 +24,7 @@ extension Still {
             heif.metaPath = "meta"
             var inner = payload
             try inner.skip(4)
-            still.boxes[metaIndex].children = try MovieParser(source: source, warnings: []).tree(inner, depth: 1)
+            if options.display { still.boxes[metaIndex].children = try MovieParser(source: source, warnings: []).tree(inner, depth: 1) }
             still.heif = heif
             if let item = heif.items.first(where: { $0.type == "Exif" }) {
                 do {
@@ -63,7 +63,8 @@ extension Still {
                     still.thumbnail = Array(exif.tiff[range])
                 }
                 if let range = tiff.makerNoteRange, AppleMakerNote.isAppleMakerNote(exif.tiff[range]) {
-                    still.makerNote = try AppleMakerNote.read(Array(exif.tiff[range]), base: exif.offset + Int64(range.lowerBound), path: exif.path + "/MakerApple")
+                    still.makerNote = try AppleMakerNote.read(Array(exif.tiff[range]), base: exif.offset + Int64(range.lowerBound), path: exif.path + "/MakerApple",
+                                                              decodePlists: options.display)
                 }
             } catch let error as ParseError {
                 still.warnings.append(error)

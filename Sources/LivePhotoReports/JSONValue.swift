@@ -21,77 +21,84 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Serialises with two-space indentation (`pretty`) or compactly.
     public func serialized(pretty: Bool = true) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
         write(to: &out, indent: pretty ? 0 : nil)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String, indent: Int?) {
+    private func write(to out: inout [UInt8], indent: Int?) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
-        case .uint(let value): out += String(value)
+        case .null: out += Self.nullBytes
+        case .bool(let value): out += value ? Self.trueBytes : Self.falseBytes
+        case .int(let value): out += Array(String(value).utf8)
+        case .uint(let value): out += Array(String(value).utf8)
         case .double(let value):
             if value.isNaN || value.isInfinite {
-                out += "null"
+                out += Self.nullBytes
             } else if value == value.rounded(), abs(value) < 1e15 {
-                out += String(Int64(value))
+                out += Array(String(Int64(value)).utf8)
             } else {
-                out += String(value)
+                out += Array(String(value).utf8)
             }
         case .string(let text): Self.escape(text, into: &out)
         case .array(let values):
-            if values.isEmpty { out += "[]"; return }
-            out += "["
+            if values.isEmpty { out += [UInt8(ascii: "["), UInt8(ascii: "]")]; return }
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, indent.map { $0 + 1 })
                 value.write(to: &out, indent: indent.map { $0 + 1 })
             }
             Self.newline(&out, indent)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let pairs):
-            if pairs.isEmpty { out += "{}"; return }
-            out += "{"
+            if pairs.isEmpty { out += [UInt8(ascii: "{"), UInt8(ascii: "}")]; return }
+            out.append(UInt8(ascii: "{"))
             for (index, pair) in pairs.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, indent.map { $0 + 1 })
                 Self.escape(pair.0, into: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
                 pair.1.write(to: &out, indent: indent.map { $0 + 1 })
             }
             Self.newline(&out, indent)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ out: inout String, _ indent: Int?) {
+    private static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
+
+    private static func newline(_ out: inout [UInt8], _ indent: Int?) {
         guard let indent else { return }
-        out += "\n" + String(repeating: "  ", count: indent)
+        out.append(UInt8(ascii: "\n"))
+        out += repeatElement(UInt8(ascii: " "), count: 2 * indent)
     }
 
     /// RFC 8259 string escaping; `<`, `>` and `&` are escaped too so JSON can sit inside HTML.
-    static func escape(_ text: String, into out: inout String) {
-        out += "\""
+    static func escape(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+            case "\"": out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case "\\": out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case "\n": out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case "\r": out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case "\t": out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case "<", ">", "&", "\u{2028}", "\u{2029}":
-                out += "\\u" + String(scalar.value, radix: 16).leftPadded(4)
+                out += Array(("\\u" + String(scalar.value, radix: 16).leftPadded(4)).utf8)
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + String(scalar.value, radix: 16).leftPadded(4)
+                    out += Array(("\\u" + String(scalar.value, radix: 16).leftPadded(4)).utf8)
+                } else if scalar.isASCII {
+                    out.append(UInt8(scalar.value))
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    out += Array(String(scalar).utf8)
                 }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 

@@ -22,12 +22,20 @@ enum IdentifierNotUUID: Rule {
 
 /// The shape of identifiers.
 enum IdentifierShape {
+    /// 8-4-4-4-12 hexadecimal digits.
     static func isUUID(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.map(\.count) == [8, 4, 4, 4, 12] else { return false }
-        return parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+        let bytes = text.utf8
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+            }
+        }
+        return true
     }
 
     /// What cameras write: an upper-case UUID.
-    static func isCanonical(_ text: String) -> Bool { isUUID(text) && text == text.uppercased() }
+    static func isCanonical(_ text: String) -> Bool { isUUID(text) && !text.utf8.contains { (0x61...0x66).contains($0) } }
 }
