@@ -36,17 +36,21 @@ public struct Checker {
         let active = RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
             configuration.severity(of: rule.description).map { (rule, $0) }
         }
-        for index in items.indices {
-            var findings: [Finding] = []
+        // Rules are pure functions of an item: run them on all cores.
+        let context = configuration.context
+        let baseline = self.baseline
+        let findings = Self.parallelMap(items, jobs: jobs) { item -> [Finding] in
+            var found: [Finding] = []
             for (rule, severity) in active {
-                for var finding in rule.check(items[index], context: configuration.context) {
+                for var finding in rule.check(item, context: context) {
                     finding.severity = severity
                     finding.baselined = baseline?.accepts(finding) ?? false
-                    findings.append(finding)
+                    found.append(finding)
                 }
             }
-            items[index].findings = findings
+            return found
         }
+        for index in items.indices { items[index].findings = findings[index] }
         return CheckReport(
             version: version, roots: roots, items: items, rules: active.map { rule, severity in
                 var description = rule.description
@@ -67,6 +71,27 @@ public struct Checker {
             }
         }
         return results.values()
+    }
+
+    /// `transform` over `values` on `jobs` threads, in order.
+    static func parallelMap<T: Sendable, U>(_ values: [T], jobs: Int, _ transform: @Sendable (T) -> U) -> [U] {
+        guard values.count > 256, jobs > 1 else { return values.map(transform) }
+        var results = [U?](repeating: nil, count: values.count)
+        let chunks = min(jobs * 4, values.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            let slots = UnsafeSendableBuffer(buffer)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let start = values.count * chunk / chunks, end = values.count * (chunk + 1) / chunks
+                for index in start..<end { slots.buffer[index] = transform(values[index]) }
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// Each chunk writes only its own slots.
+    struct UnsafeSendableBuffer<U>: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<U?>
+        init(_ buffer: UnsafeMutableBufferPointer<U?>) { self.buffer = buffer }
     }
 
     /// Work distribution and results behind a lock.

@@ -12,6 +12,8 @@ public struct FileFacts: Sendable {
     /// Damage the reader worked around.
     public var warnings: [ParseError]
     public var contentIdentifier: String?
+    /// Bytes the readers fetched from the file.
+    public var bytesRead: Int64 = 0
 
     // Stills
     public var hasAppleMakerNote: Bool = false
@@ -144,6 +146,7 @@ extension FileFacts {
     public init(_ file: MediaFile) {
         self.init(path: file.path, format: file.format, kind: file.kind, size: file.size, error: file.error,
                   warnings: file.warnings, contentIdentifier: file.contentIdentifier)
+        bytesRead = file.stats.bytesRead
         if let still = file.still {
             hasAppleMakerNote = still.makerNote != nil
             make = still.tiff?.make

@@ -78,7 +78,9 @@ public enum Pairing {
             }
             items[index].sharingIdentifier = listed
         }
-        return items.sorted { ($0.primary?.path ?? "") < ($1.primary?.path ?? "") }
+        // Sort by key, then move each item once (items are large values).
+        let order = items.indices.map { ($0, items[$0].primary?.path ?? "") }.sorted { $0.1 < $1.1 }
+        return order.map { items[$0.0] }
     }
 
     /// How many of the other files sharing an identifier an item lists.

@@ -28,11 +28,16 @@ public struct CheckReport: Sendable {
     /// Findings that count for the gate (not accepted by a baseline).
     public var gatingFindings: [Finding] { findings.filter { !$0.baselined } }
 
-    public func count(_ severity: Severity) -> Int { gatingFindings.filter { $0.severity == severity }.count }
+    public func count(_ severity: Severity) -> Int {
+        items.reduce(0) { total, item in total + item.findings.reduce(0) { $0 + ($1.severity == severity && !$1.baselined ? 1 : 0) } }
+    }
 
-    public func count(_ kind: ItemKind) -> Int { items.filter { $0.kind == kind }.count }
+    public func count(_ kind: ItemKind) -> Int { items.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
 
     public var fileCount: Int { items.reduce(0) { $0 + $1.files.count } }
+
+    /// Bytes read from all files.
+    public var bytesRead: Int64 { items.reduce(0) { $0 + $1.files.reduce(0) { $0 + $1.bytesRead } } }
 
     /// Whether the gate passes: no gating finding at or above `failOn`.
     public var passed: Bool {

@@ -192,6 +192,8 @@ public struct FourCC: Hashable, Sendable, Comparable, CustomStringConvertible, E
 
     /// Printable text; bytes outside printable Latin-1 (other than ©) appear as `\xNN`.
     public var description: String {
+        let raw = bytes
+        if raw.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(decoding: raw, as: UTF8.self) }
         var text = ""
         for byte in bytes {
             if byte == 0xA9 {

@@ -33,6 +33,7 @@ public enum CheckJSON {
             ("kinds", .object(ItemKind.allCases.map { ($0.rawValue, .int(Int64(report.count($0)))) })),
             ("rules", .object(report.countsByRule.map { ($0.rule, .int(Int64($0.count))) })),
             ("ignoredFiles", .int(Int64(report.ignoredFiles))),
+            ("bytesRead", .int(report.bytesRead)),
             ("unreadablePaths", .array(report.discoveryProblems.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
         ])
     }

@@ -61,6 +61,9 @@ struct Check: ParsableCommand {
     @Flag(help: "No progress bar.")
     var noProgress = false
 
+    @Flag(help: "Print the bytes read and the time taken to standard error.")
+    var stats = false
+
     func validate() throws {
         guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
         guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
@@ -89,8 +92,15 @@ struct Check: ParsableCommand {
         checker.thumbnails = format.contains(.html)
         let showProgress = !noProgress && isatty(2) == 1
         if showProgress { checker.progress = ProgressBar.update }
+        let started = Date()
         let report = checker.run()
         if showProgress { ProgressBar.finish() }
+        if stats {
+            let seconds = Date().timeIntervalSince(started)
+            let pairs = report.count(.pair)
+            printError("stats: \(report.fileCount) files (\(pairs) pairs) in \(String(format: "%.3f", seconds)) s, \(report.bytesRead) bytes read"
+                       + (pairs > 0 ? String(format: ", %.0f bytes per file", Double(report.bytesRead) / Double(max(report.fileCount, 1))) : ""))
+        }
 
         var stdoutUsed = false
         for (index, kind) in format.enumerated() {

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Check speed, bytes read and memory, side by side with ExifTool and an I/O floor.
+
+Usage: python3 Benchmarks/check_benchmark.py [--pairs 5000,50000] [--work DIR] [--exiftool-pairs 300] [--runs 3]
+
+For each corpus size it builds a corpus of N pairs from the four real camera pairs in
+../shared/samples (hard links, 100 pairs per folder), warms the page cache, and measures:
+- `lpcheck check --format json --output /dev/null --quiet --stats` (wall time with process start,
+  best of --runs; bytes read from --stats; peak resident memory from /usr/bin/time);
+- ExifTool extracting the three markers (`exiftool -j -ee -Apple:MediaGroupUUID
+  -Keys:ContentIdentifier -StillImageTime`) on the first --exiftool-pairs pairs (its rate is
+  per pair, so a subset measures it);
+- the I/O floor (Benchmarks/iofloor.c): only the bytes a checker must read, nothing parsed.
+Prints a Markdown table of rates and ratios.
+"""
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "samples")
+PAIRS = [("LycheeOrg__Lychee/train.jpg", "LycheeOrg__Lychee/train.mov"),
+         ("henteko__livephotoskit-react/test.JPG", "henteko__livephotoskit-react/test.mov"),
+         ("gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.HEIC", "gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV"),
+         ("Bai-Mirror__pyheic_struct/apple.HEIC", "Bai-Mirror__pyheic_struct/apple.MOV")]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=False, capture_output=True, text=True, **kw)
+
+
+def corpus(work, pairs):
+    folder = os.path.join(work, f"corpus-{pairs}")
+    marker = os.path.join(folder, ".complete")
+    if os.path.exists(marker):
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    for i in range(pairs):
+        sub = os.path.join(folder, f"d{i // 100:04d}")
+        os.makedirs(sub, exist_ok=True)
+        still, movie = PAIRS[i % len(PAIRS)]
+        for source in (still, movie):
+            target = os.path.join(sub, f"IMG_{i:06d}{os.path.splitext(source)[1]}")
+            try:
+                os.link(os.path.join(SHARED, source), target)
+            except OSError:
+                os.symlink(os.path.join(SHARED, source), target)
+    open(marker, "w").close()
+    return folder
+
+
+def files_of(folder):
+    out = []
+    for base, _, names in os.walk(folder):
+        out += [os.path.join(base, n) for n in names if not n.startswith(".")]
+    return sorted(out)
+
+
+def timed(cmd, runs, stdin=None):
+    best, result = None, None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = subprocess.run(cmd, capture_output=True, text=True, input=stdin)
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best, result
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pairs", default="5000,50000")
+    parser.add_argument("--work", default="/tmp/lpcheck-check-bench")
+    parser.add_argument("--exiftool-pairs", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if not os.path.isdir(SHARED):
+        sys.exit("needs ../shared/samples")
+    os.makedirs(args.work, exist_ok=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "lpcheck"], cwd=ROOT, check=True, capture_output=True)
+    lpcheck = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                                          capture_output=True, text=True).stdout.strip(), "lpcheck")
+    floor = os.path.join(args.work, "iofloor")
+    subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "Benchmarks", "iofloor.c")], check=True)
+    rows = []
+    for pairs in [int(p) for p in args.pairs.split(",")]:
+        folder = corpus(args.work, pairs)
+        files = files_of(folder)
+        listing = "\n".join(files) + "\n"
+        subprocess.run([floor], input=listing, capture_output=True, text=True)  # warm the cache
+        floor_time, floor_result = timed([floor], args.runs, stdin=listing)
+        floor_inner = float(re.search(r"([\d.]+) s", floor_result.stdout).group(1))
+        floor_bytes = int(re.search(r"(\d+) bytes read", floor_result.stdout).group(1))
+        check_cmd = [lpcheck, "check", folder, "--format", "json", "--output", "/dev/null", "--quiet", "--stats"]
+        check_time, check_result = timed(check_cmd, args.runs)
+        check_bytes = int(re.search(r"(\d+) bytes read", check_result.stderr).group(1))
+        rss = run(["/usr/bin/time", "-f", "%M"] + check_cmd).stderr.strip().split("\n")[-1]
+        subset = files[: 2 * min(pairs, args.exiftool_pairs)]
+        exif_time, _ = timed(["exiftool", "-j", "-ee", "-Apple:MediaGroupUUID", "-Keys:ContentIdentifier", "-StillImageTime"] + subset, 1)
+        exif_rate = (len(subset) / 2) / exif_time
+        rate = pairs / check_time
+        rows.append(dict(pairs=pairs, files=len(files), check=check_time, rate=rate, exif_rate=exif_rate,
+                         floor=floor_inner, floor_rate=pairs / floor_inner, check_bytes=check_bytes, floor_bytes=floor_bytes,
+                         rss_mb=int(rss) / 1024))
+    print("| files | lpcheck check (s) | pairs/s | ExifTool pairs/s | × ExifTool | floor (s) | × floor | bytes/pair lpcheck | bytes/pair floor | × bytes | peak RSS (MB) |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        print(f"| {r['files']} | {r['check']:.2f} | {r['rate']:.0f} | {r['exif_rate']:.1f} | {r['rate'] / r['exif_rate']:.0f} | "
+              f"{r['floor']:.3f} | {r['check'] / r['floor']:.1f} | {r['check_bytes'] / r['pairs']:.0f} | {r['floor_bytes'] / r['pairs']:.0f} | "
+              f"{r['check_bytes'] / r['floor_bytes']:.2f} | {r['rss_mb']:.0f} |")
+    print(f"\n(best of {args.runs} runs, warm cache, {os.cpu_count()} cores; ExifTool on {min(rows[0]['pairs'], args.exiftool_pairs)} pairs)")
+
+
+if __name__ == "__main__":
+    main()
