@@ -204,6 +204,49 @@ def write_movie(original, path, identifier, value=-1, software=False):
         out.write(head + sample_mdat + moov)
 
 
+# --- broken files, each named after its defect ---------------------------------------------
+
+def find_box(data, kind, start=0):
+    at = data.find(kind, start)
+    assert at >= 4, kind
+    return at - 4
+
+
+def write_corrupt(still, movie, folder):
+    """Small broken files derived from our own samples; Tests/ expects a clear error for each."""
+    os.makedirs(folder, exist_ok=True)
+    cases = {}
+    moov = find_box(movie, b"moov")
+    # A box whose size is smaller than its own header.
+    cases["box-size-below-header.mov"] = movie[:moov] + struct.pack(">I", 4) + movie[moov + 4:]
+    # moov claims more bytes than the file has.
+    cases["moov-past-eof.mov"] = movie[:moov] + struct.pack(">I", len(movie)) + movie[moov + 4:]
+    # A child (tkhd) that runs past its parent.
+    tkhd = find_box(movie, b"tkhd", moov)
+    cases["tkhd-past-parent.mov"] = movie[:tkhd] + struct.pack(">I", 0x7FFF0000) + movie[tkhd + 4:]
+    # stsz claims four billion entries.
+    stsz = find_box(movie, b"stsz", moov)
+    cases["stsz-count-huge.mov"] = movie[:stsz + 16] + struct.pack(">I", 0xFFFFFFF0) + movie[stsz + 20:]
+    # stco points the timed sample past the end of the file.
+    last_stco = movie.rfind(b"stco") - 4
+    cases["timed-sample-past-eof.mov"] = movie[:last_stco + 16] + struct.pack(">I", 0x7FFFFFF0) + movie[last_stco + 20:]
+    # A 64-bit box size that does not fit a signed 64-bit offset.
+    cases["box-size-64bit-overflow.mov"] = movie[:moov] + struct.pack(">I4sQ", 1, b"moov", 0xFFFFFFFFFFFFFFF0) + movie[moov + 8:]
+    # JPEG: the Exif segment's length runs past the end of the file.
+    cases["exif-segment-past-eof.jpg"] = still[:4] + struct.pack(">H", 0xFFF0) + still[6:64]
+    # JPEG: no SOI marker.
+    cases["jpeg-without-soi.jpg"] = b"\x00\x00" + still[2:]
+    # JPEG: the MakerNote's identifier points outside the MakerNote.
+    note = still.find(b"Apple iOS")
+    ident_entry = still.find(struct.pack(">HHI", 0x0011, 2, 37), note)
+    cases["makernote-offset-past-end.jpg"] = still[:ident_entry + 8] + struct.pack(">I", 0xFFFF) + still[ident_entry + 12:]
+    # JPEG: the image data is cut short (no EOI).
+    cases["jpeg-truncated-scan.jpg"] = still[: len(still) - 200]
+    for name, data in cases.items():
+        with open(os.path.join(folder, name), "wb") as out:
+            out.write(data)
+
+
 def ffmpeg(*args):
     subprocess.run(["ffmpeg", "-v", "error", "-y", *args], check=True)
 
@@ -229,6 +272,8 @@ def main():
     # Hostile metadata for report escaping tests: markup in the Make tag and the identifier.
     write_still(jpeg, os.path.join(HERE, "hostile-metadata.jpg"), "<img src=x onerror=alert(1)>",
                 make=b"<script>document.title='pwned'</script>")
+    write_corrupt(open(os.path.join(HERE, "camera-pair.jpg"), "rb").read(), open(os.path.join(HERE, "camera-pair.mov"), "rb").read(),
+                  os.path.join(HERE, "corrupt"))
     with open(os.path.join(HERE, "plain-frame.jpg"), "wb") as out:
         out.write(jpeg)
     with open(os.path.join(HERE, "plain-clip.mov"), "wb") as out:

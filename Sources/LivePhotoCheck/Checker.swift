@@ -28,9 +28,16 @@ public struct Checker {
         var ignored = 0
         let media = facts.compactMap { file -> FileFacts? in
             if file.format != .unknown { return file }
-            if file.error != nil && Self.mediaExtensions.contains(file.fileExtension) { return file }
-            ignored += 1
-            return nil
+            guard Self.mediaExtensions.contains(file.fileExtension) else {
+                ignored += 1
+                return nil
+            }
+            // Named like media but holding something else: report it rather than skip it.
+            var unreadable = file
+            if unreadable.error == nil {
+                unreadable.error = ParseError(.invalidValue, "not a recognised image or movie (the content does not match .\(file.fileExtension))", offset: 0)
+            }
+            return unreadable
         }
         var items = Pairing.items(media)
         let active = RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in

@@ -98,7 +98,8 @@ public struct ProcessResult: Sendable {
     public var stderr: String
     public var text: String { String(decoding: stdout, as: UTF8.self) }
 
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+    /// Runs a program; a run longer than `timeout` seconds is killed and reported as `status == -1`.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -112,10 +113,26 @@ public struct ProcessResult: Sendable {
         process.standardOutput = out
         process.standardError = errHandle
         try process.run()
+        let watchdog = timeout.map { limit in
+            DispatchWorkItem { if process.isRunning { process.terminate() } }.also { DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: $0) }
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog?.cancel()
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM && timeout != nil {
+            return ProcessResult(status: -1, stdout: outData, stderr: "timed out")
+        }
         try? errHandle.close()
         let errText = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return ProcessResult(status: process.terminationStatus, stdout: outData, stderr: errText)
+        // A death by signal (a crash) is reported as 128 + signal, as shells do.
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return ProcessResult(status: status, stdout: outData, stderr: errText)
+    }
+}
+
+extension DispatchWorkItem {
+    func also(_ body: (DispatchWorkItem) -> Void) -> DispatchWorkItem {
+        body(self)
+        return self
     }
 }

@@ -104,7 +104,9 @@ public enum MovieRewriter {
         // 1. In place: the new moov fits the old one's size, using moov's own free/skip space.
         let sampleAtEnd = UInt64(source.size) + 8
         let unfitted = children
-        if let adjusted = fitted(bodySize: assemble(sampleOffset: sampleAtEnd).count, children: unfitted, target: oldSize - headerSize) {
+        let unfittedSize = assemble(sampleOffset: sampleAtEnd).count
+        let adjustedFree = unfittedSize != oldSize - headerSize
+        if let adjusted = fitted(bodySize: unfittedSize, children: unfitted, target: oldSize - headerSize) {
             children = adjusted
         }
         let candidate = assemble(sampleOffset: sampleAtEnd)
@@ -116,7 +118,8 @@ public enum MovieRewriter {
             patch.copy(moov.end..<source.size)
             if let sample { patch.append(BoxWriter.box("mdat", sample)) }
             patch = try branded(patch, movie: movie, source: source, edits: edits, notes: &notes)
-            patch.notes = notes + ["moov rewritten in place (\(oldSize) bytes, its free space absorbs the change)" + (sample != nil ? "; the 9-byte sample goes into a new mdat at the end" : "")]
+            let how = adjustedFree ? "its own free space absorbs the change" : "same size"
+            patch.notes = notes + ["moov rewritten in place (\(oldSize) bytes, \(how))" + (sample != nil ? "; the 9-byte sample goes into a new mdat at the end" : "")]
             return patch
         }
         children = unfitted
