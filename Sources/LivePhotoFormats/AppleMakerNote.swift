@@ -1,5 +1,3 @@
-import Foundation
-
 /// The Apple MakerNote (EXIF tag 0x927C): `Apple iOS\0`, a 16-bit version, a byte-order mark,
 /// then an IFD whose value offsets count from the start of the MakerNote.
 public struct AppleMakerNote: Sendable, Equatable {
@@ -152,30 +150,8 @@ public indirect enum PlistValue: Sendable, Equatable {
 
     public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool { lhs.displayText == rhs.displayText }
 
-    static func decode(_ bytes: [UInt8]) -> PlistValue? {
-        guard bytes.count <= Limits.maxMetadataPayloadBytes,
-              let object = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) else { return nil }
-        return convert(object, depth: 0)
-    }
-
-    static func convert(_ object: Any, depth: Int) -> PlistValue? {
-        guard depth < Limits.maxDepth else { return nil }
-        switch object {
-        case let dictionary as [String: Any]:
-            return .dictionary(dictionary.keys.sorted().compactMap { key in convert(dictionary[key] as Any, depth: depth + 1).map { (key, $0) } })
-        case let array as [Any]:
-            return .array(array.compactMap { convert($0, depth: depth + 1) })
-        case let text as String: return .string(text)
-        case let flag as Bool where type(of: object) == Bool.self: return .bool(flag)
-        case let number as NSNumber:
-            let code = String(cString: number.objCType)
-            if code == "d" || code == "f" { return .real(number.doubleValue) }
-            return .integer(number.int64Value)
-        case let data as Data: return .data([UInt8](data))
-        case let date as Date: return .date(date.timeIntervalSince1970)
-        default: return nil
-        }
-    }
+    /// Decodes a binary property list; nil when it is not one or is damaged.
+    public static func decode(_ bytes: [UInt8]) -> PlistValue? { BinaryPlist.decode(bytes) }
 
     public var displayText: String {
         switch self {

@@ -40,9 +40,46 @@ struct CorruptSampleTests {
 
     @Test("every file in Samples/corrupt has a case")
     func allCovered() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Locations.samples.appendingPathComponent("corrupt").path)
+        let names = try FileManager.default.contentsOfDirectory(atPath: Locations.samples.appendingPathComponent("corrupt").path).filter { $0 != "fuzz" }
         let covered = Set(Self.cases.map(\.file)).union(["jpeg-without-soi.jpg"])
         #expect(Set(names) == covered)
+    }
+
+    /// Inputs on which a fuzz target crashed, kept with the fix that they prove.
+    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin"]
+
+    @Test("fuzz crashes: a MakerNote whose binary plist holds a set (Foundation's parser crashed) decodes or is refused, never crashes")
+    func fuzzCrashFiles() throws {
+        let folder = Locations.samples.appendingPathComponent("corrupt/fuzz")
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: folder.path)) == Set(Self.fuzzCrashes))
+        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[0])))
+        let note = try AppleMakerNote.read(bytes, base: 0, path: "MakerApple")
+        #expect(note.entries.count > 10)
+    }
+
+    @Test("binary plists: sets, nesting, cycles and bad offsets are bounded")
+    func binaryPlists() {
+        // {"a": [1, "x"]} written by hand: objects 0 dict, 1 "a", 2 array, 3 int 1, 4 "x".
+        var plist = Array("bplist00".utf8)
+        let objects: [[UInt8]] = [[0xD1, 0x01, 0x02], [0x51, 0x61], [0xA2, 0x03, 0x04], [0x10, 0x01], [0x51, 0x78]]
+        var offsets: [Int] = []
+        for object in objects { offsets.append(plist.count); plist += object }
+        let table = plist.count
+        plist += offsets.map { UInt8($0) }
+        plist += [0, 0, 0, 0, 0, 0, 1, 1] + BoxBuilder.u64(UInt64(objects.count)) + BoxBuilder.u64(0) + BoxBuilder.u64(UInt64(table))
+        #expect(PlistValue.decode(plist)?.displayText == "{a=[1, x]}")
+        // The array refers to the dictionary that holds it: a cycle, refused.
+        var cyclic = plist
+        cyclic[offsets[2] + 1] = 0x00
+        #expect(PlistValue.decode(cyclic) == nil)
+        // An object offset beyond the table, refused.
+        var outside = plist
+        outside[table + 1] = 0xF0
+        #expect(PlistValue.decode(outside) == nil)
+        // A set (0xC) reads like an array.
+        var set = plist
+        set[offsets[2]] = 0xC2
+        #expect(PlistValue.decode(set)?.displayText == "{a=[1, x]}")
     }
 
     @Test("content that matches no format is unknown, and check reports a media name holding it")
