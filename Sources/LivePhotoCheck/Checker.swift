@@ -23,23 +23,8 @@ public struct Checker {
 
     public func run() -> CheckReport {
         let discovery = Discovery(exclude: configuration.exclude).find(roots)
-        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, display: false)
-        let facts = Self.inspect(discovery.files, options: options, jobs: jobs, progress: progress)
         var ignored = 0
-        let media = facts.compactMap { file -> FileFacts? in
-            if file.format != .unknown { return file }
-            guard Self.mediaExtensions.contains(file.fileExtension) else {
-                ignored += 1
-                return nil
-            }
-            // Named like media but holding something else: report it rather than skip it.
-            var unreadable = file
-            if unreadable.error == nil {
-                unreadable.error = ParseError(.invalidValue, "not a recognised image or movie (the content does not match .\(file.fileExtension))", offset: 0)
-            }
-            return unreadable
-        }
-        var items = Pairing.items(media)
+        var items = pairedItems(discovery.files, ignored: &ignored)
         let active = RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
             configuration.severity(of: rule.description).map { (rule, $0) }
         }
@@ -64,6 +49,37 @@ public struct Checker {
                 description.severity = severity
                 return description
             }, failOn: configuration.failOn ?? failOn, ignoredFiles: ignored, discoveryProblems: discovery.problems)
+    }
+
+    /// Reads the files and pairs them. The per-file facts live only inside this function, so a
+    /// large library holds one copy of them (in the items), not three.
+    func pairedItems(_ paths: [String], ignored: inout Int) -> [CheckItem] {
+        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, display: false)
+        var facts = Self.inspect(paths, options: options, jobs: jobs, progress: progress)
+        var kept = 0
+        for index in facts.indices {
+            let file = facts[index]
+            guard let media = Self.mediaOrNil(file) else {
+                ignored += 1
+                continue
+            }
+            facts[kept] = media
+            kept += 1
+        }
+        facts.removeLast(facts.count - kept)
+        return Pairing.items(facts)
+    }
+
+    /// The file as a report sees it, or nil when it is not media at all.
+    static func mediaOrNil(_ file: FileFacts) -> FileFacts? {
+        if file.format != .unknown { return file }
+        guard Self.mediaExtensions.contains(file.fileExtension) else { return nil }
+        // Named like media but holding something else: report it rather than skip it.
+        var unreadable = file
+        if unreadable.error == nil {
+            unreadable.error = ParseError(.invalidValue, "not a recognised image or movie (the content does not match .\(file.fileExtension))", offset: 0)
+        }
+        return unreadable
     }
 
     /// Reads files on `jobs` threads; results keep the input order.

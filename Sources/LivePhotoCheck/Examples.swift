@@ -17,7 +17,7 @@ public enum Example {
         var facts = FileFacts(path: path, format: .quickTime, kind: .movie, size: 2_000_000, contentIdentifier: identifier)
         var movie = MovieFacts()
         movie.brand = "qt  "
-        movie.compatibleBrands = ["qt  "]
+        movie.quickTimeCompatible = true
         movie.durationSeconds = 2.0
         movie.metadataHandler = "mdta"
         movie.hasContentIdentifierKey = identifier != nil

@@ -68,7 +68,8 @@ public struct FileFacts: Sendable {
 
 public struct MovieFacts: Sendable {
     public var brand: FourCC?
-    public var compatibleBrands: [FourCC] = []
+    /// Whether `ftyp` lists `qt  ` among its compatible brands.
+    public var quickTimeCompatible = false
     public var durationSeconds: Double?
     public var metadataHandler: FourCC?
     public var hasContentIdentifierKey: Bool = false
@@ -138,7 +139,7 @@ public struct MovieFacts: Sendable {
 
     public init() {}
 
-    public var isQuickTime: Bool { brand == "qt  " || (brand == nil) || compatibleBrands.contains("qt  ") }
+    public var isQuickTime: Bool { brand == "qt  " || brand == nil || quickTimeCompatible }
 }
 
 extension FileFacts {
@@ -157,7 +158,7 @@ extension FileFacts {
         if let movie = file.movie {
             var facts = MovieFacts()
             facts.brand = movie.majorBrand
-            facts.compatibleBrands = movie.compatibleBrands
+            facts.quickTimeCompatible = movie.compatibleBrands.contains("qt  ")
             facts.durationSeconds = movie.durationSeconds
             facts.metadataHandler = movie.metadataHandler
             facts.hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }

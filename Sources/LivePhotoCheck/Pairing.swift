@@ -1,96 +1,103 @@
 /// Groups files into report items: by content identifier first, across folders and names; then
 /// by folder and base name when an identifier is missing on one side. Every file lands in exactly
 /// one item. Several files with one identifier are reported (`sharingIdentifier`), never resolved
-/// silently.
+/// silently. Works on indices, so a large library's facts are not copied along the way.
 public enum Pairing {
+    /// How many of the other files sharing an identifier an item lists.
+    static let listedSharers = 10
+
     public static func items(_ files: [FileFacts]) -> [CheckItem] {
-        var items: [CheckItem] = []
-        var leftovers: [FileFacts] = []
-        // Files of an identifier carried by several: path -> the group's paths (one array per group,
-        // shared, so a degenerate library with thousands of copies stays linear in memory).
-        var sharing: [String: [String]] = [:]
+        var pairs: [(still: Int, movie: Int, method: CheckItem.PairingMethod)] = []
+        var leftovers: [Int] = []
+        // Files of an identifier carried by several: index -> group number.
+        var sharedGroup: [Int: Int] = [:]
+        var sharedGroups: [[Int]] = []
 
         // 1. By identifier.
-        var groups: [String: (stills: [FileFacts], movies: [FileFacts])] = [:]
-        for file in files {
+        var groups: [String: (stills: [Int], movies: [Int])] = [:]
+        for (index, file) in files.enumerated() {
             guard file.error == nil, let identifier = file.contentIdentifier, file.isStill || file.isMovie else {
-                leftovers.append(file)
+                leftovers.append(index)
                 continue
             }
-            if file.isStill { groups[identifier, default: ([], [])].stills.append(file) } else { groups[identifier, default: ([], [])].movies.append(file) }
+            if file.isStill { groups[identifier, default: ([], [])].stills.append(index) } else { groups[identifier, default: ([], [])].movies.append(index) }
         }
         for identifier in groups.keys.sorted() {
             guard let group = groups[identifier] else { continue }
-            let all = group.stills + group.movies
             if group.stills.count > 1 || group.movies.count > 1 {
-                let paths = all.map(\.path).sorted()
-                for file in all { sharing[file.path] = paths }
+                let members = (group.stills + group.movies).sorted { files[$0].path < files[$1].path }
+                for member in members { sharedGroup[member] = sharedGroups.count }
+                sharedGroups.append(members)
             }
             if group.stills.count == 1 && group.movies.count == 1 {
-                items.append(CheckItem(kind: .pair, still: group.stills[0], movie: group.movies[0], pairedBy: .identifier))
+                pairs.append((group.stills[0], group.movies[0], .identifier))
                 continue
             }
             // Several: pair those that also share folder and name; the rest wait for the name pass.
             var movies = group.movies
+            var movieByName: [String: [Int]] = [:]
+            for (slot, movie) in movies.enumerated() { movieByName[nameKey(files[movie]), default: []].append(slot) }
+            var used = Set<Int>()
             for still in group.stills {
-                if let index = movies.firstIndex(where: { sameName(still, $0) }) {
-                    items.append(CheckItem(kind: .pair, still: still, movie: movies.remove(at: index), pairedBy: .identifier))
+                if let slot = movieByName[nameKey(files[still])]?.first(where: { !used.contains($0) }) {
+                    used.insert(slot)
+                    pairs.append((still, movies[slot], .identifier))
                 } else {
                     leftovers.append(still)
                 }
             }
+            movies = movies.enumerated().filter { !used.contains($0.offset) }.map(\.element)
             leftovers += movies
         }
 
         // 2. By folder and base name, when at least one side carries a Live Photo marker.
-        var byName: [String: (stills: [FileFacts], movies: [FileFacts])] = [:]
-        var singles: [FileFacts] = []
-        for file in leftovers {
-            guard file.isStill || file.isMovie else { singles.append(file); continue }
-            let key = nameKey(file)
-            if file.isStill { byName[key, default: ([], [])].stills.append(file) } else { byName[key, default: ([], [])].movies.append(file) }
+        var byName: [String: (stills: [Int], movies: [Int])] = [:]
+        var singles: [Int] = []
+        for index in leftovers {
+            let file = files[index]
+            guard file.isStill || file.isMovie else { singles.append(index); continue }
+            if file.isStill { byName[nameKey(file), default: ([], [])].stills.append(index) } else { byName[nameKey(file), default: ([], [])].movies.append(index) }
         }
         for key in byName.keys.sorted() {
             guard let group = byName[key] else { continue }
             if group.stills.count == 1, group.movies.count == 1,
-               group.stills[0].hasLivePhotoMarker || group.movies[0].hasLivePhotoMarker {
-                items.append(CheckItem(kind: .pair, still: group.stills[0], movie: group.movies[0], pairedBy: .name))
+               files[group.stills[0]].hasLivePhotoMarker || files[group.movies[0]].hasLivePhotoMarker {
+                pairs.append((group.stills[0], group.movies[0], .name))
             } else {
                 singles += group.stills + group.movies
             }
         }
 
-        // 3. Singles.
-        for file in singles {
-            items.append(single(file))
-        }
-        for index in items.indices {
-            let own = items[index].files.map(\.path)
-            guard let group = own.lazy.compactMap({ sharing[$0] }).first else { continue }
-            // Linear in the listed few, not in the group: thousands of copies of one file must not
-            // make pairing quadratic.
-            let ownInGroup = own.filter { sharing[$0] != nil }.count
-            items[index].sharingCount = group.count - ownInGroup
+        // 3. Items, sorted by their first file's path; shared identifiers listed (the first few).
+        func sharing(_ own: [Int]) -> (listed: [String], count: Int) {
+            guard let group = own.lazy.compactMap({ sharedGroup[$0] }).first else { return ([], 0) }
+            let members = sharedGroups[group]
             var listed: [String] = []
-            for path in group where !own.contains(path) {
-                listed.append(path)
-                if listed.count == Self.listedSharers { break }
+            for member in members where !own.contains(member) {
+                listed.append(files[member].path)
+                if listed.count == listedSharers { break }
             }
-            items[index].sharingIdentifier = listed
+            return (listed, members.count - own.filter { sharedGroup[$0] != nil }.count)
+        }
+        var items: [CheckItem] = []
+        items.reserveCapacity(pairs.count + singles.count)
+        for pair in pairs {
+            var item = CheckItem(kind: .pair, still: files[pair.still], movie: files[pair.movie], pairedBy: pair.method)
+            (item.sharingIdentifier, item.sharingCount) = sharing([pair.still, pair.movie])
+            items.append(item)
+        }
+        for index in singles {
+            var item = single(files[index])
+            (item.sharingIdentifier, item.sharingCount) = sharing([index])
+            items.append(item)
         }
         // Sort by key, then move each item once (items are large values).
         let order = items.indices.map { ($0, items[$0].primary?.path ?? "") }.sorted { $0.1 < $1.1 }
         return order.map { items[$0.0] }
     }
 
-    /// How many of the other files sharing an identifier an item lists.
-    static let listedSharers = 10
-
     static func single(_ file: FileFacts) -> CheckItem {
         let damaged = file.error != nil || file.warnings.contains { $0.code == .truncated }
-        let place: (inout CheckItem) -> Void = { item in
-            if file.isMovie { item.movie = file } else { item.still = file }
-        }
         var item: CheckItem
         if file.error != nil {
             item = CheckItem(kind: .unreadable)
@@ -105,11 +112,9 @@ public enum Pairing {
         } else {
             item = CheckItem(kind: .notLivePhoto)
         }
-        place(&item)
+        if file.isMovie { item.movie = file } else { item.still = file }
         return item
     }
 
     static func nameKey(_ file: FileFacts) -> String { file.folder + "/" + file.baseName.lowercased() }
-
-    static func sameName(_ a: FileFacts, _ b: FileFacts) -> Bool { nameKey(a) == nameKey(b) }
 }

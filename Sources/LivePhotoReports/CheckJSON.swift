@@ -6,16 +6,48 @@ import LivePhotoFormats
 public enum CheckJSON {
     public static let schemaVersion = 1
 
-    public static func render(_ report: CheckReport) -> String { document(report).serialized() + "\n" }
+    public static func render(_ report: CheckReport) -> String {
+        var text = ""
+        write(report) { text += $0 }
+        return text
+    }
 
-    public static func document(_ report: CheckReport) -> JSONValue {
+    /// Streams the same document in pieces (one item at a time), so a report on a large library
+    /// never exists twice in memory. `render` and `document` give the same bytes.
+    public static func write(_ report: CheckReport, to sink: (String) -> Void) {
+        guard case .object(let head) = document(report, items: []) else { return }
+        sink("{")
+        for (index, (key, value)) in head.enumerated() {
+            sink(index == 0 ? "\n  " : ",\n  ")
+            sink(JSONValue.string(key).serialized(indent: nil) + ": ")
+            if key == "items" {
+                if report.items.isEmpty {
+                    sink("[]")
+                    continue
+                }
+                sink("[")
+                for (position, entry) in report.items.enumerated() {
+                    sink(position == 0 ? "\n    " : ",\n    ")
+                    sink(item(entry).serialized(indent: 2))
+                }
+                sink("\n  ]")
+            } else {
+                sink(value.serialized(indent: 1))
+            }
+        }
+        sink("\n}\n")
+    }
+
+    public static func document(_ report: CheckReport) -> JSONValue { document(report, items: report.items) }
+
+    static func document(_ report: CheckReport, items: [CheckItem]) -> JSONValue {
         .object([
             ("tool", .string(report.tool)),
             ("version", .string(report.version)),
             ("schemaVersion", .int(Int64(schemaVersion))),
             ("roots", .array(report.roots.map(JSONValue.string))),
             ("summary", summary(report)),
-            ("items", .array(report.items.map(item))),
+            ("items", .array(items.map(item))),
             ("rules", .array(report.rules.map(rule))),
         ])
     }

@@ -20,10 +20,14 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// Serialises with two-space indentation (`pretty`) or compactly.
-    public func serialized(pretty: Bool = true) -> String {
+    public func serialized(pretty: Bool = true) -> String { serialized(indent: pretty ? 0 : nil) }
+
+    /// Serialises as if nested `indent` levels deep (nil: compactly), for streaming a document
+    /// part by part.
+    public func serialized(indent: Int?) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(4096)
-        write(to: &out, indent: pretty ? 0 : nil)
+        out.reserveCapacity(1024)
+        write(to: &out, indent: indent)
         return String(decoding: out, as: UTF8.self)
     }
 

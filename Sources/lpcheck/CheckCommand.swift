@@ -104,16 +104,18 @@ struct Check: ParsableCommand {
 
         var stdoutUsed = false
         for (index, kind) in format.enumerated() {
-            let text = Self.render(report, as: kind)
             if index < output.count {
                 do {
-                    try Data(text.utf8).write(to: URL(fileURLWithPath: output[index]))
+                    try Self.write(report, as: kind, to: output[index])
                 } catch {
                     printError("lpcheck: cannot write \(output[index]): \(error.localizedDescription)")
                     throw ExitCode(2)
                 }
+            } else if kind == .json {
+                CheckJSON.write(report) { print($0, terminator: "") }
+                stdoutUsed = true
             } else {
-                print(text, terminator: "")
+                print(Self.render(report, as: kind), terminator: "")
                 stdoutUsed = true
             }
         }
@@ -127,6 +129,30 @@ struct Check: ParsableCommand {
             throw ExitCode(2)
         }
         if !report.passed { throw ExitCode(1) }
+    }
+
+    /// Writes a report file; JSON is streamed item by item.
+    static func write(_ report: CheckReport, as format: ReportFormat, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        if format == .json {
+            var buffer = ""
+            var failure: Error?
+            CheckJSON.write(report) { piece in
+                buffer += piece
+                if buffer.utf8.count >= 1 << 16, failure == nil {
+                    do { try handle.write(contentsOf: Data(buffer.utf8)) } catch { failure = error }
+                    buffer = ""
+                }
+            }
+            if let failure { throw failure }
+            try handle.write(contentsOf: Data(buffer.utf8))
+        } else {
+            try handle.write(contentsOf: Data(render(report, as: format).utf8))
+        }
     }
 
     static func render(_ report: CheckReport, as format: ReportFormat) -> String {

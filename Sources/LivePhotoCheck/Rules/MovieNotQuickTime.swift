@@ -12,8 +12,8 @@ enum MovieNotQuickTime: Rule {
     }
 
     static let examples: [RuleExample] = [
-        .triggers("MP4 brand", Example.pair(movie: Example.movie { $0.brand = "isom"; $0.compatibleBrands = ["isom", "mp42"] })),
+        .triggers("MP4 brand", Example.pair(movie: Example.movie { $0.brand = "isom"; $0.quickTimeCompatible = false })),
         .passes("camera pair", Example.pair()),
-        .passes("no ftyp (wide first)", Example.pair(movie: Example.movie { $0.brand = nil; $0.compatibleBrands = [] })),
+        .passes("no ftyp (wide first)", Example.pair(movie: Example.movie { $0.brand = nil; $0.quickTimeCompatible = false })),
     ]
 }
