@@ -69,14 +69,14 @@ enum BoxHeader {
 /// Walks boxes held in memory (the payload of `moov`, HEIF `meta`, a sample entry ...).
 public struct BoxIterator {
     private var reader: ByteReader
-    private let parentPath: String
+    private let parent: ByteReader
     /// How many children of each type so far (a short list: containers hold few types).
     private var counts: [(type: FourCC, count: Int)] = []
     private var seen = 0
 
     public init(_ reader: ByteReader) {
         self.reader = reader
-        self.parentPath = reader.path
+        self.parent = reader
     }
 
     /// The next child: its header and a reader bounded to its payload whose path names it
@@ -104,13 +104,14 @@ public struct BoxIterator {
             index = 1
         }
         guard box.size <= Int64(reader.remaining) else {
-            let name = index > 1 ? "\(box.type)[\(index)]" : "\(box.type)"
+            var named = reader
+            named.name(box.type, index: index, below: parent)
             throw ParseError(
                 .invalidSize, "box '\(box.type)' claims \(box.size) bytes but its parent has \(reader.remaining) left",
-                offset: box.offset, path: parentPath.isEmpty ? name : parentPath + "/" + name)
+                offset: box.offset, path: named.path)
         }
         var whole = try reader.sub(count: Int(box.size))
-        whole.name(box.type, index: index, below: parentPath)
+        whole.name(box.type, index: index, below: parent)
         try whole.skip(box.headerSize)
         return (box, try whole.rest())
     }

@@ -6,22 +6,14 @@ public struct ByteReader: Sendable {
     public let base: Int64
     public private(set) var position: Int
     public let end: Int
-    /// The path is kept in parts and put together only when asked (errors are rare, boxes many).
-    private var pathPrefix: String
-    private var leafType: UInt32 = 0
-    private var leafIndex = 0
+    /// The path is kept as a chain of box names and put together only when asked (errors are
+    /// rare, boxes many).
+    private var node: PathNode?
 
     /// Box or segment path of this reader, such as `moov/trak[2]/mdia`.
     public var path: String {
-        get {
-            guard leafIndex > 0 else { return pathPrefix }
-            let name = leafIndex > 1 ? "\(FourCC(leafType))[\(leafIndex)]" : "\(FourCC(leafType))"
-            return pathPrefix.isEmpty ? name : pathPrefix + "/" + name
-        }
-        set {
-            pathPrefix = newValue
-            leafIndex = 0
-        }
+        get { node?.rendered ?? "" }
+        set { node = newValue.isEmpty ? nil : PathNode(text: newValue) }
     }
 
     public init(_ bytes: [UInt8], base: Int64 = 0, path: String = "") {
@@ -29,24 +21,20 @@ public struct ByteReader: Sendable {
         self.base = base
         self.position = 0
         self.end = bytes.count
-        self.pathPrefix = path
+        self.node = path.isEmpty ? nil : PathNode(text: path)
     }
 
-    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, pathPrefix: String, leafType: UInt32, leafIndex: Int) {
+    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, node: PathNode?) {
         self.bytes = bytes
         self.base = base
         self.position = position
         self.end = end
-        self.pathPrefix = pathPrefix
-        self.leafType = leafType
-        self.leafIndex = leafIndex
+        self.node = node
     }
 
-    /// Names this reader as the `index`-th child of type `type` below `parent` (path built lazily).
-    mutating func name(_ type: FourCC, index: Int, below parent: String) {
-        pathPrefix = parent
-        leafType = type.value
-        leafIndex = index
+    /// Names this reader as the `index`-th child of type `type` of `parent` (path built lazily).
+    mutating func name(_ type: FourCC, index: Int, below parent: ByteReader) {
+        node = PathNode(parent: parent.node, type: type, index: index)
     }
 
     public var remaining: Int { end - position }
@@ -94,6 +82,11 @@ public struct ByteReader: Sendable {
     public mutating func uint(_ width: Int) throws -> UInt64 {
         guard (1...8).contains(width) else { throw error(.invalidValue, "integer width \(width)") }
         try require(width, "\(width)-byte integer")
+        if width == 4 {
+            let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: UInt32.self) }
+            position += 4
+            return UInt64(UInt32(bigEndian: value))
+        }
         var value: UInt64 = 0
         for index in position..<(position + width) { value = value << 8 | UInt64(bytes[index]) }
         position += width
@@ -122,8 +115,7 @@ public struct ByteReader: Sendable {
     /// A reader limited to the next `count` bytes; this reader moves past them.
     public mutating func sub(count: Int, path: String? = nil) throws -> ByteReader {
         try require(count, "nested structure")
-        var child = ByteReader(
-            bytes: bytes, base: base, position: position, end: position + count, pathPrefix: pathPrefix, leafType: leafType, leafIndex: leafIndex)
+        var child = ByteReader(bytes: bytes, base: base, position: position, end: position + count, node: node)
         if let path { child.path = path }
         position += count
         return child
@@ -161,6 +153,37 @@ public struct ByteReader: Sendable {
             throw error(.invalidSize, "\(what) claims \(count) entries of \(entrySize) bytes, \(remaining) bytes remain")
         }
         return exact
+    }
+}
+
+/// One step of a box path: a box type and its index among same-type siblings, below a parent;
+/// or a fixed text. Rendered to `moov/trak[2]/mdia` only when an error or a model needs it.
+final class PathNode: @unchecked Sendable {
+    let parent: PathNode?
+    let type: FourCC
+    let index: Int
+    let text: String?
+
+    init(parent: PathNode?, type: FourCC, index: Int) {
+        self.parent = parent
+        self.type = type
+        self.index = index
+        self.text = nil
+    }
+
+    init(text: String) {
+        self.parent = nil
+        self.type = FourCC(0)
+        self.index = 0
+        self.text = text
+    }
+
+    var rendered: String {
+        if let text { return text }
+        let name = index > 1 ? "\(type)[\(index)]" : "\(type)"
+        guard let parent else { return name }
+        let above = parent.rendered
+        return above.isEmpty ? name : above + "/" + name
     }
 }
 
