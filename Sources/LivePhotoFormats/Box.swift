@@ -14,7 +14,11 @@ public struct Box: Sendable, Equatable {
 
     public var payloadOffset: Int64 { offset + Int64(headerSize) }
     public var payloadSize: Int64 { size - Int64(headerSize) }
-    public var end: Int64 { offset + size }
+    /// End offset; saturates rather than overflows for a hostile 64-bit size.
+    public var end: Int64 {
+        let (sum, overflow) = offset.addingReportingOverflow(size)
+        return overflow ? Int64.max : sum
+    }
 
     public init(type: FourCC, offset: Int64, size: Int64, headerSize: Int, userType: [UInt8]? = nil, children: [Box] = []) {
         self.type = type
@@ -165,7 +169,7 @@ public struct TopLevelLayout: Sendable {
             if extra > 0 { headerBytes += try source.read(at: offset + 8, count: Int(min(Int64(extra), left - 8))) }
             var reader = ByteReader(headerBytes, base: offset, path: "")
             var box = try BoxHeader.parse(&reader, available: left)
-            if box.end > source.size {
+            if box.size > left {
                 warnings.append(ParseError(
                     .truncated, "box '\(box.type)' claims \(box.size) bytes but the file ends \(left) bytes after its start",
                     offset: offset, path: "\(box.type)"))

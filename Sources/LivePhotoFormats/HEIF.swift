@@ -173,7 +173,7 @@ public struct HEIFStructure: Sendable {
                 let available = item.constructionMethod == 1 ? Int64(itemData?.remaining ?? 0) : source.size
                 length = UInt64(max(0, available - start64))
             }
-            guard Int64(exactly: length).map({ Int64(bytes.count) + $0 <= limit }) == true else {
+            guard Int64(exactly: length).map({ $0 <= limit - Int64(bytes.count) }) == true else {
                 throw ParseError(.limitExceeded, "item \(item.id) is larger than \(limit) bytes", offset: min(start64, source.size), path: path)
             }
             if index == 0 { firstOffset = start64 }

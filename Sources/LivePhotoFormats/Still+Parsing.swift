@@ -119,7 +119,14 @@ extension Still {
         return head[4..<8].elementsEqual(Array("ftyp".utf8))
     }
 
+    /// `size - distance` for a distance read from XMP: nil when it cannot be an offset in the file.
+    static func fromEnd(_ distance: Int64, size: Int64) -> Int64? {
+        let (offset, overflow) = size.subtractingReportingOverflow(distance)
+        return overflow || offset < 0 ? nil : offset
+    }
+
     static func describedMotionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
+        func fromEnd(_ distance: Int64) -> Int64? { Self.fromEnd(distance, size: source.size) }
         func movieStarts(at offset: Int64) -> Bool { Self.movieStarts(at: offset, in: source) }
         let camera = XMPPacket.cameraNamespace
         if let xmp = still.xmp {
@@ -132,10 +139,10 @@ extension Still {
                     let lengths = xmp.directory[index...].map { $0.length ?? 0 }
                     let tail = lengths.reduce(Int64(0)) { $0 &+ max(0, $1) }
                     length = xmp.directory[index].length
-                    offset = source.size - tail
+                    offset = fromEnd(tail)
                 } else if let fromEnd = (xmp.value(camera, "MotionPhotoOffset") ?? xmp.value(camera, "MicroVideoOffset")).flatMap({ Int64($0) }) {
                     // Vendors without a directory give the movie's distance from the end of the file.
-                    offset = source.size - fromEnd
+                    offset = Self.fromEnd(fromEnd, size: source.size)
                     length = fromEnd
                 }
                 let found = offset.map(movieStarts(at:)) ?? false
@@ -143,7 +150,7 @@ extension Still {
             }
             if xmp.value(camera, "MicroVideo") == "1" {
                 let fromEnd = xmp.value(camera, "MicroVideoOffset").flatMap { Int64($0) }
-                let offset = fromEnd.map { source.size - $0 }
+                let offset = fromEnd.flatMap { Self.fromEnd($0, size: source.size) }
                 return MotionPhoto(source: "MicroVideo", version: xmp.value(camera, "MicroVideoVersion"), videoOffset: offset, videoLength: fromEnd,
                                    videoFound: offset.map(movieStarts(at:)) ?? false, presentationTimestampUs: timestamp)
             }

@@ -46,7 +46,7 @@ struct CorruptSampleTests {
     }
 
     /// Inputs on which a fuzz target crashed, kept with the fix that they prove.
-    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin"]
+    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin"]
 
     @Test("fuzz crashes: a MakerNote whose binary plist holds a set (Foundation's parser crashed) decodes or is refused, never crashes")
     func fuzzCrashFiles() throws {
@@ -55,6 +55,13 @@ struct CorruptSampleTests {
         let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[0])))
         let note = try AppleMakerNote.read(bytes, base: 0, path: "MakerApple")
         #expect(note.entries.count > 10)
+        // A top-level box whose 64-bit size plus its offset overflowed (Box.end trapped).
+        let heif = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[1])))
+        let file = MediaFile.inspect(source: MemorySource(heif), path: "heif")
+        #expect(file.error != nil || !file.warnings.isEmpty)
+        let huge = BoxBuilder.ftyp("qt  ") + BoxBuilder.u32(1) + Array("mdat".utf8) + BoxBuilder.u64(UInt64(Int64.max) - 4)
+        let movie = MediaFile.inspect(source: MemorySource(huge), path: "huge")
+        #expect(movie.warnings.contains { $0.code == .truncated && $0.path == "mdat" } || movie.error?.code == .truncated)
     }
 
     @Test("binary plists: sets, nesting, cycles and bad offsets are bounded")
