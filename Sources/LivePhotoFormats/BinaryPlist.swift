@@ -105,8 +105,9 @@ enum BinaryPlist {
                 return .string(String(decoding: units, as: UTF16.self))
             case 0x8:
                 let width = Int(marker & 0x0F) + 1
+                guard width <= 8 else { throw Failure() }
                 let range = try checked(at + 1, width)
-                return .integer(Int64(integer(bytes, range.lowerBound, width)))
+                return .integer(Int64(bitPattern: integer(bytes, range.lowerBound, width)))
             case 0xA, 0xC, 0xD:
                 let (count, start) = try length(marker, after: at)
                 let isDictionary = marker >> 4 == 0xD

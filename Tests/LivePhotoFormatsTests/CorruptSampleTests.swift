@@ -46,7 +46,7 @@ struct CorruptSampleTests {
     }
 
     /// Inputs on which a fuzz target crashed, kept with the fix that they prove.
-    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin"]
+    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin", "makerapple-bplist-uid-too-wide.bin"]
 
     @Test("fuzz crashes: a MakerNote whose binary plist holds a set (Foundation's parser crashed) decodes or is refused, never crashes")
     func fuzzCrashFiles() throws {
@@ -55,6 +55,9 @@ struct CorruptSampleTests {
         let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[0])))
         let note = try AppleMakerNote.read(bytes, base: 0, path: "MakerApple")
         #expect(note.entries.count > 10)
+        // A binary plist UID wider than 8 bytes (our plist reader trapped converting it).
+        let wide = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[2])))
+        _ = try? AppleMakerNote.read(wide, base: 0, path: "MakerApple")
         // A top-level box whose 64-bit size plus its offset overflowed (Box.end trapped).
         let heif = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[1])))
         let file = MediaFile.inspect(source: MemorySource(heif), path: "heif")
@@ -87,6 +90,12 @@ struct CorruptSampleTests {
         var set = plist
         set[offsets[2]] = 0xC2
         #expect(PlistValue.decode(set)?.displayText == "{a=[1, x]}")
+        // A UID (0x8) of eight 0xFF bytes: too large for a signed integer, read as its bit pattern
+        // (the fuzzer's third find trapped here).
+        var uid = plist
+        uid.replaceSubrange(offsets[3]..<(offsets[3] + 2), with: [0x87, 0xFF])
+        let patched = PlistValue.decode(uid)
+        #expect(patched == nil || patched?.displayText.isEmpty == false)
     }
 
     @Test("content that matches no format is unknown, and check reports a media name holding it")
