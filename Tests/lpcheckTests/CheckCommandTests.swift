@@ -99,6 +99,22 @@ struct CheckCommandTests {
         #expect(!result.stderr.contains("\u{1B}[") || result.stderr.isEmpty)
     }
 
+    @Test("check --format json on ../shared/samples: exit 1, every file classified, valid JSON", .enabled(if: Locations.hasSharedSamples))
+    func sharedSamples() throws {
+        let root = try #require(Locations.sharedSamples)
+        let result = try lpcheck(["check", "--format", "json", root.path])
+        #expect(result.status == 1)
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("check.schema.json"))
+        #expect(try validator.validate(json: result.stdout).isEmpty)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let items = try #require(json["items"] as? [[String: Any]])
+        let placed = items.flatMap { [$0["still"] as? String, $0["movie"] as? String].compactMap { $0 } }
+        #expect(placed.count == SharedSamples.mediaFiles().count)
+        let kinds = (json["summary"] as? [String: Any])?["kinds"] as? [String: Int]
+        #expect(kinds?["pair"] == 4)
+        #expect(kinds?["still-only"] == 10)
+    }
+
     @Test("`lpcheck rules` lists every rule")
     func rules() throws {
         let result = try lpcheck(["rules"])
