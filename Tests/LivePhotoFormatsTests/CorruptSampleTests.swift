@@ -46,7 +46,7 @@ struct CorruptSampleTests {
     }
 
     /// Inputs on which a fuzz target crashed, kept with the fix that they prove.
-    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin", "makerapple-bplist-uid-too-wide.bin"]
+    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin", "makerapple-bplist-uid-too-wide.bin", "repair-track-id-exhausted.mov"]
 
     @Test("fuzz crashes: a MakerNote whose binary plist holds a set (Foundation's parser crashed) decodes or is refused, never crashes")
     func fuzzCrashFiles() throws {
@@ -58,6 +58,13 @@ struct CorruptSampleTests {
         // A binary plist UID wider than 8 bytes (our plist reader trapped converting it).
         let wide = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[2])))
         _ = try? AppleMakerNote.read(wide, base: 0, path: "MakerApple")
+        // A movie whose track ID is 0xFFFFFFFF: adding a still-image-time track must refuse, not trap.
+        let exhausted = MemorySource(try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[3]))))
+        if let movie = try? Movie.read(from: exhausted) {
+            #expect(throws: (any Error).self) {
+                try MovieRewriter.rewrite(movie, source: exhausted, edits: MovieEdits(stillImageTime: StillImagePlacement(seconds: 0.5)), shiftLimit: 1 << 20)
+            }
+        }
         // A top-level box whose 64-bit size plus its offset overflowed (Box.end trapped).
         let heif = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[1])))
         let file = MediaFile.inspect(source: MemorySource(heif), path: "heif")

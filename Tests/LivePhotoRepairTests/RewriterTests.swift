@@ -49,6 +49,19 @@ struct RewriterTests {
         #expect(after.stillImageTimeTracks.count == 1)
     }
 
+    @Test("a track ID of 0xFFFFFFFF leaves no room for a new track: refused, not trapped (fuzz find)")
+    func exhaustedTrackIDs() throws {
+        var movie = BoxBuilder.movie(identifier: nil, stillImageTime: nil)
+        let tkhd = try #require((0..<(movie.count - 4)).first { movie[$0..<($0 + 4)].elementsEqual(Array("tkhd".utf8)) })
+        movie.replaceSubrange((tkhd + 16)..<(tkhd + 20), with: BoxBuilder.u32(UInt32.max))
+        let source = MemorySource(movie)
+        let parsed = try Movie.read(from: source)
+        #expect(parsed.tracks.first?.id == UInt32.max)
+        #expect(throws: MovieRewriter.Problem.self) {
+            try MovieRewriter.rewrite(parsed, source: source, edits: MovieEdits(stillImageTime: StillImagePlacement(seconds: 0.01)))
+        }
+    }
+
     @Test("the real iPhone 15 movie that the fuzzer crashed on rewrites in place", .enabled(if: Locations.hasSharedSamples))
     func iPhone15() throws {
         let url = try #require(SharedSamples.url("gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV"))

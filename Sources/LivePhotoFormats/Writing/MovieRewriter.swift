@@ -60,7 +60,9 @@ public enum MovieRewriter {
             }
             guard let video = movie.primaryVideoTrack else { throw Problem(description: "the movie has no video track to place the still on") }
             guard movie.timescale > 0 else { throw Problem(description: "the movie header has no timescale") }
-            let trackID = (movie.tracks.map(\.id).max() ?? 0) + 1
+            let highest = movie.tracks.map(\.id).max() ?? 0
+            guard highest < UInt32.max - 1 else { throw Problem(description: "track ID \(highest) leaves no room for a new track") }
+            let trackID = highest + 1
             let moment = UInt64(max(0, (placement.seconds * Double(movie.timescale)).rounded()))
             let spec = StillImageTimeTrack(
                 trackID: trackID, videoTrackID: video.id, timescale: movie.timescale, movieDuration: movie.duration,
