@@ -15,9 +15,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#targets[@]} -gt 0 ] || targets=(movie jpeg heif makerapple exif xmp inspect repair)
-(cd Fuzz && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+# Optimised (-c release keeps overflow checks, preconditions and exclusivity checks): about four
+# times the executions per second of a debug build, with the same sanitizer and coverage.
+# LPCHECK_FUZZ_BINARY runs a binary built earlier (long runs keep going while the tree changes).
+[ -n "${LPCHECK_FUZZ_BINARY:-}" ] || (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
   -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | tail -1)
-bin="$(cd Fuzz && swift build --show-bin-path)/LPCheckFuzz"
+bin="${LPCHECK_FUZZ_BINARY:-$(cd Fuzz && swift build -c release --show-bin-path)/LPCheckFuzz}"
 mkdir -p .fuzz/seeds .fuzz/corpus .fuzz/crashes
 [ -f .fuzz/seeds/.done ] || { python3 Fuzz/make_seeds.py .fuzz/seeds && touch .fuzz/seeds/.done; }
 status=0
