@@ -58,28 +58,26 @@ public struct Checker {
         var facts = Self.inspect(paths, options: options, jobs: jobs, progress: progress)
         var kept = 0
         for index in facts.indices {
-            let file = facts[index]
-            guard let media = Self.mediaOrNil(file) else {
+            guard Self.keepAsMedia(&facts[index]) else {
                 ignored += 1
                 continue
             }
-            facts[kept] = media
+            if kept != index { facts.swapAt(kept, index) }
             kept += 1
         }
         facts.removeLast(facts.count - kept)
         return Pairing.items(facts)
     }
 
-    /// The file as a report sees it, or nil when it is not media at all.
-    static func mediaOrNil(_ file: FileFacts) -> FileFacts? {
-        if file.format != .unknown { return file }
-        guard Self.mediaExtensions.contains(file.fileExtension) else { return nil }
-        // Named like media but holding something else: report it rather than skip it.
-        var unreadable = file
-        if unreadable.error == nil {
-            unreadable.error = ParseError(.invalidValue, "not a recognised image or movie (the content does not match .\(file.fileExtension))", offset: 0)
+    /// Whether the file counts as media for a report. A file named like media but holding
+    /// something else is kept, with an error saying so, rather than skipped.
+    static func keepAsMedia(_ file: inout FileFacts) -> Bool {
+        if file.format != .unknown { return true }
+        guard Self.mediaExtensions.contains(file.fileExtension) else { return false }
+        if file.error == nil {
+            file.error = ParseError(.invalidValue, "not a recognised image or movie (the content does not match .\(file.fileExtension))", offset: 0)
         }
-        return unreadable
+        return true
     }
 
     /// Reads files on `jobs` threads; results keep the input order.

@@ -36,7 +36,10 @@ public struct FileFacts: Sendable {
         self.contentIdentifier = contentIdentifier
     }
 
-    public var fileName: String { path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path }
+    public var fileName: String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
+    }
 
     /// The folder part of the path ("" for a bare name).
     public var folder: String {

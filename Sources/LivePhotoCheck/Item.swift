@@ -40,6 +40,16 @@ public struct CheckItem: Sendable {
     /// The single file of a single-file item, else the still.
     public var primary: FileFacts? { still ?? movie }
     public var files: [FileFacts] { [still, movie].compactMap { $0 } }
+    public var fileCount: Int { (still == nil ? 0 : 1) + (movie == nil ? 0 : 1) }
+
+    /// `transform` over the still, then the movie (those present), without first building an
+    /// array of copies of them as `files` does (rules call this for every item).
+    public func compactMapFiles<T>(_ transform: (FileFacts) throws -> T?) rethrows -> [T] {
+        var result: [T] = []
+        if let still, let value = try transform(still) { result.append(value) }
+        if let movie, let value = try transform(movie) { result.append(value) }
+        return result
+    }
 
     /// The identifier the item is known by: the still's, else the movie's.
     public var contentIdentifier: String? { still?.contentIdentifier ?? movie?.contentIdentifier }

@@ -15,12 +15,13 @@ public enum Pairing {
 
         // 1. By identifier.
         var groups: [String: (stills: [Int], movies: [Int])] = [:]
-        for (index, file) in files.enumerated() {
-            guard file.error == nil, let identifier = file.contentIdentifier, file.isStill || file.isMovie else {
+        for index in files.indices {
+            let isStill = files[index].isStill
+            guard files[index].error == nil, let identifier = files[index].contentIdentifier, isStill || files[index].isMovie else {
                 leftovers.append(index)
                 continue
             }
-            if file.isStill { groups[identifier, default: ([], [])].stills.append(index) } else { groups[identifier, default: ([], [])].movies.append(index) }
+            if isStill { groups[identifier, default: ([], [])].stills.append(index) } else { groups[identifier, default: ([], [])].movies.append(index) }
         }
         for identifier in groups.keys.sorted() {
             guard let group = groups[identifier] else { continue }
@@ -54,9 +55,10 @@ public enum Pairing {
         var byName: [String: (stills: [Int], movies: [Int])] = [:]
         var singles: [Int] = []
         for index in leftovers {
-            let file = files[index]
-            guard file.isStill || file.isMovie else { singles.append(index); continue }
-            if file.isStill { byName[nameKey(file), default: ([], [])].stills.append(index) } else { byName[nameKey(file), default: ([], [])].movies.append(index) }
+            let isStill = files[index].isStill
+            guard isStill || files[index].isMovie else { singles.append(index); continue }
+            let key = nameKey(files[index])
+            if isStill { byName[key, default: ([], [])].stills.append(index) } else { byName[key, default: ([], [])].movies.append(index) }
         }
         for key in byName.keys.sorted() {
             guard let group = byName[key] else { continue }

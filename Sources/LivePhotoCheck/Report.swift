@@ -28,16 +28,38 @@ public struct CheckReport: Sendable {
     /// Findings that count for the gate (not accepted by a baseline).
     public var gatingFindings: [Finding] { findings.filter { !$0.baselined } }
 
+    // The counts below walk `items` by index and read single fields: items are large values,
+    // and a `for item in items` or `reduce` would copy each one.
+
     public func count(_ severity: Severity) -> Int {
-        items.reduce(0) { total, item in total + item.findings.reduce(0) { $0 + ($1.severity == severity && !$1.baselined ? 1 : 0) } }
+        var total = 0
+        for index in items.indices {
+            for slot in items[index].findings.indices {
+                let finding = items[index].findings[slot]
+                if finding.severity == severity && !finding.baselined { total += 1 }
+            }
+        }
+        return total
     }
 
-    public func count(_ kind: ItemKind) -> Int { items.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
+    public func count(_ kind: ItemKind) -> Int {
+        var total = 0
+        for index in items.indices where items[index].kind == kind { total += 1 }
+        return total
+    }
 
-    public var fileCount: Int { items.reduce(0) { $0 + $1.files.count } }
+    public var fileCount: Int {
+        var total = 0
+        for index in items.indices { total += items[index].fileCount }
+        return total
+    }
 
     /// Bytes read from all files.
-    public var bytesRead: Int64 { items.reduce(0) { $0 + $1.files.reduce(0) { $0 + $1.bytesRead } } }
+    public var bytesRead: Int64 {
+        var total: Int64 = 0
+        for index in items.indices { total += (items[index].still?.bytesRead ?? 0) + (items[index].movie?.bytesRead ?? 0) }
+        return total
+    }
 
     /// Whether the gate passes: no gating finding at or above `failOn`.
     public var passed: Bool {

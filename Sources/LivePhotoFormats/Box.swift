@@ -73,14 +73,15 @@ enum BoxHeader {
 /// Walks boxes held in memory (the payload of `moov`, HEIF `meta`, a sample entry ...).
 public struct BoxIterator {
     private var reader: ByteReader
-    private let parent: ByteReader
+    /// The path children are named below (built once per container).
+    private let parentNode: PathNode?
     /// How many children of each type so far (a short list: containers hold few types).
     private var counts: [(type: FourCC, count: Int)] = []
     private var seen = 0
 
     public init(_ reader: ByteReader) {
         self.reader = reader
-        self.parent = reader
+        self.parentNode = reader.pathNode
     }
 
     /// The next child: its header and a reader bounded to its payload whose path names it
@@ -97,8 +98,8 @@ public struct BoxIterator {
         guard seen <= Limits.maxBoxesPerContainer else {
             throw reader.error(.limitExceeded, "more than \(Limits.maxBoxesPerContainer) boxes in one container")
         }
-        var header = reader
-        let box = try BoxHeader.parse(&header, available: Int64(reader.remaining))
+        let start = reader.position
+        let box = try BoxHeader.parse(&reader, available: Int64(reader.remaining))
         let index: Int
         if let slot = counts.firstIndex(where: { $0.type == box.type }) {
             counts[slot].count += 1
@@ -107,17 +108,15 @@ public struct BoxIterator {
             counts.append((box.type, 1))
             index = 1
         }
-        guard box.size <= Int64(reader.remaining) else {
-            var named = reader
-            named.name(box.type, index: index, below: parent)
+        let available = reader.end - start
+        guard box.size <= Int64(available) else {
+            let path = PathNode(parent: parentNode, type: box.type, index: index).rendered
             throw ParseError(
-                .invalidSize, "box '\(box.type)' claims \(box.size) bytes but its parent has \(reader.remaining) left",
-                offset: box.offset, path: named.path)
+                .invalidSize, "box '\(box.type)' claims \(box.size) bytes but its parent has \(available) left",
+                offset: box.offset, path: path)
         }
-        var whole = try reader.sub(count: Int(box.size))
-        whole.name(box.type, index: index, below: parent)
-        try whole.skip(box.headerSize)
-        return (box, try whole.rest())
+        // Both within `available`: the size was just checked and the header is at most 32 bytes.
+        return (box, reader.child(payloadStart: start + box.headerSize, boxEnd: start + Int(box.size), type: box.type, index: index, below: parentNode))
     }
 
     /// Collects every child (box and payload).

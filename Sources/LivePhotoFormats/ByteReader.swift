@@ -7,13 +7,22 @@ public struct ByteReader: Sendable {
     public private(set) var position: Int
     public let end: Int
     /// The path is kept as a chain of box names and put together only when asked (errors are
-    /// rare, boxes many).
+    /// rare, boxes many): the chain above (`node`) and this reader's own step below it, held
+    /// inline so that naming a box allocates nothing.
     private var node: PathNode?
+    private var step: PathStep?
 
     /// Box or segment path of this reader, such as `moov/trak[2]/mdia`.
     public var path: String {
-        get { node?.rendered ?? "" }
-        set { node = newValue.isEmpty ? nil : PathNode(text: newValue) }
+        get {
+            guard let step else { return node?.rendered ?? "" }
+            let above = node?.rendered ?? ""
+            return above.isEmpty ? step.rendered : above + "/" + step.rendered
+        }
+        set {
+            node = newValue.isEmpty ? nil : PathNode(text: newValue)
+            step = nil
+        }
     }
 
     public init(_ bytes: [UInt8], base: Int64 = 0, path: String = "") {
@@ -24,17 +33,35 @@ public struct ByteReader: Sendable {
         self.node = path.isEmpty ? nil : PathNode(text: path)
     }
 
-    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, node: PathNode?) {
+    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, node: PathNode?, step: PathStep?) {
         self.bytes = bytes
         self.base = base
         self.position = position
         self.end = end
         self.node = node
+        self.step = step
+    }
+
+    /// The path of this reader as a node that children can hang below (allocated once per
+    /// container walked, not once per box).
+    var pathNode: PathNode? {
+        guard let step else { return node }
+        return PathNode(parent: node, type: step.type, index: step.index)
+    }
+
+    /// The payload `payloadStart..<boxEnd` (offsets relative to this reader's bytes, already
+    /// checked by the caller against this reader's range) of the `index`-th child of type `type`,
+    /// named below `parent`. Moves this reader to `boxEnd`.
+    mutating func child(payloadStart: Int, boxEnd: Int, type: FourCC, index: Int, below parent: PathNode?) -> ByteReader {
+        precondition(payloadStart >= position && payloadStart <= boxEnd && boxEnd <= end)
+        position = boxEnd
+        return ByteReader(bytes: bytes, base: base, position: payloadStart, end: boxEnd, node: parent, step: PathStep(type: type, index: index))
     }
 
     /// Names this reader as the `index`-th child of type `type` of `parent` (path built lazily).
     mutating func name(_ type: FourCC, index: Int, below parent: ByteReader) {
-        node = PathNode(parent: parent.node, type: type, index: index)
+        node = parent.pathNode
+        step = PathStep(type: type, index: index)
     }
 
     public var remaining: Int { end - position }
@@ -70,10 +97,16 @@ public struct ByteReader: Sendable {
         return bytes[position]
     }
 
-    public mutating func u16() throws -> UInt16 { UInt16(try uint(2)) }
+    public mutating func u16() throws -> UInt16 {
+        try require(2)
+        defer { position += 2 }
+        return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
+    }
+
     public mutating func u24() throws -> UInt32 { UInt32(try uint(3)) }
     public mutating func u32() throws -> UInt32 { UInt32(try uint(4)) }
     public mutating func u64() throws -> UInt64 { try uint(8) }
+
     public mutating func i16() throws -> Int16 { Int16(bitPattern: try u16()) }
     public mutating func i32() throws -> Int32 { Int32(bitPattern: try u32()) }
     public mutating func i64() throws -> Int64 { Int64(bitPattern: try u64()) }
@@ -82,11 +115,6 @@ public struct ByteReader: Sendable {
     public mutating func uint(_ width: Int) throws -> UInt64 {
         guard (1...8).contains(width) else { throw error(.invalidValue, "integer width \(width)") }
         try require(width, "\(width)-byte integer")
-        if width == 4 {
-            let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: UInt32.self) }
-            position += 4
-            return UInt64(UInt32(bigEndian: value))
-        }
         var value: UInt64 = 0
         for index in position..<(position + width) { value = value << 8 | UInt64(bytes[index]) }
         position += width
@@ -115,7 +143,7 @@ public struct ByteReader: Sendable {
     /// A reader limited to the next `count` bytes; this reader moves past them.
     public mutating func sub(count: Int, path: String? = nil) throws -> ByteReader {
         try require(count, "nested structure")
-        var child = ByteReader(bytes: bytes, base: base, position: position, end: position + count, node: node)
+        var child = ByteReader(bytes: bytes, base: base, position: position, end: position + count, node: node, step: step)
         if let path { child.path = path }
         position += count
         return child
@@ -156,31 +184,36 @@ public struct ByteReader: Sendable {
     }
 }
 
-/// One step of a box path: a box type and its index among same-type siblings, below a parent;
-/// or a fixed text. Rendered to `moov/trak[2]/mdia` only when an error or a model needs it.
-final class PathNode: @unchecked Sendable {
-    let parent: PathNode?
+/// One step of a box path: a box type and its index among same-type siblings.
+struct PathStep: Sendable {
     let type: FourCC
     let index: Int
+
+    var rendered: String { index > 1 ? "\(type)[\(index)]" : "\(type)" }
+}
+
+/// A chain of box path steps below a parent, or a fixed text. Rendered to
+/// `moov/trak[2]/mdia` only when an error or a model needs it.
+final class PathNode: @unchecked Sendable {
+    let parent: PathNode?
+    let step: PathStep
     let text: String?
 
     init(parent: PathNode?, type: FourCC, index: Int) {
         self.parent = parent
-        self.type = type
-        self.index = index
+        self.step = PathStep(type: type, index: index)
         self.text = nil
     }
 
     init(text: String) {
         self.parent = nil
-        self.type = FourCC(0)
-        self.index = 0
+        self.step = PathStep(type: FourCC(0), index: 0)
         self.text = text
     }
 
     var rendered: String {
         if let text { return text }
-        let name = index > 1 ? "\(type)[\(index)]" : "\(type)"
+        let name = step.rendered
         guard let parent else { return name }
         let above = parent.rendered
         return above.isEmpty ? name : above + "/" + name

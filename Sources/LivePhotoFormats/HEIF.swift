@@ -101,13 +101,16 @@ public struct HEIFStructure: Sendable {
                 break
             }
         }
+        var located = Set<UInt32>(minimumCapacity: locations.count)
+        structure.items.reserveCapacity(max(locations.count, infos.count))
         for (id, method, base, extents, fields) in locations {
+            located.insert(id)
             let info = infos[id]
             structure.items.append(HEIFItem(
                 id: id, type: info?.0 ?? FourCC(0), name: info?.1 ?? "", contentType: info?.2,
                 constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.3 ?? false, location: fields))
         }
-        for (id, info) in infos.sorted(by: { $0.key < $1.key }) where !locations.contains(where: { $0.0 == id }) {
+        for (id, info) in infos.filter({ !located.contains($0.key) }).sorted(by: { $0.key < $1.key }) {
             structure.items.append(HEIFItem(id: id, type: info.0, name: info.1, contentType: info.2, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.3, location: nil))
         }
         return structure

@@ -7,7 +7,7 @@ enum DamagedStructure: Rule {
         autofixable: false)
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        item.files.compactMap { file in
+        item.compactMapFiles { file in
             let damage = file.warnings.filter { $0.code != .truncated }
             guard file.error == nil, let first = damage.first else { return nil }
             let more = damage.count > 1 ? " (and \(damage.count - 1) more)" : ""

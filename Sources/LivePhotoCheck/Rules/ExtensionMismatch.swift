@@ -15,7 +15,7 @@ enum ExtensionMismatch: Rule {
     ]
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        item.files.compactMap { file in
+        item.compactMapFiles { file in
             guard file.error == nil, file.format != .unknown, let allowed = expected[file.fileExtension], !allowed.contains(file.format) else { return nil }
             return finding("The file is named .\(file.fileExtension) but holds \(file.format.rawValue) data.", file)
         }

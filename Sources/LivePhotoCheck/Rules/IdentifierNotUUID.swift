@@ -7,7 +7,7 @@ enum IdentifierNotUUID: Rule {
         autofixable: true)
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        item.files.compactMap { file in
+        item.compactMapFiles { file in
             guard let identifier = file.contentIdentifier, !IdentifierShape.isUUID(identifier) else { return nil }
             return finding("The content identifier \"\(identifier)\" is not a UUID.", file)
         }

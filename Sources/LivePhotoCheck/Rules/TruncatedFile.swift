@@ -7,7 +7,7 @@ enum TruncatedFile: Rule {
         autofixable: false)
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        item.files.compactMap { file in
+        item.compactMapFiles { file in
             guard file.error == nil, let warning = file.warnings.first(where: { $0.code == .truncated }) else { return nil }
             let location = warning.path.isEmpty ? "" : " (\(warning.path))"
             return finding("Truncated: \(warning.message)\(location).", file, offset: warning.offset)

@@ -7,7 +7,7 @@ enum UnreadableFile: Rule {
         autofixable: false)
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        item.files.compactMap { file in
+        item.compactMapFiles { file in
             guard let error = file.error else { return nil }
             let location = error.path.isEmpty ? "" : " in \(error.path)"
             return finding("\(error.message) (\(error.code.rawValue) at byte \(error.offset)\(location)).", file, offset: error.offset)
