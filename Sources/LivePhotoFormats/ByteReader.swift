@@ -104,8 +104,30 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func u24() throws -> UInt32 { UInt32(try uint(3)) }
-    public mutating func u32() throws -> UInt32 { UInt32(try uint(4)) }
+    public mutating func u32() throws -> UInt32 {
+        try require(4)
+        defer { position += 4 }
+        return UInt32(bytes[position]) << 24 | UInt32(bytes[position + 1]) << 16 | UInt32(bytes[position + 2]) << 8 | UInt32(bytes[position + 3])
+    }
+
     public mutating func u64() throws -> UInt64 { try uint(8) }
+
+    /// `count` big-endian 32-bit values in one pass (sample tables hold thousands).
+    public mutating func u32s(_ count: Int) throws -> [UInt32] {
+        let (byteCount, overflow) = count.multipliedReportingOverflow(by: 4)
+        guard !overflow else { throw error(.invalidSize, "\(count) 32-bit values") }
+        try require(byteCount, "\(count) 32-bit values")
+        let start = position
+        position += byteCount
+        return bytes.withUnsafeBytes { raw in
+            Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+                for index in 0..<count {
+                    buffer[index] = UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: start + index * 4, as: UInt32.self))
+                }
+                initialized = count
+            }
+        }
+    }
 
     public mutating func i16() throws -> Int16 { Int16(bitPattern: try u16()) }
     public mutating func i32() throws -> Int32 { Int32(bitPattern: try u32()) }

@@ -247,32 +247,26 @@ struct MovieParser {
             case "stts":
                 _ = try FullBoxHeader(&child)
                 let count = try child.checkCount(UInt64(try child.u32()), entrySize: 8, what: "stts")
-                table.timeToSample.reserveCapacity(count)
-                for _ in 0..<count {
-                    table.timeToSample.append(TimeToSampleEntry(count: try child.u32(), delta: try child.u32()))
-                }
+                let values = try child.u32s(count * 2)
+                table.timeToSample = (0..<count).map { TimeToSampleEntry(count: values[2 * $0], delta: values[2 * $0 + 1]) }
                 noteUnread(child, "stts")
             case "ctts":
                 _ = try FullBoxHeader(&child)
                 let count = try child.checkCount(UInt64(try child.u32()), entrySize: 8, what: "ctts")
-                table.compositionOffsets.reserveCapacity(count)
-                for _ in 0..<count {
-                    table.compositionOffsets.append(CompositionOffsetEntry(count: try child.u32(), offset: try child.i32()))
+                let values = try child.u32s(count * 2)
+                table.compositionOffsets = (0..<count).map {
+                    CompositionOffsetEntry(count: values[2 * $0], offset: Int32(bitPattern: values[2 * $0 + 1]))
                 }
             case "stss":
                 _ = try FullBoxHeader(&child)
                 let count = try child.checkCount(UInt64(try child.u32()), entrySize: 4, what: "stss")
-                var list: [UInt32] = []
-                list.reserveCapacity(count)
-                for _ in 0..<count { list.append(try child.u32()) }
-                table.syncSamples = list
+                table.syncSamples = try child.u32s(count)
             case "stsc":
                 _ = try FullBoxHeader(&child)
                 let count = try child.checkCount(UInt64(try child.u32()), entrySize: 12, what: "stsc")
-                table.sampleToChunk.reserveCapacity(count)
-                for _ in 0..<count {
-                    table.sampleToChunk.append(SampleToChunkEntry(
-                        firstChunk: try child.u32(), samplesPerChunk: try child.u32(), descriptionIndex: try child.u32()))
+                let values = try child.u32s(count * 3)
+                table.sampleToChunk = (0..<count).map {
+                    SampleToChunkEntry(firstChunk: values[3 * $0], samplesPerChunk: values[3 * $0 + 1], descriptionIndex: values[3 * $0 + 2])
                 }
                 noteUnread(child, "stsc")
             case "stsz":
@@ -282,8 +276,7 @@ struct MovieParser {
                 table.sampleCount = try child.u32()
                 if table.constantSampleSize == 0 {
                     let count = try child.checkCount(UInt64(table.sampleCount), entrySize: 4, what: "stsz")
-                    table.sampleSizes.reserveCapacity(count)
-                    for _ in 0..<count { table.sampleSizes.append(try child.u32()) }
+                    table.sampleSizes = try child.u32s(count)
                 }
             case "stz2":
                 _ = try FullBoxHeader(&child)
@@ -312,8 +305,12 @@ struct MovieParser {
                 table.chunkOffsetBox = box.type
                 let width = box.type == "co64" ? 8 : 4
                 let count = try child.checkCount(UInt64(try child.u32()), entrySize: width, what: "\(box.type)")
-                table.chunkOffsets.reserveCapacity(count)
-                for _ in 0..<count { table.chunkOffsets.append(width == 8 ? try child.u64() : UInt64(try child.u32())) }
+                if width == 8 {
+                    table.chunkOffsets.reserveCapacity(count)
+                    for _ in 0..<count { table.chunkOffsets.append(try child.u64()) }
+                } else {
+                    table.chunkOffsets = try child.u32s(count).map(UInt64.init)
+                }
                 noteUnread(child, "\(box.type)")
             default:
                 break

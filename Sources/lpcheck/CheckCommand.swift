@@ -133,10 +133,7 @@ struct Check: ParsableCommand {
 
     /// Writes a report file; JSON is streamed item by item.
     static func write(_ report: CheckReport, as format: ReportFormat, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let handle = try openOutput(path)
         defer { try? handle.close() }
         if format == .json {
             var buffer = ""
@@ -153,6 +150,20 @@ struct Check: ParsableCommand {
         } else {
             try handle.write(contentsOf: Data(render(report, as: format).utf8))
         }
+    }
+
+    /// Opens a report file where it is, created or truncated. Never an atomic replace: that
+    /// would put a regular file in the place of a symbolic link, a FIFO or `/dev/null` (and, run
+    /// as root, really replace the device).
+    static func openOutput(_ path: String) throws -> FileHandle {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OutputError(reason: String(cString: strerror(errno))) }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    struct OutputError: LocalizedError {
+        let reason: String
+        var errorDescription: String? { reason }
     }
 
     static func render(_ report: CheckReport, as format: ReportFormat) -> String {

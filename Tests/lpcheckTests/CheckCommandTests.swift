@@ -56,6 +56,24 @@ struct CheckCommandTests {
         #expect(Set(items.compactMap { $0["kind"] as? String }) == ["pair", "still-only"])
     }
 
+    @Test("--output writes where the path points: a symbolic link stays a link (no atomic replace, which would also replace /dev/null)")
+    func outputInPlace() throws {
+        let dir = try folder(["camera-pair.jpg", "camera-pair.mov"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let target = reports.appendingPathComponent("kept.json")
+        try Data(repeating: 0x20, count: 1 << 20).write(to: target)
+        let link = reports.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        #expect(try lpcheck(["check", "--format", "json", "--output", link.path, dir.path]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        // The target holds the new report alone (truncated first, not overwritten in part).
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: target)) as? [String: Any]
+        #expect(written?["items"] != nil)
+    }
+
     @Test("bad usage, a bad configuration, or nothing readable exit 2")
     func usage() throws {
         #expect(try lpcheck(["check"]).status == 2)
