@@ -37,7 +37,8 @@ public struct JPEGStructure: Sendable {
     static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     static let extendedXMPHeader: [UInt8] = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
 
-    /// Reads segment headers one by one (4 bytes each) and loads only APP1 Exif/XMP payloads.
+    /// Reads segment headers one by one (marker and length in one 4-byte read), whole APP1
+    /// segments (Exif, XMP) and the first 40 bytes of other APPn segments; nothing else.
     public static func read(from source: ByteSource) throws -> JPEGStructure {
         let soi = try source.read(at: 0, count: 2)
         guard soi == [0xFF, 0xD8] else { throw ParseError(.invalidValue, "not a JPEG: no SOI marker", offset: 0, path: "SOI") }
@@ -60,8 +61,10 @@ public struct JPEGStructure: Sendable {
             guard structure.segments.count < Limits.maxBoxesPerContainer else {
                 throw ParseError(.limitExceeded, "more than \(Limits.maxBoxesPerContainer) JPEG segments", offset: offset)
             }
-            // Markers may be preceded by fill bytes 0xFF.
-            var head = try source.read(at: offset, count: 2)
+            // Marker and length in one read (4 bytes; 2 at the very end). Markers may be preceded
+            // by fill bytes 0xFF.
+            func header() throws -> [UInt8] { try source.read(at: offset, count: Int(min(4, max(2, source.size - offset)))) }
+            var head = try header()
             guard head[0] == 0xFF else {
                 throw ParseError(.invalidValue, "expected a marker (0xFF), found 0x\(String(head[0], radix: 16))", offset: offset, path: "segment[\(structure.segments.count + 1)]")
             }
@@ -70,7 +73,7 @@ public struct JPEGStructure: Sendable {
                 fill += 1
                 guard fill < 4096 else { throw ParseError(.invalidValue, "endless fill bytes", offset: offset) }
                 offset += 1
-                head = try source.read(at: offset, count: 2)
+                head = try header()
             }
             let marker = head[1]
             if marker == 0xD9 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
@@ -81,7 +84,7 @@ public struct JPEGStructure: Sendable {
             }
             let segmentOffset = offset
             var path: String { "\(JPEGSegment(marker: marker, offset: 0, length: 0).name)@\(segmentOffset)" }
-            let lengthBytes = try source.read(at: offset + 2, count: 2)
+            let lengthBytes = head.count >= 4 ? Array(head[2..<4]) : try source.read(at: offset + 2, count: 2)
             let length = Int(lengthBytes[0]) << 8 | Int(lengthBytes[1])
             guard length >= 2 else {
                 throw ParseError(.invalidSize, "segment length \(length) is below 2", offset: offset + 2, path: path)
@@ -90,23 +93,22 @@ public struct JPEGStructure: Sendable {
             guard segment.payloadOffset + Int64(segment.length) <= source.size else {
                 throw ParseError(.truncated, "segment of \(length) bytes runs past the end of the file", offset: offset, path: path)
             }
-            if (0xE0...0xEF).contains(marker) {
-                let probe = try source.read(at: segment.payloadOffset, count: min(segment.length, 40))
-                segment.label = label(marker: marker, probe: probe)
-                if marker == 0xE1 {
-                    if segment.label == "Exif", structure.exif == nil {
-                        let payload = try source.read(at: segment.payloadOffset, count: segment.length)
-                        structure.exif = (Array(payload.dropFirst(6)), segment.payloadOffset + 6)
-                    } else if segment.label == "XMP", structure.xmp == nil {
-                        let payload = try source.read(at: segment.payloadOffset, count: segment.length)
-                        structure.xmp = (Array(payload.dropFirst(xmpHeader.count)), segment.payloadOffset + Int64(xmpHeader.count))
-                    } else if segment.label == "ExtendedXMP", segment.length > extendedXMPHeader.count + 40 {
-                        var reader = ByteReader(try source.read(at: segment.payloadOffset, count: segment.length), base: segment.payloadOffset, path: path)
-                        try reader.skip(extendedXMPHeader.count + 32 + 4)
-                        let partOffset = try reader.u32()
-                        extended.append((partOffset, try reader.restBytes()))
-                    }
+            if marker == 0xE1 {
+                // APP1 holds Exif or XMP nearly always, and at most 64 KB: read it whole at once.
+                let payload = try source.read(at: segment.payloadOffset, count: segment.length)
+                segment.label = label(marker: marker, probe: Array(payload.prefix(40)))
+                if segment.label == "Exif", structure.exif == nil {
+                    structure.exif = (Array(payload.dropFirst(6)), segment.payloadOffset + 6)
+                } else if segment.label == "XMP", structure.xmp == nil {
+                    structure.xmp = (Array(payload.dropFirst(xmpHeader.count)), segment.payloadOffset + Int64(xmpHeader.count))
+                } else if segment.label == "ExtendedXMP", segment.length > extendedXMPHeader.count + 40 {
+                    var reader = ByteReader(payload, base: segment.payloadOffset, path: path)
+                    try reader.skip(extendedXMPHeader.count + 32 + 4)
+                    let partOffset = try reader.u32()
+                    extended.append((partOffset, try reader.restBytes()))
                 }
+            } else if (0xE0...0xEF).contains(marker) {
+                segment.label = label(marker: marker, probe: try source.read(at: segment.payloadOffset, count: min(segment.length, 40)))
             }
             structure.segments.append(segment)
             if marker == 0xDA { break }

@@ -140,6 +140,24 @@ struct StillAndValueTests {
         #expect(file.stats.bytesRead < Int64(bytes.count) / 2)
     }
 
+    @Test("reading a JPEG: one read per segment header, whole APP1 payloads, the last bytes for the EOI; never the scan")
+    func jpegReads() throws {
+        let bytes = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.jpg")))
+        let source = RecordingSource(bytes)
+        let file = MediaFile.inspect(source: source, path: "camera-pair.jpg")
+        let jpeg = try #require(file.still?.jpeg)
+        let scan = try #require(jpeg.segments.last { $0.marker == 0xDA })
+        let scanStart = scan.payloadOffset + Int64(scan.length)
+        let tail = Int64(bytes.count) - 64
+        for range in source.ranges {
+            #expect(range.upperBound <= scanStart || range.lowerBound >= tail, "read \(range) inside the scan (which starts at \(scanStart))")
+        }
+        // The format probe, SOI, then one read per segment (marker and length together; an APPn
+        // with its payload or label probe in a second read), then the tail: no byte-by-byte walk.
+        let applications = jpeg.segments.filter { (0xE0...0xEF).contains($0.marker) }.count
+        #expect(source.ranges.count <= 2 + (jpeg.segments.count - 1) + applications + 1, "\(source.ranges)")
+    }
+
     @Test("reading a real camera movie reads a small fraction of it", .enabled(if: Locations.hasSharedSamples))
     func realReadBudget() throws {
         for name in ["LycheeOrg__Lychee/train.mov", "Bai-Mirror__pyheic_struct/apple.MOV", "LycheeOrg__Lychee/train.jpg", "perkeep__perkeep/ski-throne.heic"] {
