@@ -123,6 +123,8 @@ public struct BoxIterator {
     public static func all(_ reader: ByteReader) throws -> [(box: Box, payload: ByteReader)] {
         var iterator = BoxIterator(reader)
         var result: [(box: Box, payload: ByteReader)] = []
+        // Room for a typical container's children at once (an item list holds dozens).
+        result.reserveCapacity(min(reader.remaining / 8, 16))
         while let child = try iterator.next() { result.append(child) }
         return result
     }

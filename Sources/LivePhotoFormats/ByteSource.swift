@@ -90,22 +90,22 @@ public final class FileSource: ByteSource {
     public func read(at offset: Int64, count: Int) throws -> [UInt8] {
         try checkRange(offset, count, path: "")
         if count == 0 { return [] }
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return -1 }
-                return pread(descriptor, base + done, count - done, off_t(offset) + off_t(done))
+        // Filled by pread, so not zeroed first.
+        let buffer = try [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+            guard let base = raw.baseAddress else { return }
+            while initialized < count {
+                let got = pread(descriptor, base + initialized, count - initialized, off_t(offset) + off_t(initialized))
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw ParseError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(initialized))
+                }
+                if got == 0 {
+                    throw ParseError(.truncated, "file ended while reading", offset: offset + Int64(initialized))
+                }
+                initialized += got
             }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ParseError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(done))
-            }
-            if got == 0 {
-                throw ParseError(.truncated, "file ended while reading", offset: offset + Int64(done))
-            }
-            done += got
         }
+        guard buffer.count == count else { throw ParseError(.io, "read failed", offset: offset) }
         stats.record(count)
         return buffer
     }

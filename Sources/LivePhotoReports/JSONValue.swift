@@ -83,26 +83,48 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// RFC 8259 string escaping; `<`, `>` and `&` are escaped too so JSON can sit inside HTML.
     static func escape(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case "\\": out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case "\n": out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case "\r": out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case "\t": out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case "<", ">", "&", "\u{2028}", "\u{2029}":
-                out += Array(("\\u" + String(scalar.value, radix: 16).leftPadded(4)).utf8)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += Array(("\\u" + String(scalar.value, radix: 16).leftPadded(4)).utf8)
-                } else if scalar.isASCII {
-                    out.append(UInt8(scalar.value))
+        var text = text
+        text.withUTF8 { bytes in
+            // Copies runs of plain bytes at once; escapes quotes, backslashes, controls, the HTML
+            // specials and U+2028/U+2029 (E2 80 A8/A9), so a report can sit inside a <script>.
+            var runStart = 0
+            var index = 0
+            func flush() { out.append(contentsOf: bytes[runStart..<index]) }
+            while index < bytes.count {
+                let byte = bytes[index]
+                var width = 1
+                let escaped: [UInt8]?
+                switch byte {
+                case UInt8(ascii: "\""): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                case UInt8(ascii: "\\"): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case UInt8(ascii: "\n"): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\r"): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case UInt8(ascii: "\t"): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0x00..<0x20, 0x7F:
+                    escaped = unicodeEscape(UInt32(byte))
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    escaped = unicodeEscape(0x2000 | UInt32(bytes[index + 2] - 0x80))
+                    width = 3
+                default:
+                    escaped = nil
+                }
+                if let escaped {
+                    flush()
+                    out += escaped
+                    index += width
+                    runStart = index
                 } else {
-                    out += Array(String(scalar).utf8)
+                    index += 1
                 }
             }
+            flush()
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// `\u` and four lower-case hexadecimal digits.
+    static func unicodeEscape(_ value: UInt32) -> [UInt8] {
+        Array(("\\u" + String(value, radix: 16).leftPadded(4)).utf8)
     }
 }
 

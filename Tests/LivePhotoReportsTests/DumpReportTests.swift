@@ -65,6 +65,11 @@ struct DumpReportTests {
         #expect(json.contains("\\u003cscript\\u003e"))
         let parsed = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) as? String
         #expect(parsed == hostile)
+        // Multi-byte text passes through; the line separators that break <script> are escaped.
+        let mixed = "é\u{2028}x\u{2029}🎞\u{7F}\t\n&\u{E2}"
+        let serialized = JSONValue.string(mixed).serialized()
+        #expect(serialized == "\"é\\u2028x\\u2029🎞\\u007f\\t\\n\\u0026\u{E2}\"")
+        #expect((try? JSONSerialization.jsonObject(with: Data(serialized.utf8), options: [.fragmentsAllowed])) as? String == mixed)
         #expect(!hostile.terminalSafe.contains("\u{1B}"))
         #expect(hostile.terminalSafe.contains("\\u{1b}"))
     }

@@ -27,7 +27,7 @@ enum IdentifierShape {
         let bytes = text.utf8
         guard bytes.count == 36 else { return false }
         for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return false }
             } else {
                 guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) else { return false }
