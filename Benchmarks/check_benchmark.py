@@ -2,6 +2,7 @@
 """Check speed, bytes read and memory, side by side with ExifTool and an I/O floor.
 
 Usage: python3 Benchmarks/check_benchmark.py [--pairs 5000,50000] [--work DIR] [--exiftool-pairs 300] [--runs 3]
+       python3 Benchmarks/check_benchmark.py --callgrind 200 [--work DIR]
 
 For each corpus size it builds a corpus of N pairs from the four real camera pairs in
 ../shared/samples (hard links, 100 pairs per folder), warms the page cache, and measures:
@@ -12,6 +13,12 @@ For each corpus size it builds a corpus of N pairs from the four real camera pai
   per pair, so a subset measures it);
 - the I/O floor (Benchmarks/iofloor.c): only the bytes a checker must read, nothing parsed.
 Prints a Markdown table of rates and ratios.
+
+With --callgrind N it instead counts instructions (valgrind's callgrind; repeatable on a busy
+machine, unlike wall time) for a check of N pairs on one thread, minus the process start
+(`lpcheck --version`), and lists the functions that dominate. valgrind 3.19 cannot read the
+DWARF 5 debug information Swift emits, so it runs on a copy without debug information (the
+symbol table stays).
 """
 import argparse
 import os
@@ -71,12 +78,34 @@ def timed(cmd, runs, stdin=None):
     return best, result
 
 
+def callgrind(lpcheck, work, pairs):
+    if shutil.which("valgrind") is None:
+        sys.exit("--callgrind needs valgrind (apt-get install valgrind)")
+    stripped = os.path.join(work, "lpcheck-nodebug")
+    subprocess.run(["objcopy", "--strip-debug", lpcheck, stripped], check=True)
+    folder = corpus(work, pairs)
+
+    def instructions(arguments, out):
+        result = run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", stripped] + arguments)
+        return int(re.search(r"refs:\s+([\d,]+)", result.stderr).group(1).replace(",", ""))
+
+    start = instructions(["--version"], os.path.join(work, "callgrind.start"))
+    profile = os.path.join(work, "callgrind.check")
+    total = instructions(["check", folder, "--format", "json", "--output", "/dev/null", "--quiet", "--jobs", "1"], profile)
+    print(f"{pairs} pairs: {total:,} instructions, process start {start:,}, "
+          f"{(total - start) / pairs:,.0f} per pair\n")
+    top = run(["callgrind_annotate", profile]).stdout.split("\n")
+    listed = [line for line in top if re.match(r"\s*[\d,]+ \(", line) and "PROGRAM TOTALS" not in line]
+    print("\n".join(line[:150] for line in listed[:20]))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", default="5000,50000")
     parser.add_argument("--work", default="/tmp/lpcheck-check-bench")
     parser.add_argument("--exiftool-pairs", type=int, default=300)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--callgrind", type=int, metavar="PAIRS", help="count instructions instead of timing")
     args = parser.parse_args()
     if not os.path.isdir(SHARED):
         sys.exit("needs ../shared/samples")
@@ -84,6 +113,9 @@ def main():
     subprocess.run(["swift", "build", "-c", "release", "--product", "lpcheck"], cwd=ROOT, check=True, capture_output=True)
     lpcheck = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                                           capture_output=True, text=True).stdout.strip(), "lpcheck")
+    if args.callgrind:
+        callgrind(lpcheck, args.work, args.callgrind)
+        return
     floor = os.path.join(args.work, "iofloor")
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "Benchmarks", "iofloor.c")], check=True)
     rows = []
