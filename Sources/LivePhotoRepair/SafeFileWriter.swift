@@ -60,6 +60,9 @@ public enum SafeFileWriter {
 
     /// Writes `patch` (pieces of `original` and new bytes) to a temporary file beside `destination`.
     public static func stage(_ patch: FilePatch, original: String, destination: String, identity: Identity?) throws -> Staged {
+        let inPlace = original == destination
+        let destination = throughLinks(destination)
+        let original = inPlace ? destination : original
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/.\(name).lpcheck-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -117,6 +120,16 @@ public enum SafeFileWriter {
     }
 
     public static func discard(_ staged: Staged) { unlink(staged.temporary) }
+
+    /// The file a symbolic link points to, so that the rename replaces that file and the link
+    /// stays a link (renaming over the link would leave the linked file unrepaired and turn the
+    /// link into a copy). Any other path is returned as it is.
+    static func throughLinks(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 
     /// Hard-links the file into `.lpcheck-backup/` beside it (a copy where links are not possible).
     static func keepBackup(of path: String) throws -> String {

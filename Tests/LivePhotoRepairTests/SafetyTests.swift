@@ -89,6 +89,28 @@ struct SafetyTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".lpcheck-backup/camera-pair.jpg.1").path))
     }
 
+    @Test("repairing through symbolic links repairs the linked files and leaves the links as links",
+          .enabled(if: Locations.lpcheckBinary != nil))
+    func throughSymbolicLinks() throws {
+        let (library, still, movie) = try Self.brokenPair()
+        defer { try? FileManager.default.removeItem(at: library) }
+        let view = try Scratch.folder("links")
+        defer { try? FileManager.default.removeItem(at: view) }
+        for file in [still, movie] {
+            try FileManager.default.createSymbolicLink(at: view.appendingPathComponent(file.lastPathComponent), withDestinationURL: file)
+        }
+        #expect(try Scratch.lpcheck(["check", view.path]).status == 1)
+        let repair = try Scratch.lpcheck(["repair", "--prefer", "still", view.path])
+        #expect(repair.status == 0, "\(repair.text)")
+        for file in [still, movie] {
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: view.appendingPathComponent(file.lastPathComponent).path) == file.path)
+        }
+        #expect(MediaFile.inspect(path: movie.path).contentIdentifier == "8E2F3C61-6A1D-4B7E-9F0C-2D5A7B9C1E34")
+        #expect(FileManager.default.fileExists(atPath: library.appendingPathComponent(".lpcheck-backup/camera-pair.mov").path))
+        #expect(try Scratch.lpcheck(["check", view.path]).status == 0)
+        #expect(try Scratch.lpcheck(["check", library.path]).status == 0)
+    }
+
     @Test("repair refuses to touch what it cannot fix and says why", .enabled(if: Locations.lpcheckBinary != nil))
     func leavesUnfixable() throws {
         let folder = try Scratch.folder("unfixable")
