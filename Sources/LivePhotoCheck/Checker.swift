@@ -23,8 +23,8 @@ public struct Checker {
 
     public func run() -> CheckReport {
         let discovery = Discovery(exclude: configuration.exclude).find(roots)
-        var ignored = 0
-        var items = pairedItems(discovery.files, ignored: &ignored)
+        var leftOut: [LeftOutFile] = discovery.hidden.map { LeftOutFile(path: $0, reason: "hidden file (name starts with a dot)") }
+        var items = pairedItems(discovery.files, leftOut: &leftOut)
         let active = RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
             configuration.severity(of: rule.description).map { (rule, $0) }
         }
@@ -48,25 +48,36 @@ public struct Checker {
                 var description = rule.description
                 description.severity = severity
                 return description
-            }, failOn: configuration.failOn ?? failOn, ignoredFiles: ignored, discoveryProblems: discovery.problems)
+            }, failOn: configuration.failOn ?? failOn, ignoredFiles: leftOut.count, discoveryProblems: discovery.problems,
+            leftOut: leftOut.sorted { $0.path < $1.path })
     }
 
-    /// Reads the files and pairs them. The per-file facts live only inside this function, so a
-    /// large library holds one copy of them (in the items), not three.
-    func pairedItems(_ paths: [String], ignored: inout Int) -> [CheckItem] {
+    /// Reads the files and pairs them; sidecars go to their items, the other files that are not
+    /// media to `leftOut`. The per-file facts live only inside this function, so a large library
+    /// holds one copy of them (in the items), not three.
+    func pairedItems(_ paths: [String], leftOut: inout [LeftOutFile]) -> [CheckItem] {
         let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, display: false)
         var facts = Self.inspect(paths, options: options, jobs: jobs, progress: progress)
         var kept = 0
+        var sidecars: [FileFacts] = []
         for index in facts.indices {
             guard Self.keepAsMedia(&facts[index]) else {
-                ignored += 1
+                if Sidecars.isSidecar(facts[index]) {
+                    sidecars.append(facts[index])
+                } else {
+                    leftOut.append(LeftOutFile(path: facts[index].path, reason: facts[index].error.map { "unreadable: \($0.message)" } ?? "not an image or movie"))
+                }
                 continue
             }
             if kept != index { facts.swapAt(kept, index) }
             kept += 1
         }
         facts.removeLast(facts.count - kept)
-        return Pairing.items(facts)
+        var items = Pairing.items(facts) { FileComparison.identical($0.path, $1.path) }
+        for sidecar in Sidecars.attach(sidecars, to: &items) {
+            leftOut.append(LeftOutFile(path: sidecar.path, reason: "sidecar (.\(sidecar.fileExtension)) describing no file of the scan"))
+        }
+        return items
     }
 
     /// Whether the file counts as media for a report. A file named like media but holding

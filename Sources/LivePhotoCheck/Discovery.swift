@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LivePhotoFormats
 
 /// Finds candidate files below folders: recursive, survives symbolic-link loops and unreadable
 /// folders, skips hidden entries (lpcheck's own backups live in the hidden `.lpcheck-backup`).
@@ -12,6 +13,9 @@ public struct Discovery {
         public var files: [String]
         /// Folders or files that could not be opened, with the reason.
         public var problems: [(path: String, reason: String)]
+        /// Hidden files (names starting with a dot) that were not read, so that they are named
+        /// rather than silently skipped. Hidden folders are not entered and not listed.
+        public var hidden: [String] = []
     }
 
     /// Name of the hidden folder in which `repair` keeps backups.
@@ -27,7 +31,7 @@ public struct Discovery {
         var visited = Set<DirectoryID>()
         for root in roots {
             var info = stat()
-            guard stat(root, &info) == 0 else {
+            guard PathBytes.status(root, &info) == 0 else {
                 result.problems.append((root, String(cString: strerror(errno))))
                 continue
             }
@@ -51,16 +55,15 @@ public struct Discovery {
         while let (folder, info) = stack.popLast() {
             let id = DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             guard visited.insert(id).inserted else { continue }
-            guard let handle = opendir(folder) else {
+            guard let handle = PathBytes.withCString(folder, { opendir($0) }) else {
                 result.problems.append((folder, String(cString: strerror(errno))))
                 continue
             }
             var names: [(name: String, type: UInt8)] = []
             while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name.hasPrefix(".") { continue }
+                // Names are bytes: kept exactly, even when they are not UTF-8.
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in PathBytes.string(raw.prefix { $0 != 0 }) }
+                if name == "." || name == ".." { continue }
                 names.append((name, entry.pointee.d_type))
             }
             closedir(handle)
@@ -68,6 +71,11 @@ public struct Discovery {
             for (name, type) in names.sorted(by: { $0.name < $1.name }) {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
                 if isExcluded(path) { continue }
+                if name.hasPrefix(".") {
+                    // Hidden folders (repair's backups among them) are not entered; hidden files are named.
+                    if type == UInt8(DT_REG) { result.hidden.append(path) }
+                    continue
+                }
                 // The directory entry already says "regular file" for most entries: no stat needed.
                 if type == UInt8(DT_REG) {
                     result.files.append(path)
@@ -75,7 +83,7 @@ public struct Discovery {
                 }
                 var entryInfo = stat()
                 // stat follows links: a link to a folder is walked once (loops end at `visited`).
-                guard stat(path, &entryInfo) == 0 else {
+                guard PathBytes.status(path, &entryInfo) == 0 else {
                     result.problems.append((path, String(cString: strerror(errno))))
                     continue
                 }

@@ -14,6 +14,8 @@ public struct FileFacts: Sendable {
     public var contentIdentifier: String?
     /// Bytes the readers fetched from the file.
     public var bytesRead: Int64 = 0
+    /// Device and inode: equal for hard links of one file.
+    public var identity: FileIdentity?
 
     // Stills
     public var hasAppleMakerNote: Bool = false
@@ -59,6 +61,12 @@ public struct FileFacts: Sendable {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...]).lowercased()
     }
+
+    /// The base name with exporters' variant marks removed.
+    public var nameKey: NameKey { NameKey(baseName: baseName) }
+
+    /// Written by a camera: its make or model is recorded.
+    public var hasCameraMetadata: Bool { make != nil || model != nil }
 
     /// Any Live Photo marker: an identifier, or a still-image-time track.
     public var hasLivePhotoMarker: Bool {
@@ -151,6 +159,7 @@ extension FileFacts {
         self.init(path: file.path, format: file.format, kind: file.kind, size: file.size, error: file.error,
                   warnings: file.warnings, contentIdentifier: file.contentIdentifier)
         bytesRead = file.stats.bytesRead
+        identity = file.identity
         if let still = file.still {
             hasAppleMakerNote = still.makerNote != nil
             make = still.tiff?.make

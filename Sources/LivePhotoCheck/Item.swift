@@ -11,6 +11,31 @@ public enum ItemKind: String, Sendable, Codable, CaseIterable {
     /// No Live Photo marker and no partner: not a failure.
     case notLivePhoto = "not-live-photo"
     case unreadable
+    /// A hard link or a byte-identical copy of a file in another item (`duplicateOf`).
+    case duplicate
+    /// Another rendition of a Live Photo that is in another item (`variantOf`): an edit without
+    /// its partner, a re-export, a downsized movie. Legal: it shares the identifier by design.
+    case variant
+}
+
+/// Where an item of the same identifier group is: its still and movie paths.
+public struct ItemReference: Sendable, Equatable {
+    public var still: String?
+    public var movie: String?
+    public init(still: String?, movie: String?) {
+        self.still = still
+        self.movie = movie
+    }
+}
+
+/// A file with the same folder and base name as a single file, and why they did not pair.
+public struct NameMate: Sendable, Equatable {
+    public var path: String
+    public var reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
 /// One report item: a pair or a single file, with what the rules found.
@@ -24,7 +49,33 @@ public struct CheckItem: Sendable {
     public var sharingIdentifier: [String] = []
     /// How many other files carry it (may exceed `sharingIdentifier.count`).
     public var sharingCount = 0
+    /// Stills and movies in the whole scan that carry the item's identifier (its own included).
+    public var carriers = Carriers()
+    /// The file this one is a hard link or copy of (kind `duplicate`).
+    public var duplicateOf: String?
+    /// Whether `duplicateOf` is the same file under another name (a hard link), not a copy.
+    public var hardLink = false
+    /// The item this one is another rendition of (kind `variant`, or a pair that is an edit or
+    /// re-export of another pair).
+    public var variantOf: ItemReference?
+    /// The variant marks that set this item's names apart from `variantOf`'s.
+    public var variantMarks: [VariantMark] = []
+    /// Shares its identifier with files it cannot be told apart from: a true conflict.
+    public var identifierConflict = false
+    /// Single files: files of the same folder and base name that did not pair with it, and why.
+    public var nameMates: [NameMate] = []
+    /// Sidecar files (`.AAE`, `.xmp`, Takeout `.json`) that belong to the item's files.
+    public var sidecars: [String] = []
     public var findings: [Finding] = []
+
+    public struct Carriers: Sendable, Equatable {
+        public var stills = 0
+        public var movies = 0
+        public init(stills: Int = 0, movies: Int = 0) {
+            self.stills = stills
+            self.movies = movies
+        }
+    }
 
     public enum PairingMethod: String, Sendable, Codable { case identifier, name }
 

@@ -1,102 +1,33 @@
-/// Groups files into report items: by content identifier first, across folders and names; then
-/// by folder and base name when an identifier is missing on one side. Every file lands in exactly
-/// one item. Several files with one identifier are reported (`sharingIdentifier`), never resolved
-/// silently. Works on indices, so a large library's facts are not copied along the way.
+import LivePhotoFormats
+
+/// Groups files into report items the way a person sorting a library would. Every file lands in
+/// exactly one item.
+///
+/// 1. **Identifier groups.** Files carrying one content identifier belong together. One still and
+///    one movie make a pair. A larger group (an original and its edit, a re-export, a downsized
+///    movie, a copy) is resolved in steps: hard links of one file are one file (`duplicate`);
+///    stills and movies pair by same folder and base name, then the same name once variant marks
+///    are removed (`VariantMark`), then related names, each step closest path first, ties by path.
+///    What is left is a byte-identical copy of a member (`duplicate`), another rendition of the
+///    group's Live Photo (`variant`, named like one of its files), or, named like none of them, a
+///    true conflict (`identifierConflict`). Several pairs per identifier are legal: the first
+///    (camera original, fewest marks) is the group's primary and the others are `variantOf` it.
+/// 2. **Names.** A file without an identifier pairs with the one file of the other kind that has
+///    its folder and base name (or that name without variant marks) when one of them carries a
+///    Live Photo marker.
+/// 3. Single files say which same-named files did not pair with them and why (`nameMates`).
 public enum Pairing {
     /// How many of the other files sharing an identifier an item lists.
     static let listedSharers = 10
 
-    public static func items(_ files: [FileFacts]) -> [CheckItem] {
-        var pairs: [(still: Int, movie: Int, method: CheckItem.PairingMethod)] = []
-        var leftovers: [Int] = []
-        // Files of an identifier carried by several: index -> group number.
-        var sharedGroup: [Int: Int] = [:]
-        var sharedGroups: [[Int]] = []
-
-        // 1. By identifier.
-        var groups: [String: (stills: [Int], movies: [Int])] = [:]
-        for index in files.indices {
-            let isStill = files[index].isStill
-            guard files[index].error == nil, let identifier = files[index].contentIdentifier, isStill || files[index].isMovie else {
-                leftovers.append(index)
-                continue
-            }
-            if isStill { groups[identifier, default: ([], [])].stills.append(index) } else { groups[identifier, default: ([], [])].movies.append(index) }
-        }
-        for identifier in groups.keys.sorted() {
-            guard let group = groups[identifier] else { continue }
-            if group.stills.count > 1 || group.movies.count > 1 {
-                let members = (group.stills + group.movies).sorted { files[$0].path < files[$1].path }
-                for member in members { sharedGroup[member] = sharedGroups.count }
-                sharedGroups.append(members)
-            }
-            if group.stills.count == 1 && group.movies.count == 1 {
-                pairs.append((group.stills[0], group.movies[0], .identifier))
-                continue
-            }
-            // Several: pair those that also share folder and name; the rest wait for the name pass.
-            var movies = group.movies
-            var movieByName: [String: [Int]] = [:]
-            for (slot, movie) in movies.enumerated() { movieByName[nameKey(files[movie]), default: []].append(slot) }
-            var used = Set<Int>()
-            for still in group.stills {
-                if let slot = movieByName[nameKey(files[still])]?.first(where: { !used.contains($0) }) {
-                    used.insert(slot)
-                    pairs.append((still, movies[slot], .identifier))
-                } else {
-                    leftovers.append(still)
-                }
-            }
-            movies = movies.enumerated().filter { !used.contains($0.offset) }.map(\.element)
-            leftovers += movies
-        }
-
-        // 2. By folder and base name, when at least one side carries a Live Photo marker.
-        var byName: [String: (stills: [Int], movies: [Int])] = [:]
-        var singles: [Int] = []
-        for index in leftovers {
-            let isStill = files[index].isStill
-            guard isStill || files[index].isMovie else { singles.append(index); continue }
-            let key = nameKey(files[index])
-            if isStill { byName[key, default: ([], [])].stills.append(index) } else { byName[key, default: ([], [])].movies.append(index) }
-        }
-        for key in byName.keys.sorted() {
-            guard let group = byName[key] else { continue }
-            if group.stills.count == 1, group.movies.count == 1,
-               files[group.stills[0]].hasLivePhotoMarker || files[group.movies[0]].hasLivePhotoMarker {
-                pairs.append((group.stills[0], group.movies[0], .name))
-            } else {
-                singles += group.stills + group.movies
-            }
-        }
-
-        // 3. Items, sorted by their first file's path; shared identifiers listed (the first few).
-        func sharing(_ own: [Int]) -> (listed: [String], count: Int) {
-            guard let group = own.lazy.compactMap({ sharedGroup[$0] }).first else { return ([], 0) }
-            let members = sharedGroups[group]
-            var listed: [String] = []
-            for member in members where !own.contains(member) {
-                listed.append(files[member].path)
-                if listed.count == listedSharers { break }
-            }
-            return (listed, members.count - own.filter { sharedGroup[$0] != nil }.count)
-        }
-        var items: [CheckItem] = []
-        items.reserveCapacity(pairs.count + singles.count)
-        for pair in pairs {
-            var item = CheckItem(kind: .pair, still: files[pair.still], movie: files[pair.movie], pairedBy: pair.method)
-            (item.sharingIdentifier, item.sharingCount) = sharing([pair.still, pair.movie])
-            items.append(item)
-        }
-        for index in singles {
-            var item = single(files[index])
-            (item.sharingIdentifier, item.sharingCount) = sharing([index])
-            items.append(item)
-        }
-        // Sort by key, then move each item once (items are large values).
-        let order = items.indices.map { ($0, items[$0].primary?.path ?? "") }.sorted { $0.1 < $1.1 }
-        return order.map { items[$0.0] }
+    /// `identical` tells whether two files of equal size hold the same bytes (the checker compares
+    /// them; nil leaves copies undetected).
+    public static func items(_ files: [FileFacts], identical: ((FileFacts, FileFacts) -> Bool)? = nil) -> [CheckItem] {
+        var builder = Builder(files: files, identical: identical)
+        return builder.run()
     }
+
+    static func nameKey(_ file: FileFacts) -> String { file.folder + "/" + file.baseName.lowercased() }
 
     static func single(_ file: FileFacts) -> CheckItem {
         let damaged = file.error != nil || file.warnings.contains { $0.code == .truncated }
@@ -118,5 +49,328 @@ public enum Pairing {
         return item
     }
 
-    static func nameKey(_ file: FileFacts) -> String { file.folder + "/" + file.baseName.lowercased() }
+    /// Folders apart: components of the two folders not shared from the start.
+    static func distance(_ a: FileFacts, _ b: FileFacts) -> Int {
+        let left = a.folder.split(separator: "/", omittingEmptySubsequences: false)
+        let right = b.folder.split(separator: "/", omittingEmptySubsequences: false)
+        var common = 0
+        while common < min(left.count, right.count), left[common] == right[common] { common += 1 }
+        return left.count + right.count - 2 * common
+    }
+
+    struct Builder {
+        let files: [FileFacts]
+        let identical: ((FileFacts, FileFacts) -> Bool)?
+        /// Items as (kind and fields, file indices); files are copied in once at the end.
+        var drafts: [Draft] = []
+        var draftOfFile: [Int: Int] = [:]
+        var groups: [String: (stills: [Int], movies: [Int])] = [:]
+
+        struct Draft {
+            var item: CheckItem
+            var still: Int?
+            var movie: Int?
+            var identifier: String?
+        }
+
+        init(files: [FileFacts], identical: ((FileFacts, FileFacts) -> Bool)?) {
+            self.files = files
+            self.identical = identical
+        }
+
+        mutating func add(_ item: CheckItem, still: Int?, movie: Int?, identifier: String? = nil) {
+            let index = drafts.count
+            drafts.append(Draft(item: item, still: still, movie: movie, identifier: identifier))
+            if let still { draftOfFile[still] = index }
+            if let movie { draftOfFile[movie] = index }
+        }
+
+        mutating func run() -> [CheckItem] {
+            var unpaired: [Int] = []
+            for index in files.indices {
+                let isStill = files[index].isStill
+                guard files[index].error == nil, let identifier = files[index].contentIdentifier, isStill || files[index].isMovie else {
+                    unpaired.append(index)
+                    continue
+                }
+                if isStill { groups[identifier, default: ([], [])].stills.append(index) } else { groups[identifier, default: ([], [])].movies.append(index) }
+            }
+            for identifier in groups.keys.sorted() {
+                guard let group = groups[identifier] else { continue }
+                switch (group.stills.count, group.movies.count) {
+                case (1, 1):
+                    add(CheckItem(kind: .pair, pairedBy: .identifier), still: group.stills[0], movie: group.movies[0], identifier: identifier)
+                case (1, 0), (0, 1):
+                    unpaired += group.stills + group.movies
+                default:
+                    resolve(group.stills, group.movies, identifier: identifier)
+                }
+            }
+            pairByName(unpaired)
+            return finish()
+        }
+
+        // MARK: Identifier groups
+
+        /// Preference for the file that stands for a group: fewest variant marks, written by a
+        /// camera, then path order. Set for the group being resolved.
+        var ranks: [Int: Int] = [:]
+        func rank(_ index: Int) -> Int { ranks[index] ?? Int.max }
+
+        /// Groups larger than this (a generator that stamped one identifier on everything) are
+        /// resolved by exact names only: the full resolution compares every still with every movie.
+        static let largeGroup = 256
+
+        mutating func resolve(_ stills: [Int], _ movies: [Int], identifier: String) {
+            if stills.count + movies.count > Self.largeGroup {
+                var movieByName: [String: [Int]] = [:]
+                for movie in movies { movieByName[Pairing.nameKey(files[movie]), default: []].append(movie) }
+                var used = Set<Int>()
+                for still in stills {
+                    if let movie = movieByName[Pairing.nameKey(files[still])]?.first(where: { !used.contains($0) }) {
+                        used.insert(movie)
+                        var item = CheckItem(kind: .pair, pairedBy: .identifier)
+                        item.identifierConflict = true
+                        add(item, still: still, movie: movie, identifier: identifier)
+                    } else {
+                        used.insert(still)
+                        var item = Pairing.single(files[still])
+                        item.still = nil
+                        item.identifierConflict = true
+                        add(item, still: still, movie: nil, identifier: identifier)
+                    }
+                }
+                for movie in movies where !used.contains(movie) {
+                    var item = Pairing.single(files[movie])
+                    item.movie = nil
+                    item.identifierConflict = true
+                    add(item, still: nil, movie: movie, identifier: identifier)
+                }
+                return
+            }
+            ranks = [:]
+            let preference = (stills + movies).map { index in
+                (index: index, marks: files[index].nameKey.marks.count, camera: files[index].hasCameraMetadata ? 0 : 1, path: files[index].path)
+            }.sorted { ($0.marks, $0.camera, $0.path) < ($1.marks, $1.camera, $1.path) }
+            for (position, entry) in preference.enumerated() { ranks[entry.index] = position }
+
+            // 1. Hard links: one file under several names. The best-named one stands for it.
+            var stills = stills, movies = movies
+            var linkOf: [Int: Int] = [:]
+            var byIdentity: [FileIdentity: Int] = [:]
+            for index in (stills + movies).sorted(by: { rank($0) < rank($1) }) {
+                guard let identity = files[index].identity else { continue }
+                if let first = byIdentity[identity] { linkOf[index] = first } else { byIdentity[identity] = index }
+            }
+            stills.removeAll { linkOf[$0] != nil }
+            movies.removeAll { linkOf[$0] != nil }
+
+            // 2. Pairs by name: same folder and name, same name without marks, related names.
+            var pairs: [(still: Int, movie: Int, tier: Int)] = []
+            var paired = Set<Int>()
+            func tier(_ still: Int, _ movie: Int) -> Int? {
+                let a = files[still], b = files[movie]
+                if a.folder == b.folder && a.baseName.lowercased() == b.baseName.lowercased() { return 0 }
+                let keyA = a.nameKey, keyB = b.nameKey
+                if keyA.stem == keyB.stem { return 1 }
+                return keyA.isRelated(to: keyB) ? 2 : nil
+            }
+            var candidates: [(still: Int, movie: Int, tier: Int, distance: Int)] = []
+            for still in stills {
+                for movie in movies {
+                    if let tier = tier(still, movie) { candidates.append((still, movie, tier, Pairing.distance(files[still], files[movie]))) }
+                }
+            }
+            candidates.sort { ($0.tier, $0.distance, rank($0.still), rank($0.movie)) < ($1.tier, $1.distance, rank($1.still), rank($1.movie)) }
+            for candidate in candidates where !paired.contains(candidate.still) && !paired.contains(candidate.movie) {
+                pairs.append((candidate.still, candidate.movie, candidate.tier))
+                paired.insert(candidate.still)
+                paired.insert(candidate.movie)
+            }
+
+            // 3. What is left: copies, renditions named like a grouped file, or unrelated files.
+            // Originals are looked for among the pairs, then the better-ranked leftovers.
+            var leftovers = (stills + movies).filter { !paired.contains($0) }.sorted { rank($0) < rank($1) }
+            let pairedFiles = paired.sorted { rank($0) < rank($1) }
+            var copyOf: [Int: Int] = [:]
+            var relatedTo: [Int: Int] = [:]
+            var unrelated: [Int] = []
+            for (position, index) in leftovers.enumerated() {
+                let earlier = pairedFiles + leftovers[..<position].filter { copyOf[$0] == nil }
+                let key = files[index].nameKey
+                if let original = earlier.first(where: { isCopy(index, of: $0) }) {
+                    copyOf[index] = original
+                } else if let relative = earlier.first(where: { files[$0].nameKey.isRelated(to: key) }) {
+                    relatedTo[index] = relative
+                } else {
+                    unrelated.append(index)
+                }
+            }
+
+            // 4. Unrelated stills and movies: pair closest first; a tie is a conflict.
+            var conflicted = Set<Int>()
+            let looseStills = unrelated.filter { files[$0].isStill }, looseMovies = unrelated.filter { files[$0].isMovie }
+            var loose: [(still: Int, movie: Int, distance: Int)] = []
+            for still in looseStills { for movie in looseMovies { loose.append((still, movie, Pairing.distance(files[still], files[movie]))) } }
+            loose.sort { ($0.distance, rank($0.still), rank($0.movie)) < ($1.distance, rank($1.still), rank($1.movie)) }
+            for candidate in loose where !paired.contains(candidate.still) && !paired.contains(candidate.movie) {
+                let rivals = loose.filter {
+                    $0.distance == candidate.distance && ($0.still == candidate.still) != ($0.movie == candidate.movie)
+                        && !paired.contains($0.still) && !paired.contains($0.movie)
+                }
+                pairs.append((candidate.still, candidate.movie, 3))
+                paired.insert(candidate.still)
+                paired.insert(candidate.movie)
+                if !rivals.isEmpty { conflicted.formUnion([candidate.still, candidate.movie] + rivals.flatMap { [$0.still, $0.movie] }) }
+            }
+            leftovers = unrelated.filter { !paired.contains($0) }
+            conflicted.formUnion(leftovers)
+
+            // 5. The group's primary: the pair whose still is the camera original, else the best single.
+            pairs.sort { (rank($0.still), $0.tier) < (rank($1.still), $1.tier) }
+            let primary: ItemReference
+            var primaryFiles: [Int] = []
+            if let first = pairs.first {
+                primary = ItemReference(still: files[first.still].path, movie: files[first.movie].path)
+                primaryFiles = [first.still, first.movie]
+            } else if let best = (leftovers.isEmpty ? (stills + movies).filter { relatedTo[$0] == nil && copyOf[$0] == nil } : leftovers)
+                .sorted(by: { (files[$0].isStill ? 0 : 1, rank($0)) < (files[$1].isStill ? 0 : 1, rank($1)) }).first {
+                primary = ItemReference(still: files[best].isStill ? files[best].path : nil, movie: files[best].isMovie ? files[best].path : nil)
+                primaryFiles = [best]
+            } else {
+                primary = ItemReference(still: nil, movie: nil)
+            }
+            let primaryKey = primaryFiles.first.map { files[$0].nameKey }
+
+            for (index, pair) in pairs.enumerated() {
+                var item = CheckItem(kind: .pair, pairedBy: .identifier)
+                if index > 0 {
+                    item.variantOf = primary
+                    if let primaryKey { item.variantMarks = files[pair.still].nameKey.marksBeyond(primaryKey) }
+                }
+                item.identifierConflict = conflicted.contains(pair.still) || conflicted.contains(pair.movie)
+                add(item, still: pair.still, movie: pair.movie, identifier: identifier)
+            }
+            for index in (stills + movies) where !paired.contains(index) {
+                var item: CheckItem
+                if let original = copyOf[index] {
+                    item = CheckItem(kind: .duplicate)
+                    item.duplicateOf = files[original].path
+                } else if let relative = relatedTo[index], !primaryFiles.contains(index) {
+                    item = CheckItem(kind: .variant)
+                    item.variantOf = primaryFiles.contains(relative) || paired.contains(relative) ? reference(of: relative, pairs: pairs) : primary
+                    item.variantMarks = files[index].nameKey.marksBeyond(files[relative].nameKey)
+                } else {
+                    item = Pairing.single(files[index])
+                    item.still = nil
+                    item.movie = nil
+                    item.identifierConflict = conflicted.contains(index) && (conflicted.count > 1 || !pairs.isEmpty)
+                }
+                add(item, still: files[index].isStill ? index : nil, movie: files[index].isMovie ? index : nil, identifier: identifier)
+            }
+            for (link, first) in linkOf {
+                var item = CheckItem(kind: .duplicate)
+                item.duplicateOf = files[first].path
+                item.hardLink = true
+                add(item, still: files[link].isStill ? link : nil, movie: files[link].isMovie ? link : nil, identifier: identifier)
+            }
+        }
+
+        /// The item reference of a grouped file: its pair, or itself.
+        func reference(of index: Int, pairs: [(still: Int, movie: Int, tier: Int)]) -> ItemReference {
+            if let pair = pairs.first(where: { $0.still == index || $0.movie == index }) {
+                return ItemReference(still: files[pair.still].path, movie: files[pair.movie].path)
+            }
+            return ItemReference(still: files[index].isStill ? files[index].path : nil, movie: files[index].isMovie ? files[index].path : nil)
+        }
+
+        /// A byte-identical copy: same kind, same size, and (asked of the checker) the same bytes.
+        func isCopy(_ a: Int, of b: Int) -> Bool {
+            guard let identical, files[a].isStill == files[b].isStill, files[a].size == files[b].size, files[a].size > 0 else { return false }
+            return identical(files[a], files[b])
+        }
+
+        // MARK: Names
+
+        mutating func pairByName(_ indices: [Int]) {
+            var remaining = indices
+            for normalised in [false, true] {
+                var byName: [String: (stills: [Int], movies: [Int])] = [:]
+                var others: [Int] = []
+                for index in remaining {
+                    let file = files[index]
+                    guard file.isStill || file.isMovie else { others.append(index); continue }
+                    let key = normalised ? file.folder + "/" + file.nameKey.stem : Pairing.nameKey(file)
+                    if file.isStill { byName[key, default: ([], [])].stills.append(index) } else { byName[key, default: ([], [])].movies.append(index) }
+                }
+                remaining = others
+                for key in byName.keys.sorted() {
+                    guard let group = byName[key] else { continue }
+                    if group.stills.count == 1, group.movies.count == 1, files[group.stills[0]].error == nil, files[group.movies[0]].error == nil,
+                       files[group.stills[0]].hasLivePhotoMarker || files[group.movies[0]].hasLivePhotoMarker {
+                        add(CheckItem(kind: .pair, pairedBy: .name), still: group.stills[0], movie: group.movies[0])
+                    } else {
+                        remaining += group.stills + group.movies
+                    }
+                }
+            }
+            for index in remaining.sorted() {
+                var item = Pairing.single(files[index])
+                item.still = nil
+                item.movie = nil
+                add(item, still: files[index].isStill || !files[index].isMovie ? index : nil, movie: files[index].isMovie ? index : nil)
+            }
+        }
+
+        // MARK: Finishing
+
+        /// Fills in files, identifier carriers, sharers and name mates; sorts by first path.
+        mutating func finish() -> [CheckItem] {
+            var byName: [String: [Int]] = [:]
+            for index in files.indices { byName[Pairing.nameKey(files[index]), default: []].append(index) }
+            var items: [CheckItem] = []
+            items.reserveCapacity(drafts.count)
+            for draft in drafts {
+                var item = draft.item
+                if let still = draft.still { item.still = files[still] }
+                if let movie = draft.movie { item.movie = files[movie] }
+                let own = [draft.still, draft.movie].compactMap { $0 }
+                if let identifier = draft.identifier ?? item.contentIdentifier, let group = groups[identifier] {
+                    item.carriers = CheckItem.Carriers(stills: group.stills.count, movies: group.movies.count)
+                    let members = (group.stills + group.movies).filter { !own.contains($0) }
+                    if !members.isEmpty {
+                        item.sharingCount = members.count
+                        item.sharingIdentifier = members.map { files[$0].path }.sorted().prefix(Pairing.listedSharers).map { $0 }
+                    }
+                }
+                if item.kind == .stillOnly || item.kind == .movieOnly, let index = own.first {
+                    item.nameMates = (byName[Pairing.nameKey(files[index])] ?? []).filter { $0 != index }.map { mate in
+                        NameMate(path: files[mate].path, reason: reason(mate, single: index))
+                    }
+                }
+                items.append(item)
+            }
+            let order = items.indices.map { ($0, items[$0].primary?.path ?? "") }.sorted { $0.1 < $1.1 }
+            return order.map { items[$0.0] }
+        }
+
+        /// Why the same-named file `mate` did not pair with `single`.
+        func reason(_ mate: Int, single: Int) -> String {
+            let file = files[mate]
+            if let error = file.error { return "it is unreadable (\(error.message))" }
+            if file.isStill == files[single].isStill { return file.isStill ? "it is a still too" : "it is a movie too" }
+            if !file.isStill && !file.isMovie { return "it is not an image or movie" }
+            if let draft = draftOfFile[mate] {
+                let item = drafts[draft].item
+                if item.kind == .pair, let partner = file.isStill ? drafts[draft].movie : drafts[draft].still {
+                    return "it is paired with \(files[partner].path)" + (item.pairedBy == .identifier ? " by identifier" : "")
+                }
+                if let identifier = file.contentIdentifier, identifier != files[single].contentIdentifier {
+                    return "it carries another identifier, \(identifier)"
+                }
+                return "it is a \(item.kind.rawValue) item"
+            }
+            return "it did not pair"
+        }
+    }
 }

@@ -11,9 +11,12 @@ public struct CheckReport: Sendable {
     /// Files that were not media (left out) and folders or files that could not be opened.
     public var ignoredFiles: Int
     public var discoveryProblems: [(path: String, reason: String)]
+    /// The files counted in `ignoredFiles`, by name, with the reason.
+    public var leftOut: [LeftOutFile]
 
     public init(version: String, roots: [String], items: [CheckItem], rules: [RuleDescription], failOn: Configuration.FailLevel,
-                ignoredFiles: Int = 0, discoveryProblems: [(path: String, reason: String)] = []) {
+                ignoredFiles: Int = 0, discoveryProblems: [(path: String, reason: String)] = [], leftOut: [LeftOutFile] = []) {
+        self.leftOut = leftOut
         self.version = version
         self.roots = roots
         self.items = items
@@ -71,5 +74,15 @@ public struct CheckReport: Sendable {
     public var countsByRule: [(rule: String, count: Int)] {
         let counts = Dictionary(grouping: gatingFindings, by: \.rule).mapValues(\.count)
         return rules.map(\.identifier).compactMap { id in counts[id].map { (id, $0) } }
+    }
+}
+
+/// A file found below the roots that is in no item, and why.
+public struct LeftOutFile: Sendable, Equatable {
+    public var path: String
+    public var reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
     }
 }

@@ -7,6 +7,8 @@ public enum RuleRegistry {
         IdentifierNotUUID.self,
         IdentifierNotCanonical.self,
         IdentifierShared.self,
+        IdentifierVariant.self,
+        DuplicateFile.self,
         MetadataHandlerNotMdta.self,
         IdentifierInUserData.self,
         MovieAbsent.self,

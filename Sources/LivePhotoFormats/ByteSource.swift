@@ -64,11 +64,13 @@ public final class FileSource: ByteSource {
     public let path: String
     public let size: Int64
     public private(set) var stats = ReadStats()
+    /// Device and inode: two paths with the same identity are one file (hard links).
+    public let identity: FileIdentity
     private let descriptor: Int32
 
     public init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY)
+        let fd = PathBytes.open(path, O_RDONLY)
         guard fd >= 0 else {
             throw ParseError(.io, "cannot open: \(String(cString: strerror(errno)))", offset: 0)
         }
@@ -83,6 +85,7 @@ public final class FileSource: ByteSource {
         }
         descriptor = fd
         size = Int64(info.st_size)
+        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), links: UInt64(info.st_nlink))
     }
 
     deinit { close(descriptor) }
@@ -108,5 +111,25 @@ public final class FileSource: ByteSource {
         guard buffer.count == count else { throw ParseError(.io, "read failed", offset: offset) }
         stats.record(count)
         return buffer
+    }
+}
+
+/// Which file a path leads to: paths with equal device and inode are hard links of one file.
+public struct FileIdentity: Sendable, Hashable {
+    public var device: UInt64
+    public var inode: UInt64
+    /// How many names the file has (`st_nlink`).
+    public var links: UInt64
+
+    public init(device: UInt64, inode: UInt64, links: UInt64 = 1) {
+        self.device = device
+        self.inode = inode
+        self.links = links
+    }
+
+    public static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool { lhs.device == rhs.device && lhs.inode == rhs.inode }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(device)
+        hasher.combine(inode)
     }
 }

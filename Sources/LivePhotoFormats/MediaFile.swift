@@ -134,6 +134,8 @@ public struct MediaFile: Sendable {
     /// Set when the file could not be read at all.
     public var error: ParseError?
     public var stats: ReadStats
+    /// Device and inode, when the file was opened.
+    public var identity: FileIdentity?
 
     public var kind: Kind {
         if error != nil && still == nil && movie == nil { return format.isMovie ? .movie : format.isStill ? .still : .unknown }
@@ -150,7 +152,9 @@ public struct MediaFile: Sendable {
     public static func inspect(path: String, options: InspectOptions = .full) -> MediaFile {
         do {
             let source = try FileSource(path: path)
-            return inspect(source: source, path: path, options: options)
+            var file = inspect(source: source, path: path, options: options)
+            file.identity = source.identity
+            return file
         } catch let error as ParseError {
             return MediaFile(path: path, size: 0, format: .unknown, still: nil, movie: nil, error: error, stats: ReadStats())
         } catch {

@@ -82,20 +82,69 @@ extension Still {
         return still
     }
 
-    /// A JPEG cut short loses its EOI marker. Looks for FF D9 in the last bytes before the end of
-    /// the image data: the file's end, or where an embedded motion-photo movie starts. Samsung's
-    /// `SEFT` trailer sits after EOI and is not followed.
+    /// A JPEG cut short loses its EOI marker. The image ends where its own EOI is, and vendors put
+    /// data between it and an embedded motion-photo movie (Pixel's HDR+ `aecDebug` block), or after
+    /// it (Samsung's `SEFT` trailer). First the last bytes before the end of the image data (the
+    /// file's end, or where the embedded movie starts) are looked at; when they hold no EOI, the
+    /// entropy-coded data after the last start of scan is walked to the image's own EOI, so
+    /// vendor data after it is never taken for damage. Only that case reads the scan.
     static func missingEndOfImage(_ still: Still, source: ByteSource) throws -> ParseError? {
         var end = source.size
         if let motion = still.motionPhoto, motion.videoFound, let offset = motion.videoOffset { end = offset }
         let window = Int(min(end, 64))
-        guard window >= 2 else { return ParseError(.truncated, "no EOI marker: the image data is cut short", offset: end) }
-        let tail = try source.read(at: end - Int64(window), count: window)
-        if end == source.size, tail.suffix(4).elementsEqual(Array("SEFT".utf8)) { return nil }
-        for index in stride(from: tail.count - 2, through: 0, by: -1) where tail[index] == 0xFF && tail[index + 1] == 0xD9 {
-            return nil
+        if window >= 2 {
+            let tail = try source.read(at: end - Int64(window), count: window)
+            if end == source.size, tail.suffix(4).elementsEqual(Array("SEFT".utf8)) { return nil }
+            for index in stride(from: tail.count - 2, through: 0, by: -1) where tail[index] == 0xFF && tail[index + 1] == 0xD9 {
+                return nil
+            }
         }
-        return ParseError(.truncated, "no EOI marker before byte \(end): the image data may be cut short", offset: end, path: "EOI")
+        guard let scan = still.jpeg?.segments.last(where: { $0.marker == 0xDA }) else {
+            return ParseError(.invalidValue, "no start-of-scan marker before byte \(end): the JPEG holds no image data", offset: end, path: "SOS")
+        }
+        let (dataStart, overflow) = scan.payloadOffset.addingReportingOverflow(Int64(scan.length))
+        guard !overflow, dataStart <= end else { return nil }
+        if try endOfImage(in: source, from: dataStart, to: end) != nil { return nil }
+        return ParseError(.truncated, "no EOI marker between the image data at byte \(dataStart) and byte \(end): the image data is cut short", offset: end, path: "EOI")
+    }
+
+    /// The offset of the EOI marker that ends the entropy-coded data starting at `start`, or nil
+    /// when none comes before `end`. Stuffed bytes (FF 00), fill bytes and restart markers belong
+    /// to the data; other marker segments between scans (progressive JPEGs) are skipped by length.
+    static func endOfImage(in source: ByteSource, from start: Int64, to end: Int64) throws -> Int64? {
+        let block = 1 << 16
+        var buffer: [UInt8] = []
+        var bufferStart = start
+        func byte(_ position: Int64) throws -> UInt8? {
+            guard position < end else { return nil }
+            if position < bufferStart || position >= bufferStart + Int64(buffer.count) {
+                bufferStart = position
+                buffer = try source.read(at: position, count: Int(min(Int64(block), end - position)))
+            }
+            return buffer[Int(position - bufferStart)]
+        }
+        var position = start
+        while let value = try byte(position) {
+            guard value == 0xFF else {
+                position += 1
+                continue
+            }
+            guard let marker = try byte(position + 1) else { return nil }
+            switch marker {
+            case 0x00, 0xD0...0xD7, 0x01:
+                position += 2
+            case 0xFF:
+                position += 1
+            case 0xD9:
+                return position
+            default:
+                guard let high = try byte(position + 2), let low = try byte(position + 3) else { return nil }
+                let length = Int64(high) << 8 | Int64(low)
+                guard length >= 2 else { return nil }
+                position += 2 + length
+            }
+        }
+        return nil
     }
 
     /// Finds an embedded movie from XMP (`GCamera:MicroVideo*`, `GCamera:MotionPhoto` with a

@@ -67,6 +67,7 @@ public enum CheckJSON {
             ("ignoredFiles", .int(Int64(report.ignoredFiles))),
             ("bytesRead", .int(report.bytesRead)),
             ("unreadablePaths", .array(report.discoveryProblems.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
+            ("leftOut", .array(report.leftOut.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
         ])
     }
 
@@ -84,6 +85,15 @@ public enum CheckJSON {
                          ("durationSeconds", .optional(time.durationSeconds))])
             } ?? .null),
             ("findings", .array(item.findings.map(finding))),
+            ("duplicateOf", .optional(item.duplicateOf)),
+            ("hardLink", .bool(item.hardLink)),
+            ("variantOf", item.variantOf.map { .object([("still", .optional($0.still)), ("movie", .optional($0.movie))]) } ?? .null),
+            ("variantMarks", .array(item.variantMarks.map { .string($0.rawValue) })),
+            ("identifierConflict", .bool(item.identifierConflict)),
+            ("carriers", .object([("stills", .int(Int64(item.carriers.stills))), ("movies", .int(Int64(item.carriers.movies)))])),
+            ("sharingIdentifier", .array(item.sharingIdentifier.map(JSONValue.string))),
+            ("nameMates", .array(item.nameMates.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
+            ("sidecars", .array(item.sidecars.map(JSONValue.string))),
         ])
     }
 

@@ -17,6 +17,11 @@ public enum CheckText {
             let files = [item.still?.path, item.movie?.path].compactMap { $0?.terminalSafe }.joined(separator: " + ")
             let identifier = item.contentIdentifier.map { " [\($0.terminalSafe)]" } ?? ""
             out += "\(paint(item.kind.rawValue, "1")) \(files)\(identifier)\n"
+            if let original = item.duplicateOf { out += "  \(item.hardLink ? "hard link of" : "copy of") \(original.terminalSafe)\n" }
+            if let original = item.variantOf {
+                out += "  variant of " + [original.still, original.movie].compactMap { $0?.terminalSafe }.joined(separator: " + ") + "\n"
+            }
+            if verbose { for sidecar in item.sidecars { out += "  sidecar \(sidecar.terminalSafe)\n" } }
             for finding in item.findings {
                 let where_ = finding.offset.map { " @\($0)" } ?? ""
                 let accepted = finding.baselined ? " (baseline)" : ""
@@ -28,9 +33,13 @@ public enum CheckText {
             for (rule, count) in report.countsByRule { out += "  \(rule): \(count)\n" }
         }
         for problem in report.discoveryProblems { out += "could not open \(problem.path.terminalSafe): \(problem.reason)\n" }
+        if verbose && !report.leftOut.isEmpty {
+            out += "\nLeft out:\n"
+            for file in report.leftOut { out += "  \(file.path.terminalSafe): \(file.reason.terminalSafe)\n" }
+        }
         let kinds = ItemKind.allCases.map { ($0, report.count($0)) }.filter { $0.1 > 0 }.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
         out += "\n\(report.fileCount) files in \(report.items.count) items (\(kinds.isEmpty ? "none" : kinds))"
-        if report.ignoredFiles > 0 { out += "; \(report.ignoredFiles) other files left out" }
+        if report.ignoredFiles > 0 { out += "; \(report.ignoredFiles) other files left out" + (verbose ? "" : " (--verbose lists them)") }
         out += "\n"
         let baselined = report.findings.filter(\.baselined).count
         out += "\(report.count(.error)) errors, \(report.count(.warning)) warnings, \(report.count(.info)) infos"

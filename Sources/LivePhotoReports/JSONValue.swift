@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// A JSON document with ordered object keys, so reports are stable byte for byte.
 public indirect enum JSONValue: Sendable, Equatable {
     case null
@@ -102,6 +104,12 @@ public indirect enum JSONValue: Sendable, Equatable {
                 case UInt8(ascii: "\t"): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "t")]
                 case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0x00..<0x20, 0x7F:
                     escaped = unicodeEscape(UInt32(byte))
+                case 0xF4 where index + 3 < bytes.count && bytes[index + 1] == 0x8F && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
+                    // A file-name byte that is not UTF-8 (PathBytes): `\udcXX`, as Python's
+                    // os.fsdecode writes it, so `os.fsencode(json.loads(...))` gives the bytes back.
+                    let raw = 0x80 | (bytes[index + 2] & 0x01) << 6 | (bytes[index + 3] & 0x3F)
+                    escaped = unicodeEscape(0xDC00 | UInt32(raw))
+                    width = 4
                 case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                     escaped = unicodeEscape(0x2000 | UInt32(bytes[index + 2] - 0x80))
                     width = 3
@@ -138,7 +146,9 @@ extension String {
     public var terminalSafe: String {
         var out = ""
         for scalar in unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+            if let raw = PathBytes.rawByte(scalar) {
+                out += "\\x" + String(raw, radix: 16, uppercase: true)
+            } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 out += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(scalar)

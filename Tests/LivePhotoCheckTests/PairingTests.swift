@@ -30,16 +30,125 @@ struct PairingTests {
         #expect(items.map(\.kind) == [.notLivePhoto, .notLivePhoto])
     }
 
-    @Test("one identifier on several files is reported on each, never silently resolved")
-    func shared() {
+    @Test("a same-named still in another folder is a variant of the pair, never silently dropped")
+    func sharedByVariant() {
         let items = Pairing.items([Example.still("a/IMG_1.JPG"), Example.still("b/IMG_1.JPG"), Example.movie("a/IMG_1.MOV")])
         #expect(items.count == 2)
         let pair = items.first { $0.kind == .pair }
         #expect(pair?.still?.path == "a/IMG_1.JPG")
         #expect(pair?.sharingIdentifier == ["b/IMG_1.JPG"])
-        let lone = items.first { $0.still?.path == "b/IMG_1.JPG" }
-        #expect(lone?.kind == .stillOnly)
-        #expect(lone?.sharingIdentifier.sorted() == ["a/IMG_1.JPG", "a/IMG_1.MOV"])
+        #expect(pair?.identifierConflict == false)
+        let other = items.first { $0.still?.path == "b/IMG_1.JPG" }
+        #expect(other?.kind == .variant)
+        #expect(other?.variantOf == ItemReference(still: "a/IMG_1.JPG", movie: "a/IMG_1.MOV"))
+        #expect(other?.sharingIdentifier.sorted() == ["a/IMG_1.JPG", "a/IMG_1.MOV"])
+    }
+
+    @Test("a still and two movies (full size and downsized elsewhere): one pair and one variant")
+    func downsizedMovie() {
+        let items = Pairing.items([Example.still("lib/IMG_2002.JPG"), Example.movie("lib/IMG_2002.MOV"), Example.movie("web/IMG_2002_sm.MOV")])
+        #expect(items.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.pair, .variant])
+        #expect(items.first { $0.kind == .pair }?.movie?.path == "lib/IMG_2002.MOV")
+        let variant = items.first { $0.kind == .variant }
+        #expect(variant?.movie?.path == "web/IMG_2002_sm.MOV")
+        #expect(variant?.variantOf?.movie == "lib/IMG_2002.MOV")
+        let findings = checked(items)
+        #expect(!findings.contains { $0.rule == "identifier-shared" || $0.rule == "still-absent" || $0.rule == "movie-absent" })
+        #expect(findings.contains { $0.rule == "identifier-variant" && $0.severity == .info })
+    }
+
+    @Test("Photos edits pair among themselves; the camera original is the primary, whatever the sort order")
+    func editsAndReExports() {
+        var reexport = Example.still("exp/IMG_4120 (1).HEIC", format: .heic)
+        reexport.make = nil
+        reexport.model = nil
+        let files = [Example.still("exp/IMG_E4120.HEIC", format: .heic), Example.movie("exp/IMG_E4120.MOV"),
+                     reexport, Example.still("exp/IMG_4120.HEIC", format: .heic), Example.movie("exp/IMG_4120.MOV")]
+        let items = Pairing.items(files)
+        let pairs = items.filter { $0.kind == .pair }
+        #expect(pairs.count == 2)
+        let original = pairs.first { $0.still?.path == "exp/IMG_4120.HEIC" }
+        #expect(original?.movie?.path == "exp/IMG_4120.MOV")
+        #expect(original?.variantOf == nil)
+        let edit = pairs.first { $0.still?.path == "exp/IMG_E4120.HEIC" }
+        #expect(edit?.movie?.path == "exp/IMG_E4120.MOV")
+        #expect(edit?.variantOf?.still == "exp/IMG_4120.HEIC")
+        #expect(edit?.variantMarks == [.photosEdit])
+        let copy = items.first { $0.still?.path == "exp/IMG_4120 (1).HEIC" }
+        #expect(copy?.kind == .variant)
+        #expect(copy?.variantMarks == [.copyNumber])
+        #expect(!checked(items).contains { $0.severity == .error })
+    }
+
+    @Test("hard links are one file; byte-identical copies are duplicates of the file they copy")
+    func duplicates() {
+        var still = Example.still("a/IMG_1.JPG")
+        still.identity = FileIdentity(device: 1, inode: 10)
+        var link = Example.still("b/link.JPG")
+        link.identity = FileIdentity(device: 1, inode: 10)
+        var copy = Example.movie("c/renamed.MOV")
+        copy.identity = FileIdentity(device: 1, inode: 30)
+        var movie = Example.movie("a/IMG_1.MOV")
+        movie.identity = FileIdentity(device: 1, inode: 20)
+        let items = Pairing.items([copy, link, still, movie]) { $0.size == $1.size && $0.isMovie && $1.isMovie }
+        #expect(items.first { $0.kind == .pair }?.files.map(\.path) == ["a/IMG_1.JPG", "a/IMG_1.MOV"])
+        let hardLink = items.first { $0.still?.path == "b/link.JPG" }
+        #expect(hardLink?.kind == .duplicate)
+        #expect(hardLink?.hardLink == true)
+        #expect(hardLink?.duplicateOf == "a/IMG_1.JPG")
+        let duplicate = items.first { $0.movie?.path == "c/renamed.MOV" }
+        #expect(duplicate?.kind == .duplicate)
+        #expect(duplicate?.hardLink == false)
+        #expect(duplicate?.duplicateOf == "a/IMG_1.MOV")
+        #expect(!checked(items).contains { $0.severity != .info })
+    }
+
+    @Test("stills named like none of the others are a true conflict, reported as an error")
+    func conflict() {
+        let items = Pairing.items([Example.still("a/IMG_1.JPG"), Example.movie("a/IMG_1.MOV"), Example.still("a/DSC_9.JPG")])
+        let pair = items.first { $0.kind == .pair }
+        #expect(pair?.still?.path == "a/IMG_1.JPG")
+        #expect(pair?.identifierConflict == false)
+        let stranger = items.first { $0.still?.path == "a/DSC_9.JPG" }
+        #expect(stranger?.kind == .stillOnly)
+        #expect(stranger?.identifierConflict == true)
+        let findings = checked(items).filter { $0.path == "a/DSC_9.JPG" }
+        #expect(findings.contains { $0.rule == "identifier-shared" && $0.severity == .error })
+        // The movie that carries the identifier exists: the message must not deny it.
+        let absent = findings.first { $0.rule == "movie-absent" }
+        #expect(absent?.message.contains("no movie of the scan carries") == false)
+        #expect(absent?.message.contains("are paired with other files") == true)
+    }
+
+    @Test("a same-named movie that is unreadable or paired elsewhere is named, never denied")
+    func nameMates() {
+        var broken = Example.movie("a/IMG_7.MOV", identifier: nil)
+        broken.error = ParseError(.truncated, "empty file", offset: 0)
+        broken.movie = nil
+        let items = Pairing.items([Example.still("a/IMG_7.JPG", identifier: "11111111-1111-1111-1111-111111111111"), broken])
+        let still = items.first { $0.kind == .stillOnly }
+        #expect(still?.nameMates.map(\.path) == ["a/IMG_7.MOV"])
+        let message = checked(items).first { $0.rule == "movie-absent" }?.message ?? ""
+        #expect(message.contains("a/IMG_7.MOV has its name but it is unreadable"))
+        #expect(!message.contains("no movie has its folder and name"))
+    }
+
+    @Test("variant marks: each is removed and named")
+    func marks() {
+        #expect(NameKey(baseName: "IMG_4120 (1)").stem == "img_4120")
+        #expect(NameKey(baseName: "IMG_4120(12)").marks == [.copyNumber])
+        #expect(NameKey(baseName: "IMG_0001-edited").marks == [.edited])
+        #expect(NameKey(baseName: "IMG_E1234").stem == "img_1234")
+        #expect(NameKey(baseName: "IMG_9881_HEVC").marks == [.hevc])
+        #expect(NameKey(baseName: "IMG_E0001-edited(1)").marks.count == 3)
+        #expect(NameKey(baseName: "IMG_2002_sm").isRelated(to: NameKey(baseName: "IMG_2002")))
+        #expect(!NameKey(baseName: "IMG_12").isRelated(to: NameKey(baseName: "IMG_1")))
+        #expect(NameKey(baseName: "Screenshot_20190528-153541_com.google.an").isRelated(to: NameKey(baseName: "Screenshot_20190528-153541_com.google.android")))
+        #expect(NameKey(baseName: "Holiday (draft)").marks.isEmpty)
+    }
+
+    func checked(_ items: [CheckItem]) -> [Finding] {
+        items.flatMap { item in RuleRegistry.all.flatMap { $0.check(item, context: RuleContext()) } }
     }
 
     @Test("every file lands in exactly one item, whatever the mix")

@@ -1,22 +1,30 @@
-/// One identifier on several stills or movies.
+/// One identifier on files that cannot be told apart: a true conflict.
 enum IdentifierShared: Rule {
     static let description = RuleDescription(
-        identifier: "identifier-shared", title: "Identifier shared by several files", severity: .error, category: "identifier",
-        rationale: "Each Live Photo needs its own identifier. When several stills or movies carry one, Photos pairs them unpredictably or merges different shots.",
-        fix: "Give each pair its own identifier: `lpcheck repair --prefer new` on all but one of them.",
+        identifier: "identifier-shared", title: "Identifier shared by files that cannot be told apart", severity: .error, category: "identifier",
+        rationale: "Each Live Photo needs its own identifier. An original and its edits, re-exports, copies and downsized movies share one by design (see identifier-variant and duplicate-file); but when stills or movies that are named like none of the others carry one identifier, Photos pairs them unpredictably or merges different shots.",
+        fix: "`lpcheck repair` keeps the identifier on the camera original and on every pair that works, and gives the conflicting files a new one.",
         autofixable: true)
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard item.sharingCount > 0, let identifier = item.contentIdentifier else { return [] }
+        guard item.identifierConflict, item.sharingCount > 0, let identifier = item.contentIdentifier else { return [] }
         let others = item.sharingIdentifier.prefix(5).joined(separator: ", ") + (item.sharingCount > 5 ? ", …" : "")
-        return [finding("The identifier \(identifier) is also carried by \(item.sharingCount) other file(s): \(others).", item.primary)]
+        return [finding("The identifier \(identifier) is also carried by \(item.sharingCount) other file(s) named like none of this item's files: \(others).", item.primary)]
     }
 
     static let examples: [RuleExample] = [
-        .triggers("a second still with the same identifier", {
-            var item = Example.pair()
-            item.sharingIdentifier = ["IMG_0002.JPG"]
-            item.sharingCount = 1
+        .triggers("a still named like none of the pair", {
+            var item = CheckItem(kind: .stillOnly, still: Example.still("a/DSC_0002.JPG"))
+            item.sharingIdentifier = ["a/IMG_0001.JPG", "a/IMG_0001.MOV"]
+            item.sharingCount = 2
+            item.identifierConflict = true
+            return item
+        }()),
+        .passes("an edit of the pair (a variant)", {
+            var item = CheckItem(kind: .variant, still: Example.still("a/IMG_0001-edited.JPG"))
+            item.sharingIdentifier = ["a/IMG_0001.JPG", "a/IMG_0001.MOV"]
+            item.sharingCount = 2
+            item.variantOf = ItemReference(still: "a/IMG_0001.JPG", movie: "a/IMG_0001.MOV")
             return item
         }()),
         .passes("camera pair", Example.pair()),
