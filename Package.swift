@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "LivePhotoTestSupport", dependencies: ["LivePhotoFormats"]),
         .testTarget(name: "LivePhotoFormatsTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCheckTests", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
-        .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"],
+                    exclude: ["Golden"]),
         .testTarget(name: "LivePhotoRepairTests", dependencies: ["LivePhotoRepair", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
     ]

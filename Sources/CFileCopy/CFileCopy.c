@@ -2,6 +2,7 @@
 #include "CFileCopy.h"
 #include <errno.h>
 #include <unistd.h>
+#include <sys/xattr.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif
@@ -19,5 +20,29 @@ long lpcheck_copy_file_range(int input, long long *input_offset, int output, lon
     (void)input; (void)input_offset; (void)output; (void)output_offset; (void)length;
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+long lpcheck_list_xattr(int fd, char *names, size_t size) {
+#if defined(__APPLE__)
+    return (long)flistxattr(fd, names, size, 0);
+#else
+    return (long)flistxattr(fd, names, size);
+#endif
+}
+
+long lpcheck_get_xattr(int fd, const char *name, void *value, size_t size) {
+#if defined(__APPLE__)
+    return (long)fgetxattr(fd, name, value, size, 0, 0);
+#else
+    return (long)fgetxattr(fd, name, value, size);
+#endif
+}
+
+int lpcheck_set_xattr(int fd, const char *name, const void *value, size_t size) {
+#if defined(__APPLE__)
+    return fsetxattr(fd, name, value, size, 0, 0);
+#else
+    return fsetxattr(fd, name, value, size, 0);
 #endif
 }

@@ -26,7 +26,7 @@ public struct Checker {
         var leftOut: [LeftOutFile] = discovery.hidden.map { LeftOutFile(path: $0, reason: "hidden file (name starts with a dot)") }
         var items = pairedItems(discovery.files, leftOut: &leftOut)
         let active = RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
-            configuration.severity(of: rule.description).map { (rule, $0) }
+            configuration.severity(of: RuleRegistry.describe(rule)).map { (rule, $0) }
         }
         // Rules are pure functions of an item: run them on all cores.
         let context = configuration.context
@@ -45,7 +45,7 @@ public struct Checker {
         for index in items.indices { items[index].findings = findings[index] }
         return CheckReport(
             version: version, roots: roots, items: items, rules: active.map { rule, severity in
-                var description = rule.description
+                var description = RuleRegistry.describe(rule)
                 description.severity = severity
                 return description
             }, failOn: configuration.failOn ?? failOn, ignoredFiles: leftOut.count, discoveryProblems: discovery.problems,

@@ -6,18 +6,18 @@ public struct RuleDescription: Sendable, Equatable {
     public var severity: Severity
     public var rationale: String
     public var fix: String
-    /// Whether `lpcheck repair` fixes what this rule finds.
-    public var autofixable: Bool
+    /// Whether `lpcheck repair` fixes what this rule finds: derived from the rule's conformance to
+    /// `FixableRule` (`RuleRegistry.describe`), never declared by hand.
+    public var autofixable: Bool = false
     public var category: String
 
-    public init(identifier: String, title: String, severity: Severity, category: String, rationale: String, fix: String, autofixable: Bool) {
+    public init(identifier: String, title: String, severity: Severity, category: String, rationale: String, fix: String) {
         self.identifier = identifier
         self.title = title
         self.severity = severity
         self.category = category
         self.rationale = rationale
         self.fix = fix
-        self.autofixable = autofixable
     }
 }
 
@@ -47,10 +47,27 @@ public struct RuleExample: Sendable {
 
 /// One rule: a description, a pure check over an item's models, and examples. A new rule is
 /// one file in `Rules/`, one line in `RuleRegistry.all`, and its examples.
-public protocol Rule {
+public protocol Rule: Sendable {
     static var description: RuleDescription { get }
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding]
     static var examples: [RuleExample] { get }
+}
+
+/// What `lpcheck repair` does about a rule's findings. The planner acts on kinds, never on rule names.
+public enum FixKind: String, Sendable, CaseIterable {
+    /// Write one identifier into the still's MakerNote and the movie's `moov/meta`.
+    case identifier
+    /// Write a still-image-time track as cameras do, keeping the old track's keys and values.
+    case stillImageTimeTrack = "still-image-time-track"
+    /// Rewrite the still-image-time track with a `cdsc` reference, at its current moment.
+    case cdscReference = "cdsc-reference"
+    /// Make the movie's major brand QuickTime.
+    case brand
+}
+
+/// A rule whose findings `lpcheck repair` fixes: its fix kind drives the planner.
+public protocol FixableRule: Rule {
+    static var fixKind: FixKind { get }
 }
 
 extension Rule {

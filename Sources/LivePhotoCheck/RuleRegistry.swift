@@ -37,7 +37,26 @@ public enum RuleRegistry {
     /// Type names, for the test that every rule file is registered.
     public static var typeNames: [String] { all.map { String(describing: $0) } }
 
-    public static var descriptions: [RuleDescription] { all.map { $0.description } }
+    public static var descriptions: [RuleDescription] { all.map { describe($0) } }
+
+    /// A rule's description with `autofixable` derived from its fix kind.
+    public static func describe(_ rule: any Rule.Type) -> RuleDescription {
+        var description = rule.description
+        description.autofixable = fixKind(of: rule) != nil
+        return description
+    }
+
+    public static func fixKind(of rule: any Rule.Type) -> FixKind? { (rule as? any FixableRule.Type)?.fixKind }
+
+    /// The fix kind of a rule identifier, for findings (nil: repair does not fix it).
+    public static func fixKind(_ identifier: String) -> FixKind? { fixKinds[identifier] ?? nil }
+
+    static let fixKinds: [String: FixKind?] = Dictionary(all.map { ($0.description.identifier, fixKind(of: $0)) }, uniquingKeysWith: { first, _ in first })
+
+    /// The fixable rules of some kinds, for re-checking a repaired item.
+    public static func rules(fixing kinds: Set<FixKind>) -> [any Rule.Type] {
+        all.filter { fixKind(of: $0).map(kinds.contains) ?? false }
+    }
 
     public static func rule(_ identifier: String) -> (any Rule.Type)? {
         all.first { $0.description.identifier == identifier }

@@ -9,14 +9,76 @@ public enum IdentifierPreference: String, Sendable, CaseIterable {
 
 public struct RepairOptions: Sendable {
     public var prefer: IdentifierPreference = .still
-    /// Where to place the still (seconds in movie time), or which video frame (0-based).
+    /// Where to place the still (seconds in movie time), or which video frame (0-based). Either
+    /// moves a valid moment too.
     public var time: Double?
     public var frame: Int?
     public var backup = true
-    /// The identifier to use instead of a new one (`make --identifier`).
+    /// `make`: the identifier to write (else a deterministic one).
     public var identifier: String?
+    /// Also act on info findings (by default repair fixes errors and warnings only).
+    public var includeInfo = false
+    /// Apply plans that lose something (keys of a track, the link between hard-linked names).
+    public var force = false
+    /// Keep each replaced file's access and modification times (owner, group, mode and extended
+    /// attributes are always kept).
+    public var keepTimes = true
 
     public init() {}
+}
+
+/// Where the still goes in the movie, and how that moment was chosen.
+public struct Moment: Sendable, Equatable {
+    public enum Origin: String, Sendable {
+        /// The movie's own moment, valid, kept.
+        case kept
+        /// `--time` or `--frame`.
+        case requested
+        /// The movie had no valid moment: the middle frame, a guess.
+        case guessed
+        /// `make` without --time or --frame: the middle frame, its documented default.
+        case middle
+    }
+
+    public var seconds: Double
+    public var origin: Origin
+    /// The still-image-time value to write (-1 as cameras, or the old valid value).
+    public var value: Int8
+
+    public var description: String {
+        let time = MovieRewriter.formatSeconds(seconds) + " s"
+        switch origin {
+        case .kept: return "\(time) (the movie's own moment, kept)"
+        case .requested: return "\(time) (as asked)"
+        case .guessed: return "\(time) (GUESSED: the middle frame; the movie's moment was lost; give --time or --frame to choose)"
+        case .middle: return "\(time) (the middle frame; --time or --frame choose another)"
+        }
+    }
+}
+
+/// What to change in one item, by kind: the planner decides, the writers carry it out.
+public struct ItemEdits: Sendable {
+    /// Write this identifier into the still and the movie.
+    public var identifier: String?
+    /// Write a still-image-time track at this moment.
+    public var moment: Moment?
+    /// Make the movie's major brand QuickTime.
+    public var brand = false
+
+    public init(identifier: String? = nil, moment: Moment? = nil, brand: Bool = false) {
+        self.identifier = identifier
+        self.moment = moment
+        self.brand = brand
+    }
+
+    /// The fix kinds these edits carry out.
+    public var kinds: Set<FixKind> {
+        var kinds = Set<FixKind>()
+        if identifier != nil { kinds.insert(.identifier) }
+        if moment != nil { kinds.formUnion([.stillImageTimeTrack, .cdscReference]) }
+        if brand { kinds.insert(.brand) }
+        return kinds
+    }
 }
 
 /// What will be written to one file, and what must hold when it is read back.
@@ -34,11 +96,18 @@ public struct FilePlan: Sendable {
 /// The repair of one item: the files to write, the findings it fixes and those it leaves.
 public struct ItemPlan: Sendable {
     public var item: CheckItem
+    public var edits = ItemEdits()
     public var files: [FilePlan] = []
     public var fixes: [Finding] = []
     public var leaves: [Finding] = []
+    /// Why the planner chose what it chose (which file keeps an identifier, where the moment comes from).
+    public var reasons: [String] = []
+    /// What writing would lose: the plan waits for `--force`.
+    public var losses: [String] = []
     /// Why a fixable finding cannot be fixed here.
     public var problems: [String] = []
+
+    public var needsForce: Bool { !losses.isEmpty }
 }
 
 public struct ItemOutcome: Sendable {
@@ -47,51 +116,20 @@ public struct ItemOutcome: Sendable {
     public var failure: String?
 }
 
-/// Plans and applies repairs through LivePhotoFormats' writers, with safe replacement.
+/// Turns an item's edits into file plans through LivePhotoFormats' writers, applies them with safe
+/// replacement, and verifies what was written.
 public enum Repairer {
-    static let identifierRules: Set<String> = ["still-missing-identifier", "movie-missing-identifier", "identifier-mismatch", "identifier-not-uuid",
-                                               "identifier-not-canonical", "identifier-shared", "metadata-handler-not-mdta",
-                                               "identifier-in-user-data"]
-    static let trackRules: Set<String> = ["still-image-time-missing", "still-image-time-no-sample", "still-image-time-data-type", "still-image-time-value",
-                                          "still-image-time-outside-movie", "still-image-time-not-on-frame", "still-image-time-duration", "missing-cdsc-reference"]
-    static let brandRules: Set<String> = ["movie-not-quicktime"]
-
-    /// Plans every item of a check report that has a finding repair fixes.
-    public static func plan(_ report: CheckReport, options: RepairOptions) -> [ItemPlan] {
-        report.items.compactMap { item in
-            let fixable = item.findings.filter { identifierRules.union(trackRules).union(brandRules).contains($0.rule) }
-            guard !fixable.isEmpty else { return nil }
-            return plan(item, options: options)
+    /// Plans the files of one item for `edits`. `make` calls this directly with the edits it wants;
+    /// `repair` through `RepairPlanner`, which decides the edits per identifier group.
+    public static func plan(_ item: CheckItem, edits: ItemEdits, acting findings: [Finding]? = nil, destinations: [String: String] = [:]) -> ItemPlan {
+        var plan = ItemPlan(item: item, edits: edits)
+        let kinds = edits.kinds
+        for finding in findings ?? item.findings {
+            if let kind = RuleRegistry.fixKind(finding.rule), kinds.contains(kind) { plan.fixes.append(finding) } else { plan.leaves.append(finding) }
         }
-    }
-
-    public static func plan(_ item: CheckItem, options: RepairOptions, destinations: [String: String] = [:]) -> ItemPlan {
-        var plan = ItemPlan(item: item)
-        let rules = Set(item.findings.map(\.rule))
-        var identifier: String?
-        if !rules.isDisjoint(with: identifierRules) || options.identifier != nil {
-            identifier = chooseIdentifier(item, options: options)
-        }
-        var placement: StillImagePlacement?
-        var brand = false
-        if let movie = item.movie?.movie {
-            if !rules.isDisjoint(with: trackRules) || destinations[item.movie?.path ?? ""] != nil && movie.stillImageTime == nil {
-                do {
-                    placement = StillImagePlacement(seconds: try moment(movie, options: options))
-                } catch {
-                    plan.problems.append("\(error)")
-                }
-            }
-            brand = rules.contains("movie-not-quicktime") || (destinations[item.movie?.path ?? ""] != nil && !movie.isQuickTime)
-        }
-        for finding in item.findings {
-            let fixed = identifierRules.contains(finding.rule) && identifier != nil
-                || trackRules.contains(finding.rule) && placement != nil
-                || brandRules.contains(finding.rule) && brand
-            if fixed { plan.fixes.append(finding) } else { plan.leaves.append(finding) }
-        }
+        if let moment = edits.moment { plan.reasons.append("still moment: \(moment.description)") }
         do {
-            if let still = item.still, let identifier, still.contentIdentifier != identifier || destinations[still.path] != nil {
+            if let still = item.still, let identifier = edits.identifier, still.contentIdentifier != identifier || destinations[still.path] != nil {
                 let file = MediaFile.inspect(path: still.path, options: .check)
                 guard let model = file.still, file.error == nil else { throw RepairProblem("\(still.path): \(file.error?.description ?? "not a still")") }
                 let source = try FileSource(path: still.path)
@@ -99,26 +137,36 @@ public enum Repairer {
                 let patch = try StillRewriter.settingContentIdentifier(model, source: source, identifier: identifier)
                 plan.files.append(FilePlan(path: still.path, destination: destinations[still.path] ?? still.path, patch: patch, identity: identity, identifier: identifier))
             } else if let still = item.still, let destination = destinations[still.path] {
-                plan.files.append(FilePlan(path: still.path, destination: destination, patch: try copyPatch(still.path), identity: nil, identifier: identifier))
+                plan.files.append(FilePlan(path: still.path, destination: destination, patch: try copyPatch(still.path), identity: nil, identifier: edits.identifier))
             }
             if let movie = item.movie {
-                var edits = MovieEdits()
-                let rewriteMeta = rules.contains("metadata-handler-not-mdta") || rules.contains("identifier-in-user-data") || destinations[movie.path] != nil
-                if let identifier, movie.contentIdentifier != identifier || rewriteMeta {
-                    edits.contentIdentifier = identifier
+                var movieEdits = MovieEdits()
+                // The identifier is written where Photos reads it: moov/meta with an mdta handler.
+                let misplaced = movie.movie.map { $0.contentIdentifierLocation != nil && ($0.contentIdentifierLocation != "moov/meta" || $0.metadataHandler != "mdta") } ?? false
+                if let identifier = edits.identifier, movie.contentIdentifier != identifier || misplaced || destinations[movie.path] != nil {
+                    movieEdits.contentIdentifier = identifier
                 }
-                edits.stillImageTime = placement
-                edits.quickTimeBrand = brand
-                if !edits.isEmpty {
+                let placement = edits.moment.map { StillImagePlacement(seconds: $0.seconds, value: $0.value) }
+                movieEdits.stillImageTime = placement
+                movieEdits.quickTimeBrand = edits.brand && !(movie.movie?.brand == "qt  ")
+                if !movieEdits.isEmpty {
                     let file = MediaFile.inspect(path: movie.path, options: .check)
                     guard let model = file.movie, file.error == nil else { throw RepairProblem("\(movie.path): \(file.error?.description ?? "not a movie")") }
                     let source = try FileSource(path: movie.path)
                     let identity = try SafeFileWriter.Identity.of(movie.path)
-                    let patch = try MovieRewriter.rewrite(model, source: source, edits: edits)
+                    let patch = try MovieRewriter.rewrite(model, source: source, edits: movieEdits)
+                    plan.losses += patch.losses
                     plan.files.append(FilePlan(path: movie.path, destination: destinations[movie.path] ?? movie.path, patch: patch, identity: identity,
-                                               identifier: edits.contentIdentifier ?? movie.contentIdentifier, stillImageTime: placement, quickTimeBrand: brand))
+                                               identifier: movieEdits.contentIdentifier ?? movie.contentIdentifier, stillImageTime: placement,
+                                               quickTimeBrand: movieEdits.quickTimeBrand))
                 } else if let destination = destinations[movie.path] {
-                    plan.files.append(FilePlan(path: movie.path, destination: destination, patch: try copyPatch(movie.path), identity: nil, identifier: identifier))
+                    plan.files.append(FilePlan(path: movie.path, destination: destination, patch: try copyPatch(movie.path), identity: nil, identifier: edits.identifier))
+                }
+            }
+            // Replacing a file that has other names splits them: the other names keep the old bytes.
+            for file in plan.files where file.destination == file.path {
+                if let links = file.identity?.links, links > 1 {
+                    plan.losses.append("\(file.path) has \(links - 1) other name(s) (hard links); they would keep the old content")
                 }
             }
         } catch {
@@ -134,62 +182,17 @@ public enum Repairer {
         FilePatch(pieces: [.copy(0..<(try SafeFileWriter.Identity.of(path)).size)], notes: ["copied unchanged"])
     }
 
-    /// The identifier both files should carry.
-    static func chooseIdentifier(_ item: CheckItem, options: RepairOptions) -> String {
-        if let given = options.identifier { return given }
-        func usable(_ text: String?) -> String? {
-            guard let text, isUUID(text) else { return nil }
-            return text.uppercased()
-        }
-        // A shared identifier stays with the first file that carries it; the others get new ones.
-        let own = item.files.map(\.path).min() ?? ""
-        let keepsShared = item.sharingCount == 0 || item.sharingIdentifier.allSatisfy { $0 > own }
-        let still = keepsShared ? usable(item.still?.contentIdentifier) : nil
-        let movie = keepsShared ? usable(item.movie?.contentIdentifier) : nil
-        switch options.prefer {
-        case .still: return still ?? movie ?? newIdentifier()
-        case .movie: return movie ?? still ?? newIdentifier()
-        case .new: return newIdentifier()
-        }
-    }
-
-    public static func newIdentifier() -> String { UUID().uuidString.uppercased() }
-
-    static func isUUID(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
-    }
-
-    /// The still moment: --time, else --frame, else the current one when it is valid, else the middle frame.
-    static func moment(_ movie: MovieFacts, options: RepairOptions) throws -> Double {
-        let duration = movie.durationSeconds ?? movie.frames.map(\.end).max() ?? 0
-        if let time = options.time {
-            guard time >= 0, time <= duration else { throw RepairProblem("--time \(time) is outside the movie (0–\(duration) s)") }
-            return time
-        }
-        var starts: [Double] = []
-        for run in movie.frames where starts.count < 100_000 {
-            for index in 0..<run.count { starts.append(run.start + Double(index) * run.duration) }
-        }
-        starts = starts.filter { $0 < duration || duration == 0 }
-        if let frame = options.frame {
-            guard starts.indices.contains(frame) else { throw RepairProblem("--frame \(frame): the movie has \(starts.count) frames") }
-            return starts[frame]
-        }
-        if let current = movie.stillImageTime?.seconds, current >= 0, current <= duration,
-           movie.frames.contains(where: { current >= $0.start && current < $0.end }) {
-            return current
-        }
-        guard !starts.isEmpty else { throw RepairProblem("the movie has no video frames to place the still on") }
-        return starts[starts.count / 2]
-    }
-
     /// Writes the plan's files to temporary files, reads them back and re-checks them, then renames
-    /// them all into place. A failure before the renames leaves every original untouched.
+    /// them all into place. A failure before the renames leaves every original untouched. A plan
+    /// that loses something is refused unless `options.force`.
     public static func apply(_ plan: ItemPlan, options: RepairOptions) -> ItemOutcome {
         var outcome = ItemOutcome(plan: plan)
         guard plan.problems.isEmpty else {
             outcome.failure = plan.problems.joined(separator: "; ")
+            return outcome
+        }
+        guard !plan.needsForce || options.force else {
+            outcome.failure = "not applied without --force: " + plan.losses.joined(separator: "; ")
             return outcome
         }
         var staged: [(FilePlan, SafeFileWriter.Staged)] = []
@@ -197,10 +200,11 @@ public enum Repairer {
             for file in plan.files {
                 staged.append((file, try SafeFileWriter.stage(file.patch, original: file.path, destination: file.destination, identity: file.identity)))
             }
-            try verify(staged, item: plan.item)
+            try verify(staged, item: plan.item, kinds: plan.edits.kinds)
             FaultInjection.step("verified")
             for (_, file) in staged {
-                outcome.written.append(try SafeFileWriter.commit(file, backup: options.backup && file.destination == file.original))
+                let inPlace = file.destination == file.original
+                outcome.written.append(try SafeFileWriter.commit(file, backup: options.backup && inPlace, keepTimes: options.keepTimes && inPlace))
             }
         } catch {
             for (_, file) in staged where !outcome.written.contains(where: { $0.path == file.destination }) { SafeFileWriter.discard(file) }
@@ -209,8 +213,9 @@ public enum Repairer {
         return outcome
     }
 
-    /// Reads the temporary files back: identifiers, still-image-time and the rules must hold.
-    static func verify(_ staged: [(FilePlan, SafeFileWriter.Staged)], item: CheckItem) throws {
+    /// Reads the temporary files back: identifiers, still-image-time and the rules of the fix
+    /// kinds that were applied must hold.
+    static func verify(_ staged: [(FilePlan, SafeFileWriter.Staged)], item: CheckItem, kinds: Set<FixKind>) throws {
         var still = item.still
         var movie = item.movie
         for (plan, file) in staged {
@@ -233,10 +238,9 @@ public enum Repairer {
         rechecked.still = still
         rechecked.movie = movie
         rechecked.kind = still != nil && movie != nil ? .pair : item.kind
-        let fixable = identifierRules.union(trackRules).union(brandRules)
-        let remaining = RuleRegistry.all.filter { fixable.contains($0.description.identifier) }
-            .flatMap { $0.check(rechecked, context: RuleContext()) }
-            .filter { $0.rule != "identifier-shared" }
+        // Sharing is a fact of the whole library, not of these files: the planner settled it.
+        rechecked.identifierConflict = false
+        let remaining = RuleRegistry.rules(fixing: kinds).flatMap { $0.check(rechecked, context: RuleContext()) }
         if let first = remaining.first {
             throw RepairProblem("after writing, \(first.rule) still holds: \(first.message)")
         }

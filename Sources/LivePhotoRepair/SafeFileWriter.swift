@@ -1,4 +1,4 @@
-import CFileCopy
+internal import CFileCopy
 import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
@@ -19,29 +19,49 @@ public enum SafeFileWriter {
         public init(_ description: String) { self.description = description }
     }
 
-    /// What identifies a file's content for "did it change while we worked".
+    /// What identifies a file's content for "did it change while we worked", and what a
+    /// replacement must keep (owner, group, mode, times).
     public struct Identity: Equatable, Sendable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
         var modified: Int64
         var modifiedNanoseconds: Int64
+        /// Names the file has: more than one means hard links that a replacement would split.
+        public var links: UInt64 = 1
+        var owner: UInt32 = 0
+        var group: UInt32 = 0
+        var mode: UInt32 = 0o644
+        var accessed: timespec = timespec()
+        var modifiedTime: timespec = timespec()
 
         public static func of(_ path: String) throws -> Identity {
             var info = stat()
-            guard stat(path, &info) == 0 else { throw Failure("\(path): \(String(cString: strerror(errno)))") }
+            guard PathBytes.status(path, &info) == 0 else { throw Failure("\(path): \(String(cString: strerror(errno)))") }
             #if canImport(Darwin)
-            let time = info.st_mtimespec
+            let time = info.st_mtimespec, access = info.st_atimespec
             #else
-            let time = info.st_mtim
+            let time = info.st_mtim, access = info.st_atim
             #endif
             return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                            modified: Int64(time.tv_sec), modifiedNanoseconds: Int64(time.tv_nsec))
+                            modified: Int64(time.tv_sec), modifiedNanoseconds: Int64(time.tv_nsec), links: UInt64(info.st_nlink),
+                            owner: UInt32(info.st_uid), group: UInt32(info.st_gid), mode: UInt32(info.st_mode) & 0o7777,
+                            accessed: access, modifiedTime: time)
+        }
+
+        /// The same content: device, inode, size and modification time (not the link count, which
+        /// the backup itself changes).
+        public static func == (lhs: Identity, rhs: Identity) -> Bool {
+            lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+                && lhs.modified == rhs.modified && lhs.modifiedNanoseconds == rhs.modifiedNanoseconds
         }
     }
 
     public struct Written: Sendable {
         public var path: String
+        /// What could not be kept (an extended attribute the file system refused, the owner when
+        /// not run as root).
+        public var notes: [String] = []
         /// Bytes lpcheck wrote itself (new bytes); unchanged ranges are copied by the kernel.
         public var newBytes: Int64
         public var size: Int64
@@ -56,6 +76,8 @@ public enum SafeFileWriter {
         public var identity: Identity?
         public var newBytes: Int64
         public var size: Int64
+        /// What the replacement could not keep of the original's attributes.
+        public var notes: [String] = []
     }
 
     /// Writes `patch` (pieces of `original` and new bytes) to a temporary file beside `destination`.
@@ -66,19 +88,19 @@ public enum SafeFileWriter {
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/.\(name).lpcheck-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        var mode: mode_t = 0o644
         var info = stat()
-        if stat(original, &info) == 0 { mode = info.st_mode & 0o7777 }
-        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
+        let hasOriginal = PathBytes.status(original, &info) == 0
+        let mode = hasOriginal ? mode_t(info.st_mode & 0o7777) : 0o644
+        let output = PathBytes.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard output >= 0 else {
             throw Failure("cannot create a temporary file beside \(destination): \(String(cString: strerror(errno)))")
         }
         var success = false
         defer {
             close(output)
-            if !success { unlink(temporary) }
+            if !success { _ = PathBytes.withCString(temporary) { unlink($0) } }
         }
-        let input = open(original, O_RDONLY)
+        let input = PathBytes.open(original, O_RDONLY)
         guard input >= 0 else { throw Failure("cannot open \(original): \(String(cString: strerror(errno)))") }
         defer { close(input) }
         var position: Int64 = 0
@@ -92,43 +114,56 @@ public enum SafeFileWriter {
             position += piece.count
             FaultInjection.step("piece")
         }
+        // A replacement keeps what the original had: owner and group (where allowed), the mode
+        // (which the umask narrowed at open) and extended attributes.
+        var notes: [String] = []
+        if inPlace && hasOriginal {
+            notes = FileAttributes.copy(from: input, to: output, owner: info.st_uid, group: info.st_gid, mode: mode)
+        }
         guard fsync(output) == 0 else { throw Failure("fsync of \(temporary) failed: \(String(cString: strerror(errno)))") }
         FaultInjection.step("fsync")
         success = true
-        return Staged(temporary: temporary, destination: destination, original: original, identity: identity, newBytes: patch.newBytes, size: position)
+        return Staged(temporary: temporary, destination: destination, original: original, identity: identity, newBytes: patch.newBytes, size: position, notes: notes)
     }
 
     /// Renames a verified temporary file into place, after keeping a backup of what it replaces.
-    public static func commit(_ staged: Staged, backup: Bool) throws -> Written {
+    public static func commit(_ staged: Staged, backup: Bool, keepTimes: Bool = false) throws -> Written {
         if let identity = staged.identity, try Identity.of(staged.original) != identity {
             discard(staged)
             throw Failure("\(staged.original) changed while it was being repaired; nothing was written (run again)")
         }
+        if keepTimes, let identity = staged.identity {
+            // Last, after every read of the temporary file, so the access time stays the original's.
+            let times = [identity.accessed, identity.modifiedTime]
+            _ = PathBytes.withCString(staged.temporary) { utimensat(AT_FDCWD, $0, times, 0) }
+        }
         var backupPath: String?
-        if backup, FileManager.default.fileExists(atPath: staged.destination) {
+        if backup, PathBytes.exists(staged.destination) {
             backupPath = try keepBackup(of: staged.destination)
             FaultInjection.step("backup")
         }
-        guard rename(staged.temporary, staged.destination) == 0 else {
+        let renamed = PathBytes.withCString(staged.temporary) { from in PathBytes.withCString(staged.destination) { to in rename(from, to) } }
+        guard renamed == 0 else {
             let reason = String(cString: strerror(errno))
             discard(staged)
             throw Failure("cannot rename into \(staged.destination): \(reason)")
         }
         FaultInjection.step("rename")
         syncFolder(of: staged.destination)
-        return Written(path: staged.destination, newBytes: staged.newBytes, size: staged.size, backup: backupPath)
+        return Written(path: staged.destination, notes: staged.notes, newBytes: staged.newBytes, size: staged.size, backup: backupPath)
     }
 
-    public static func discard(_ staged: Staged) { unlink(staged.temporary) }
+    public static func discard(_ staged: Staged) { _ = PathBytes.withCString(staged.temporary) { unlink($0) } }
 
     /// The file a symbolic link points to, so that the rename replaces that file and the link
     /// stays a link (renaming over the link would leave the linked file unrepaired and turn the
     /// link into a copy). Any other path is returned as it is.
     static func throughLinks(_ path: String) -> String {
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else { return path }
+        guard PathBytes.linkStatus(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
+              let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return path }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return PathBytes.string(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 
     /// Hard-links the file into `.lpcheck-backup/` beside it (a copy where links are not possible).
@@ -137,18 +172,21 @@ public enum SafeFileWriter {
         let name = (path as NSString).lastPathComponent
         // The hidden folder `check` skips, so backups never confuse a later check.
         let backups = (folder.isEmpty ? "." : folder) + "/" + Discovery.backupFolder
-        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        if PathBytes.withCString(backups, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
+            throw Failure("cannot create \(backups): \(String(cString: strerror(errno)))")
+        }
         var candidate = backups + "/" + name
         var counter = 1
-        while FileManager.default.fileExists(atPath: candidate) {
+        while PathBytes.exists(candidate) {
             candidate = backups + "/" + name + ".\(counter)"
             counter += 1
         }
-        if link(path, candidate) != 0 {
+        let linked = PathBytes.withCString(path) { from in PathBytes.withCString(candidate) { to in link(from, to) } }
+        if linked != 0 {
             do {
-                try FileManager.default.copyItem(atPath: path, toPath: candidate)
+                try copyWhole(path, to: candidate)
             } catch {
-                throw Failure("cannot keep a backup of \(path) in \(backups): \(error.localizedDescription)")
+                throw Failure("cannot keep a backup of \(path) in \(backups): \(error)")
             }
         }
         syncFolder(of: candidate)
@@ -157,11 +195,26 @@ public enum SafeFileWriter {
 
     static func syncFolder(of path: String) {
         let folder = (path as NSString).deletingLastPathComponent
-        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY)
+        let descriptor = PathBytes.open(folder.isEmpty ? "." : folder, O_RDONLY)
         if descriptor >= 0 {
             _ = fsync(descriptor)
             close(descriptor)
         }
+    }
+
+    /// A whole-file copy where a hard link is not possible (another file system), attributes kept.
+    static func copyWhole(_ path: String, to destination: String) throws {
+        let input = PathBytes.open(path, O_RDONLY)
+        guard input >= 0 else { throw Failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw Failure("cannot stat \(path)") }
+        let output = PathBytes.open(destination, O_WRONLY | O_CREAT | O_EXCL, mode_t(info.st_mode & 0o7777))
+        guard output >= 0 else { throw Failure("cannot create \(destination): \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        try copyRange(from: input, range: 0..<Int64(info.st_size), to: output, at: 0)
+        _ = FileAttributes.copy(from: input, to: output, owner: info.st_uid, group: info.st_gid, mode: mode_t(info.st_mode & 0o7777))
+        guard fsync(output) == 0 else { throw Failure("fsync of \(destination) failed") }
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int64) throws {

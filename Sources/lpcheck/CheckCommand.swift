@@ -40,14 +40,7 @@ struct Check: ParsableCommand {
     @Option(name: .shortAndLong, help: "Report file for the --format at the same position (repeatable).")
     var output: [String] = []
 
-    @Option(help: "Fail (exit 1) on findings at or above: error, warning, info, never. Default: the config's failOn, else error.")
-    var failOn: String?
-
-    @Option(help: "Configuration file (default: ./.lpcheck.yml when present).")
-    var config: String?
-
-    @Option(help: "An earlier JSON report: its findings are accepted, so only new ones fail.")
-    var baseline: String?
+    @OptionGroup var settings: ConfigurationOptions
 
     @Option(help: "Files read at once (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -68,27 +61,12 @@ struct Check: ParsableCommand {
         guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
         guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
-        if let failOn, Configuration.FailLevel(rawValue: failOn) == nil {
-            throw ValidationError("--fail-on must be error, warning, info or never")
-        }
     }
 
     func run() throws {
-        var checker = Checker(roots: paths)
+        var checker = try settings.checker(paths)
         checker.version = LPCheck.configuration.version
         checker.jobs = jobs
-        do {
-            if let config {
-                checker.configuration = try Configuration.load(path: config)
-            } else if FileManager.default.fileExists(atPath: Configuration.fileName) {
-                checker.configuration = try Configuration.load(path: Configuration.fileName)
-            }
-            if let baseline { checker.baseline = try Baseline.load(path: baseline) }
-        } catch {
-            printError("lpcheck: \(error)")
-            throw ExitCode(2)
-        }
-        if let failOn, let level = Configuration.FailLevel(rawValue: failOn) { checker.configuration.failOn = level }
         checker.thumbnails = format.contains(.html)
         let showProgress = !noProgress && isatty(2) == 1
         if showProgress { checker.progress = ProgressBar.update }

@@ -20,7 +20,7 @@ struct DiscoveryTests {
             try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         for file in ["a/b [1]/Ünïcode ç/IMG 1 (copy).JPG", "c/x.mov", ".hidden/secret.jpg", "a/\(Discovery.backupFolder)/IMG_1.JPG", "top.heic"] {
-            fm.createFile(atPath: root.appendingPathComponent(file).path, contents: Data([0xFF, 0xD8, 0xFF]))
+            _ = fm.createFile(atPath: root.appendingPathComponent(file).path, contents: Data([0xFF, 0xD8, 0xFF]))
         }
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("c/loop").path, withDestinationPath: root.path)
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("c/dangling.jpg").path, withDestinationPath: "/nonexistent/nowhere.jpg")

@@ -82,7 +82,7 @@ struct RealRepairTests {
         let after = MediaFile.inspect(path: output.path)
         #expect(before.still?.exif.filter { $0.tag != 0x927C } == after.still?.exif.filter { $0.tag != 0x927C })
         let oldEntries = before.still?.makerNote?.entries ?? []
-        let newEntries = after.still?.makerNote?.entries.filter { $0.tag != 0x0011 } ?? []
+        let newEntries = after.still?.makerNote?.entries.filter { $0.tag != 0x0011 }
         #expect(oldEntries == newEntries)
     }
 }

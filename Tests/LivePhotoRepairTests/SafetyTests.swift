@@ -54,7 +54,7 @@ struct SafetyTests {
         let (folder, _, movie) = try Self.brokenPair()
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = Checker(roots: [folder.path]).run()
-        let plans = Repairer.plan(report, options: RepairOptions())
+        let plans = RepairPlanner.plan(report, options: RepairOptions())
         let plan = try #require(plans.first)
         // Someone else writes the movie after it was read.
         let handle = try FileHandle(forWritingTo: movie)

@@ -3,8 +3,7 @@ enum DuplicateFile: Rule {
     static let description = RuleDescription(
         identifier: "duplicate-file", title: "Duplicate of another file", severity: .info, category: "pairing",
         rationale: "A hard link is one file under two names; a byte-identical copy holds the same photo twice. Neither is a conflict: both carry the identifier of the file they duplicate.",
-        fix: "Nothing to fix. Remove the copy if it is not wanted; repair leaves duplicates alone.",
-        autofixable: false)
+        fix: "Nothing to fix. Remove the copy if it is not wanted; repair leaves duplicates alone.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .duplicate, let original = item.duplicateOf else { return [] }

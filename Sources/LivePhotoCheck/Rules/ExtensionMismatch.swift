@@ -5,8 +5,7 @@ enum ExtensionMismatch: Rule {
     static let description = RuleDescription(
         identifier: "extension-mismatch", title: "Content does not match the extension", severity: .warning, category: "structure",
         rationale: "Importers and Photos decide by extension before they look inside; JPEG data named .HEIC, or an MP4 named .MOV, is imported wrongly or paired with nothing.",
-        fix: "Rename the file to match its content.",
-        autofixable: false)
+        fix: "Rename the file to match its content.")
 
     static let expected: [String: Set<FileFormat>] = [
         "jpg": [.jpeg], "jpeg": [.jpeg], "jpe": [.jpeg], "heic": [.heic, .heif], "heif": [.heic, .heif], "hif": [.heic, .heif],

@@ -1,10 +1,11 @@
 /// The movie's identifier is only in `moov/udta/meta`.
-enum IdentifierInUserData: Rule {
+enum IdentifierInUserData: FixableRule {
+    static let fixKind = FixKind.identifier
+
     static let description = RuleDescription(
         identifier: "identifier-in-user-data", title: "Movie identifier only in udta", severity: .warning, category: "identifier",
         rationale: "Cameras write the content identifier in moov/meta. ffmpeg (-movflags use_metadata_tags) writes keys/ilst into moov/udta/meta instead; ExifTool reads it there, but it is not where Photos' own files carry it.",
-        fix: "`lpcheck repair` writes the identifier into moov/meta as well.",
-        autofixable: true)
+        fix: "`lpcheck repair` writes the identifier into moov/meta as well.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, movie.movie?.contentIdentifierLocation == "moov/udta/meta" else { return [] }

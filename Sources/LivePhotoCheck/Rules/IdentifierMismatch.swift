@@ -1,10 +1,11 @@
 /// Still and movie paired by name carry different identifiers.
-enum IdentifierMismatch: Rule {
+enum IdentifierMismatch: FixableRule {
+    static let fixKind = FixKind.identifier
+
     static let description = RuleDescription(
         identifier: "identifier-mismatch", title: "Still and movie identifiers differ", severity: .error, category: "identifier",
         rationale: "Photos treats a still and a movie as one Live Photo only when both carry the same content identifier.",
-        fix: "Make them equal: `lpcheck repair --prefer still|movie|new`.",
-        autofixable: true)
+        fix: "Make them equal: `lpcheck repair --prefer still|movie|new`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair, let still = item.still?.contentIdentifier, let movie = item.movie?.contentIdentifier, still != movie else { return [] }

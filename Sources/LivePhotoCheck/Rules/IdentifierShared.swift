@@ -1,10 +1,11 @@
 /// One identifier on files that cannot be told apart: a true conflict.
-enum IdentifierShared: Rule {
+enum IdentifierShared: FixableRule {
+    static let fixKind = FixKind.identifier
+
     static let description = RuleDescription(
         identifier: "identifier-shared", title: "Identifier shared by files that cannot be told apart", severity: .error, category: "identifier",
         rationale: "Each Live Photo needs its own identifier. An original and its edits, re-exports, copies and downsized movies share one by design (see identifier-variant and duplicate-file); but when stills or movies that are named like none of the others carry one identifier, Photos pairs them unpredictably or merges different shots.",
-        fix: "`lpcheck repair` keeps the identifier on the camera original and on every pair that works, and gives the conflicting files a new one.",
-        autofixable: true)
+        fix: "`lpcheck repair` keeps the identifier on the camera original and on every pair that works, and gives the conflicting files a new one.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.identifierConflict, item.sharingCount > 0, let identifier = item.contentIdentifier else { return [] }

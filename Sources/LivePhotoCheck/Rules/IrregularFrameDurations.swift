@@ -3,8 +3,7 @@ enum IrregularFrameDurations: Rule {
     static let description = RuleDescription(
         identifier: "irregular-frame-durations", title: "Irregular frame durations", severity: .warning, category: "timing",
         rationale: "Camera movies vary their frame rate a little (a frame of 1/30 s next to one of 1/15 s); durations that differ by more than the tolerance (`frameDurationRatio`, default 3×, the last frame aside) usually mean dropped or mistimed frames from a converter.",
-        fix: "Re-encode or re-mux with a constant frame rate.",
-        autofixable: false)
+        fix: "Re-encode or re-mux with a constant frame rate.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let facts = movie.movie, facts.frameCount > 2 else { return [] }

@@ -1,10 +1,11 @@
 /// The still-image-time track does not describe the video track.
-enum MissingCdscReference: Rule {
+enum MissingCdscReference: FixableRule {
+    static let fixKind = FixKind.cdscReference
+
     static let description = RuleDescription(
         identifier: "missing-cdsc-reference", title: "Timed-metadata track without cdsc reference", severity: .info, category: "structure",
         rationale: "Cameras link the still-image-time track to the video with a 'cdsc' track reference. Photos does not require it, but other readers use it to know which video the moment belongs to.",
-        fix: "`lpcheck repair` rewrites the track with the reference.",
-        autofixable: true)
+        fix: "`lpcheck repair` rewrites the track with the reference.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let track = movie.movie?.stillImageTimeTracks.first, !track.referencesVideo else { return [] }

@@ -3,8 +3,7 @@ enum MotionPhotoVideoMissing: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-video-missing", title: "Motion photo without its embedded movie", severity: .error, category: "motion-photo",
         rationale: "The XMP (GCamera:MotionPhoto or MicroVideo, Container:Directory) says a movie is appended to the still, but no movie starts at the offset it gives: the movie was cut off or the offsets are wrong.",
-        fix: "Re-export the motion photo, or fix Item:Length / MicroVideoOffset to the appended movie's length.",
-        autofixable: false)
+        fix: "Re-export the motion photo, or fix Item:Length / MicroVideoOffset to the appended movie's length.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let still = item.still, let motion = still.motionPhoto, !motion.videoFound else { return [] }

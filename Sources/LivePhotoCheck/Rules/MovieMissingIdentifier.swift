@@ -1,10 +1,11 @@
 /// A paired movie without `com.apple.quicktime.content.identifier`.
-enum MovieMissingIdentifier: Rule {
+enum MovieMissingIdentifier: FixableRule {
+    static let fixKind = FixKind.identifier
+
     static let description = RuleDescription(
         identifier: "movie-missing-identifier", title: "Movie has no content identifier", severity: .error, category: "identifier",
         rationale: "Photos pairs a movie with its still through com.apple.quicktime.content.identifier in moov/meta (keys + ilst). Without it the movie is not part of a Live Photo.",
-        fix: "Write the still's identifier into the movie's keys/ilst: `lpcheck repair` (moov/meta is added if absent).",
-        autofixable: true)
+        fix: "Write the still's identifier into the movie's keys/ilst: `lpcheck repair` (moov/meta is added if absent).")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair, let movie = item.movie, movie.contentIdentifier == nil else { return [] }

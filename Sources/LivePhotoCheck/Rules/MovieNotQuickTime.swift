@@ -1,10 +1,11 @@
 /// A Live Photo movie that is not a QuickTime movie.
-enum MovieNotQuickTime: Rule {
+enum MovieNotQuickTime: FixableRule {
+    static let fixKind = FixKind.brand
+
     static let description = RuleDescription(
         identifier: "movie-not-quicktime", title: "Movie is not QuickTime", severity: .error, category: "structure",
         rationale: "Live Photo movies are QuickTime files (major brand 'qt  '). An MP4-branded movie is not paired by Photos, even with the right metadata.",
-        fix: "`lpcheck make STILL MOVIE --output DIR` writes a QuickTime movie without re-encoding.",
-        autofixable: true)
+        fix: "`lpcheck make STILL MOVIE --output DIR` writes a QuickTime movie without re-encoding.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair || item.kind == .movieOnly, let movie = item.movie, let facts = movie.movie, !facts.isQuickTime else { return [] }

@@ -3,8 +3,7 @@ enum MovieTooLong: Rule {
     static let description = RuleDescription(
         identifier: "movie-too-long", title: "Movie longer than a Live Photo", severity: .warning, category: "structure",
         rationale: "Live Photo movies last about three seconds. Much longer movies (over `maxMovieSeconds`, default 6 s) are trimmed or rejected by Photos and waste space.",
-        fix: "Trim the movie around the still moment before pairing.",
-        autofixable: false)
+        fix: "Trim the movie around the still moment before pairing.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair || item.kind == .movieOnly, let movie = item.movie, let duration = movie.movie?.durationSeconds, duration > context.maxMovieSeconds else { return [] }

@@ -3,8 +3,7 @@ enum NoVideoTrack: Rule {
     static let description = RuleDescription(
         identifier: "no-video-track", title: "Movie has no video", severity: .error, category: "timing",
         rationale: "A Live Photo movie needs a video track with frames; audio or metadata alone shows nothing.",
-        fix: "Pair the still with a movie that has video.",
-        autofixable: false)
+        fix: "Pair the still with a movie that has video.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair || item.kind == .movieOnly, let movie = item.movie, let facts = movie.movie else { return [] }

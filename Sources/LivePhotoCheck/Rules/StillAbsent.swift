@@ -3,8 +3,7 @@ enum StillAbsent: Rule {
     static let description = RuleDescription(
         identifier: "still-absent", title: "Live Photo movie without its still", severity: .error, category: "pairing",
         rationale: "The movie carries a content identifier or a still-image-time track, so it belongs to a Live Photo, but no still of the scan pairs with it: none carries that identifier, and none with its folder and name could pair.",
-        fix: "Put the still beside the movie, or make one from a frame: `lpcheck make STILL MOVIE --output DIR`.",
-        autofixable: false)
+        fix: "Put the still beside the movie, or make one from a frame: `lpcheck make STILL MOVIE --output DIR`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .movieOnly, let movie = item.movie else { return [] }

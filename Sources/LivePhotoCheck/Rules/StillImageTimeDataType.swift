@@ -1,12 +1,13 @@
 import LivePhotoFormats
 
 /// The key declared with another type than signed 8-bit, or a value that does not decode.
-enum StillImageTimeDataType: Rule {
+enum StillImageTimeDataType: FixableRule {
+    static let fixKind = FixKind.stillImageTimeTrack
+
     static let description = RuleDescription(
         identifier: "still-image-time-data-type", title: "Still-image-time has the wrong data type", severity: .warning, category: "still-image-time",
         rationale: "Cameras declare still-image-time with dtyp well-known type 65 (signed 8-bit integer) and store one byte. Other types are not what Photos is known to read.",
-        fix: "Rewrite the track as signed 8-bit: `lpcheck repair`.",
-        autofixable: true)
+        fix: "Rewrite the track as signed 8-bit: `lpcheck repair`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let facts = movie.movie, let track = facts.stillImageTimeTracks.first else { return [] }

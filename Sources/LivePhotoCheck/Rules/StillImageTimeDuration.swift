@@ -1,10 +1,11 @@
 /// The still-image-time sample is longer than a frame, or has no duration.
-enum StillImageTimeDuration: Rule {
+enum StillImageTimeDuration: FixableRule {
+    static let fixKind = FixKind.stillImageTimeTrack
+
     static let description = RuleDescription(
         identifier: "still-image-time-duration", title: "Still-image-time sample duration", severity: .warning, category: "timing",
         rationale: "Cameras write a one-tick sample; software writes one frame. A sample of zero duration, or longer than one video frame, does not mark a single frame.",
-        fix: "Rewrite the sample as one tick placed by the edit list: `lpcheck repair`.",
-        autofixable: true)
+        fix: "Rewrite the sample as one tick placed by the edit list: `lpcheck repair`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let facts = movie.movie, let time = facts.stillImageTime else { return [] }

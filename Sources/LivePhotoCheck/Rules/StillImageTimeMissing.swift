@@ -1,10 +1,11 @@
 /// A Live Photo movie without a timed-metadata track declaring still-image-time.
-enum StillImageTimeMissing: Rule {
+enum StillImageTimeMissing: FixableRule {
+    static let fixKind = FixKind.stillImageTimeTrack
+
     static let description = RuleDescription(
         identifier: "still-image-time-missing", title: "No still-image-time track", severity: .error, category: "still-image-time",
         rationale: "Photos needs a timed-metadata track (sample entry mebx) declaring mdta/com.apple.quicktime.still-image-time to know where the still sits in the movie; without it the pair shows as a plain photo. Re-muxing with ffmpeg drops this track.",
-        fix: "Add the track (no re-encoding): `lpcheck repair`, optionally with `--time` or `--frame`.",
-        autofixable: true)
+        fix: "Add the track (no re-encoding): `lpcheck repair`, optionally with `--time` or `--frame`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair || item.kind == .movieOnly, let movie = item.movie, let facts = movie.movie, facts.stillImageTimeTracks.isEmpty else { return [] }

@@ -1,10 +1,11 @@
 /// The track is declared but has no readable sample holding the key.
-enum StillImageTimeNoSample: Rule {
+enum StillImageTimeNoSample: FixableRule {
+    static let fixKind = FixKind.stillImageTimeTrack
+
     static let description = RuleDescription(
         identifier: "still-image-time-no-sample", title: "Still-image-time declared but not stored", severity: .error, category: "still-image-time",
         rationale: "The track declares the key but no sample holds it (an empty track, an unreadable sample, or a sample using another local key id), so Photos finds no moment.",
-        fix: "Rewrite the track with one sample: `lpcheck repair`.",
-        autofixable: true)
+        fix: "Rewrite the track with one sample: `lpcheck repair`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let facts = movie.movie, !facts.stillImageTimeTracks.isEmpty, facts.stillImageTime == nil else { return [] }

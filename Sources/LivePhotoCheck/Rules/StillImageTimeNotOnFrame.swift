@@ -1,10 +1,11 @@
 /// The moment falls where no video frame is shown.
-enum StillImageTimeNotOnFrame: Rule {
+enum StillImageTimeNotOnFrame: FixableRule {
+    static let fixKind = FixKind.stillImageTimeTrack
+
     static let description = RuleDescription(
         identifier: "still-image-time-not-on-frame", title: "Still moment not on a video frame", severity: .warning, category: "still-image-time",
         rationale: "The still should match a frame of the movie. A moment before the first frame, after the last, or in a gap of the video's edit list shows no frame.",
-        fix: "Place the sample on a frame: `lpcheck repair --frame N`.",
-        autofixable: true)
+        fix: "Place the sample on a frame: `lpcheck repair --frame N`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let facts = movie.movie, let seconds = facts.stillImageTime?.seconds, !facts.frames.isEmpty else { return [] }

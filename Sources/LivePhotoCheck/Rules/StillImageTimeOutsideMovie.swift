@@ -1,10 +1,11 @@
 /// The moment (edit list applied) is not inside the movie.
-enum StillImageTimeOutsideMovie: Rule {
+enum StillImageTimeOutsideMovie: FixableRule {
+    static let fixKind = FixKind.stillImageTimeTrack
+
     static let description = RuleDescription(
         identifier: "still-image-time-outside-movie", title: "Still moment outside the movie", severity: .error, category: "still-image-time",
         rationale: "The still-image-time sample, placed by its track's edit list, must fall inside the movie's duration. An edit list that never presents the sample, or a time past the end, leaves Photos without a moment.",
-        fix: "Place the sample inside the movie: `lpcheck repair --time SECONDS` or `--frame N`.",
-        autofixable: true)
+        fix: "Place the sample inside the movie: `lpcheck repair --time SECONDS` or `--frame N`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let facts = movie.movie, let time = facts.stillImageTime else { return [] }

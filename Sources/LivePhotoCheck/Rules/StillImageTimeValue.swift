@@ -1,10 +1,11 @@
 /// A value other than the camera's -1 or software's 0.
-enum StillImageTimeValue: Rule {
+enum StillImageTimeValue: FixableRule {
+    static let fixKind = FixKind.stillImageTimeTrack
+
     static let description = RuleDescription(
         identifier: "still-image-time-value", title: "Unusual still-image-time value", severity: .warning, category: "still-image-time",
         rationale: "Cameras store -1 and AVFoundation-based software stores 0. Other values are not known to work.",
-        fix: "Rewrite the value as -1: `lpcheck repair`.",
-        autofixable: true)
+        fix: "Rewrite the value as -1: `lpcheck repair`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let value = movie.movie?.stillImageTime?.value, value != -1, value != 0 else { return [] }

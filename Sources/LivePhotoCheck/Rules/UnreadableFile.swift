@@ -3,8 +3,7 @@ enum UnreadableFile: Rule {
     static let description = RuleDescription(
         identifier: "unreadable-file", title: "File cannot be read", severity: .error, category: "damage",
         rationale: "The file's structure is broken where the Live Photo markers live (or it cannot be opened), so nothing about it can be checked.",
-        fix: "Restore the file from a backup or re-export it; the message gives the byte offset and box or segment path of the damage.",
-        autofixable: false)
+        fix: "Restore the file from a backup or re-export it; the message gives the byte offset and box or segment path of the damage.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         item.compactMapFiles { file in

@@ -3,8 +3,7 @@ enum ZeroDurationFrames: Rule {
     static let description = RuleDescription(
         identifier: "zero-duration-frames", title: "Video frames of zero duration", severity: .error, category: "timing",
         rationale: "A frame with zero duration is never shown and breaks players' timing; some generators write it for the last frame.",
-        fix: "Re-mux the movie with correct timestamps (for example ffmpeg with -c copy and a fixed frame rate).",
-        autofixable: false)
+        fix: "Re-mux the movie with correct timestamps (for example ffmpeg with -c copy and a fixed frame rate).")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let durations = movie.movie?.frameDurations, durations.zeroDurationFrames > 0 else { return [] }

@@ -18,6 +18,8 @@ public struct FilePatch: Sendable {
     public var pieces: [Piece] = []
     /// What the patch does, in words, for the plan.
     public var notes: [String] = []
+    /// What the patch cannot keep (keys, values), in words: a plan with losses waits for `--force`.
+    public var losses: [String] = []
 
     public init(pieces: [Piece] = [], notes: [String] = []) {
         self.pieces = pieces

@@ -46,16 +46,26 @@ public enum MovieRewriter {
 
         // Tracks: drop old still-image-time tracks, add the new one after the last track.
         var newTrack: (build: (UInt64, Bool) -> [UInt8], id: UInt32)?
+        var reused: ReusedTrack?
+        var losses: [String] = []
         if let placement = edits.stillImageTime {
             let removed = Set(movie.stillImageTimeTracks.map(\.path))
-            if !removed.isEmpty {
-                var seen: [FourCC: Int] = [:]
-                children = children.filter { child in
-                    let index = seen[child.box.type, default: 0] + 1
-                    seen[child.box.type] = index
-                    let path = index > 1 ? "moov/\(child.box.type)[\(index)]" : "moov/\(child.box.type)"
-                    return !removed.contains(path)
+            if let old = movie.stillImageTimeTracks.first {
+                let trakBytes = children.enumerated().first { pathOfChild(children, $0.offset) == old.path }?.element.bytes
+                switch ReusedTrack.from(old, trakBytes: trakBytes, source: source, value: placement.value) {
+                case .success(let track):
+                    reused = track
+                    if track.keys.count > 1 { notes.append("the new track keeps track \(old.id)'s sample entry and sample: every key (\(track.keys.joined(separator: ", "))) and value, the still-image-time value set to \(placement.value)") }
+                case .failure(let why):
+                    let others = old.declaredKeys.map(\.key).filter { $0 != LivePhotoKeys.stillImageTime }
+                    if !others.isEmpty {
+                        losses.append("track \(old.id)'s keys \(others.joined(separator: ", ")) and their values are not carried over (\(why))")
+                    }
                 }
+            }
+            if !removed.isEmpty {
+                let all = children
+                children = all.indices.filter { !removed.contains(pathOfChild(all, $0)) }.map { all[$0] }
                 notes.append("remove the old still-image-time track(s): \(movie.stillImageTimeTracks.map { "track \($0.id)" }.joined(separator: ", "))")
             }
             guard let video = movie.primaryVideoTrack else { throw Problem(description: "the movie has no video track to place the still on") }
@@ -66,7 +76,7 @@ public enum MovieRewriter {
             let moment = UInt64(max(0, (placement.seconds * Double(movie.timescale)).rounded()))
             let spec = StillImageTimeTrack(
                 trackID: trackID, videoTrackID: video.id, timescale: movie.timescale, movieDuration: movie.duration,
-                momentTicks: moment, value: placement.value)
+                momentTicks: moment, value: placement.value, sampleEntry: reused?.entry, sample: reused?.sample)
             newTrack = ({ offset, wide in spec.build(sampleOffset: offset, co64: wide) }, trackID)
             notes.append("add still-image-time track \(trackID): value \(placement.value), one tick at \(formatSeconds(Double(moment) / Double(movie.timescale))) s after an empty edit, cdsc → track \(video.id)")
             // mvhd's next_track_ID must pass the new track.
@@ -90,7 +100,7 @@ public enum MovieRewriter {
         }
 
         // Size the new moov; the new track's sample goes into an mdat placed by the layout.
-        let sample = edits.stillImageTime.map { BoxWriter.u32(9) + BoxWriter.u32(1) + [UInt8(bitPattern: $0.value)] }
+        let sample = edits.stillImageTime.map { reused?.sample ?? BoxWriter.u32(9) + BoxWriter.u32(1) + [UInt8(bitPattern: $0.value)] }
         let wide = source.size + 64 > Int64(UInt32.max)
         func assemble(sampleOffset: UInt64) -> [UInt8] {
             var parts = children.map(\.bytes)
@@ -121,7 +131,8 @@ public enum MovieRewriter {
             if let sample { patch.append(BoxWriter.box("mdat", sample)) }
             patch = try branded(patch, movie: movie, source: source, edits: edits, notes: &notes)
             let how = adjustedFree ? "its own free space absorbs the change" : "same size"
-            patch.notes = notes + ["moov rewritten in place (\(oldSize) bytes, \(how))" + (sample != nil ? "; the 9-byte sample goes into a new mdat at the end" : "")]
+            patch.losses = losses
+            patch.notes = notes + ["moov rewritten in place (\(oldSize) bytes, \(how))" + (sample.map { "; the \($0.count)-byte sample goes into a new mdat at the end" } ?? "")]
             return patch
         }
         children = unfitted
@@ -172,7 +183,15 @@ public enum MovieRewriter {
         }
         patch = try branded(patch, movie: movie, source: source, edits: edits, notes: &notes)
         patch.notes = notes
+        patch.losses = losses
         return patch
+    }
+
+    /// The path (`moov/trak[2]`) of the child at `index`, counted as the reader names them.
+    static func pathOfChild(_ children: [(box: Box, bytes: [UInt8])], _ index: Int) -> String {
+        let type = children[index].box.type
+        let position = children[..<index].filter { $0.box.type == type }.count + 1
+        return position > 1 ? "moov/\(type)[\(position)]" : "moov/\(type)"
     }
 
     /// Media after a leading moov up to this size is moved (offsets shifted, file stays compact
@@ -355,7 +374,7 @@ public enum MovieRewriter {
 
     static func keyEntry(_ key: String) -> [UInt8] { BoxWriter.u32(UInt32(8 + key.utf8.count)) + FourCC("mdta").bytes + Array(key.utf8) }
 
-    static func formatSeconds(_ value: Double) -> String { String((value * 1_000_000).rounded() / 1_000_000) }
+    public static func formatSeconds(_ value: Double) -> String { String((value * 1_000_000).rounded() / 1_000_000) }
 }
 
 /// A timed-metadata track with one still-image-time sample, as cameras write it: sample entry
@@ -369,6 +388,9 @@ public struct StillImageTimeTrack: Sendable {
     public var movieDuration: UInt64
     public var momentTicks: UInt64
     public var value: Int8
+    /// The old track's `mebx` sample entry and sample, when they are kept (every key and value).
+    public var sampleEntry: [UInt8]?
+    public var sample: [UInt8]?
 
     public func build(sampleOffset: UInt64, co64: Bool) -> [UInt8] {
         typealias W = BoxWriter
@@ -395,14 +417,87 @@ public struct StillImageTimeTrack: Sendable {
         let dinf = W.box("dinf", W.fullBox("dref", W.u32(1) + W.fullBox("alis", flags: 1, [])))
         let key = W.box("keyd", FourCC("mdta").bytes + Array(LivePhotoKeys.stillImageTime.utf8)) + W.box("dtyp", W.u32(0) + W.u32(WellKnownType.int8))
         let keys = W.box("keys", W.box(FourCC(1), key))
-        let mebx = W.box("mebx", [0, 0, 0, 0, 0, 0] + W.u16(1) + keys)
+        let mebx = sampleEntry ?? W.box("mebx", [0, 0, 0, 0, 0, 0] + W.u16(1) + keys)
         var stbl = W.fullBox("stsd", W.u32(1) + mebx)
         stbl += W.fullBox("stts", W.u32(1) + W.u32(1) + W.u32(1))
         stbl += W.fullBox("stsc", W.u32(1) + W.u32(1) + W.u32(1) + W.u32(1))
-        stbl += W.fullBox("stsz", W.u32(9) + W.u32(1))
+        stbl += W.fullBox("stsz", W.u32(UInt32(clamping: sample?.count ?? 9)) + W.u32(1))
         stbl += co64 ? W.fullBox("co64", W.u32(1) + W.u64(sampleOffset)) : W.fullBox("stco", W.u32(1) + W.u32(UInt32(clamping: sampleOffset)))
         let minf = W.box("minf", gmhd + dhlr + dinf + W.box("stbl", stbl))
         let mdia = W.box("mdia", mdhd + hdlr + minf)
         return W.box("trak", W.fullBox("tkhd", flags: 0xF, tkhd) + edts + tref + mdia)
     }
+}
+
+/// What a new still-image-time track keeps of the old one: its `mebx` sample entry (every
+/// declared key) and its one sample (every value), with only the still-image-time value set.
+struct ReusedTrack {
+    var entry: [UInt8]
+    var sample: [UInt8]
+    var keys: [String]
+
+    static func from(_ track: Track, trakBytes: [UInt8]?, source: ByteSource, value: Int8) -> Result<ReusedTrack, ReuseProblem> {
+        guard track.timedMetadataError == nil else { return .failure(ReuseProblem("its sample cannot be read")) }
+        guard track.sampleDescriptions.count == 1, track.sampleDescriptions[0].format == "mebx" else {
+            return .failure(ReuseProblem("it has \(track.sampleDescriptions.count) sample descriptions"))
+        }
+        guard track.timedMetadata.count == 1, let timed = track.timedMetadata.first else {
+            return .failure(ReuseProblem("it has \(track.timedMetadata.count) samples, not one"))
+        }
+        guard let key = track.declaredKeys.first(where: { $0.key == LivePhotoKeys.stillImageTime }),
+              timed.items.contains(where: { $0.localID == key.localID && $0.byteCount == 1 }) else {
+            return .failure(ReuseProblem("its sample holds no one-byte still-image-time value"))
+        }
+        guard let trakBytes, let entry = try? firstSampleEntry(trakBytes) else { return .failure(ReuseProblem("its sample entry cannot be read")) }
+        guard let offset = Int64(exactly: timed.sample.offset), var sample = try? source.read(at: offset, count: Int(timed.sample.size)) else {
+            return .failure(ReuseProblem("its sample cannot be read"))
+        }
+        // Items: size (u32), local key id (u32), value. Set the still-image-time value.
+        var position = 0
+        while position + 8 <= sample.count {
+            let size = Int(sample[position]) << 24 | Int(sample[position + 1]) << 16 | Int(sample[position + 2]) << 8 | Int(sample[position + 3])
+            let id = UInt32(sample[position + 4]) << 24 | UInt32(sample[position + 5]) << 16 | UInt32(sample[position + 6]) << 8 | UInt32(sample[position + 7])
+            guard size >= 8, position + size <= sample.count else { return .failure(ReuseProblem("its sample's items do not add up")) }
+            if id == key.localID, size == 9 { sample[position + 8] = UInt8(bitPattern: value) }
+            position += size
+        }
+        return .success(ReusedTrack(entry: entry, sample: sample, keys: track.declaredKeys.map(\.key)))
+    }
+
+    /// trak/mdia/minf/stbl/stsd's first entry, whole.
+    static func firstSampleEntry(_ trak: [UInt8]) throws -> [UInt8] {
+        var bytes = trak
+        for type in ["trak", "mdia", "minf", "stbl", "stsd"] as [FourCC] {
+            var reader = ByteReader(bytes, base: 0, path: "\(type)")
+            let header = try BoxHeader.parse(&reader, available: Int64(bytes.count))
+            guard header.type == type, header.size <= Int64(bytes.count) else { throw ParseError(.invalidValue, "no \(type)", offset: 0) }
+            let payload = Array(bytes[header.headerSize..<Int(header.size)])
+            if type == "stsd" {
+                var entries = ByteReader(payload, base: 0, path: "stsd")
+                try entries.skip(8)
+                var probe = entries
+                let entry = try BoxHeader.parse(&probe, available: Int64(entries.remaining))
+                guard entry.size <= Int64(entries.remaining) else { throw ParseError(.invalidSize, "stsd entry runs past stsd", offset: 8) }
+                return try entries.read(Int(entry.size))
+            }
+            let next: FourCC = type == "trak" ? "mdia" : type == "mdia" ? "minf" : type == "minf" ? "stbl" : "stsd"
+            var inner = ByteReader(payload, base: 0, path: "\(type)")
+            var found: [UInt8]?
+            while inner.remaining >= 8, found == nil {
+                var probe = inner
+                let child = try BoxHeader.parse(&probe, available: Int64(inner.remaining))
+                guard child.size >= 8, child.size <= Int64(inner.remaining) else { throw ParseError(.invalidSize, "box runs past its parent", offset: 0) }
+                let childBytes = try inner.read(Int(child.size))
+                if child.type == next { found = childBytes }
+            }
+            guard let found else { throw ParseError(.invalidValue, "no \(next)", offset: 0) }
+            bytes = found
+        }
+        throw ParseError(.invalidValue, "no stsd", offset: 0)
+    }
+}
+
+struct ReuseProblem: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

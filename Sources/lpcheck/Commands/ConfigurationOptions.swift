@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import LivePhotoCheck
+
+extension Configuration.FailLevel: ExpressibleByArgument {}
+
+/// Options shared by `check` and `repair`: the configuration file (default `./.lpcheck.yml`
+/// when present), a baseline, and the gate. Both commands load them the same way.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(help: "Configuration file (default: ./.lpcheck.yml when present).")
+    var config: String?
+
+    @Option(help: "An earlier JSON report: its findings are accepted, so only new ones fail (and repair leaves them alone).")
+    var baseline: String?
+
+    @Option(help: "Fail (exit 1) on findings at or above: error, warning, info, never. Default: the config's failOn, else error.")
+    var failOn: Configuration.FailLevel?
+
+    /// A checker over `paths` with the configuration and baseline loaded; exit 2 on a bad file.
+    func checker(_ paths: [String]) throws -> Checker {
+        var checker = Checker(roots: paths)
+        do {
+            if let config {
+                checker.configuration = try Configuration.load(path: config)
+            } else if FileManager.default.fileExists(atPath: Configuration.fileName) {
+                checker.configuration = try Configuration.load(path: Configuration.fileName)
+            }
+            if let baseline { checker.baseline = try Baseline.load(path: baseline) }
+        } catch {
+            printError("lpcheck: \(error)")
+            throw ExitCode(2)
+        }
+        if let failOn { checker.configuration.failOn = failOn }
+        return checker
+    }
+}

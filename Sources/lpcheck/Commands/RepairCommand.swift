@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+import LivePhotoReports
+import LivePhotoRepair
+
+/// Options shared by repair and make: where the still goes in the movie.
+struct PlacementOptions: ParsableArguments {
+    @Option(help: "Place the still at this time in the movie (seconds); moves a valid moment too.")
+    var time: Double?
+
+    @Option(help: "Place the still on this video frame (0-based); moves a valid moment too.")
+    var frame: Int?
+
+    func validate() throws {
+        if time != nil && frame != nil { throw ValidationError("give --time or --frame, not both") }
+        if let time, !(time >= 0) { throw ValidationError("--time must be a number of seconds, 0 or more") }
+        if let frame, frame < 0 { throw ValidationError("--frame must be 0 or more") }
+    }
+}
+
+extension IdentifierPreference: ExpressibleByArgument {}
+
+struct Repair: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fix what the fixable rules find, without re-encoding, never making the library worse; prints the plan first.",
+        discussion: """
+        Works per identifier group: the identifier stays on every pair that works and on the \
+        camera original; only files in a true conflict get a new (deterministic) identifier; \
+        variants and duplicates are never touched. Acts on errors and warnings (--include-info \
+        for info findings too). A rewritten still-image-time track keeps the old track's keys and \
+        values; a plan that would lose something (keys, the link between hard-linked names) says \
+        what and waits for --force.
+
+        Each file is written to a temporary file beside it, fsynced, read back and re-checked, then \
+        renamed over the original, keeping owner, group, mode, extended attributes and times \
+        (--update-times to set the times to now); the original is kept in .lpcheck-backup/ beside \
+        it unless --no-backup. A file that changes meanwhile is left alone. The dry run prints \
+        exactly what the real run writes.
+
+        Exit status: 0 nothing at or above --fail-on remains and every planned repair was written \
+        (or, with --dry-run, could be); 1 a repair failed or was refused, or findings at or above \
+        --fail-on remain that repair does not fix; 2 bad usage, a bad configuration, or nothing readable.
+        """
+    )
+
+    @Argument(help: "Folders and files to repair.")
+    var paths: [String]
+
+    @Flag(help: "Print the plan only; write nothing.")
+    var dryRun = false
+
+    @Option(help: "Which identifier wins when still and movie disagree: still, movie or new (default: still, else movie, else new).")
+    var prefer: IdentifierPreference = .still
+
+    @OptionGroup var placement: PlacementOptions
+
+    @Flag(help: "Also act on info findings (such as missing-cdsc-reference).")
+    var includeInfo = false
+
+    @Flag(help: "Apply plans that lose something (the plan names it).")
+    var force = false
+
+    @Flag(help: "Do not keep the originals in .lpcheck-backup/.")
+    var noBackup = false
+
+    @Flag(help: "Set the repaired files' times to now instead of keeping the originals'.")
+    var updateTimes = false
+
+    @OptionGroup var settings: ConfigurationOptions
+
+    func run() throws {
+        var checker = try settings.checker(paths)
+        checker.version = LPCheck.configuration.version
+        let report = checker.run()
+        guard report.items.contains(where: { $0.kind != .unreadable }) else {
+            printError("lpcheck: nothing readable in \(paths.joined(separator: ", "))")
+            throw ExitCode(2)
+        }
+        var options = RepairOptions()
+        options.prefer = prefer
+        options.time = placement.time
+        options.frame = placement.frame
+        options.backup = !noBackup
+        options.includeInfo = includeInfo
+        options.force = force
+        options.keepTimes = !updateTimes
+        let plans = RepairPlanner.plan(report, options: options)
+        var fixed: [Finding] = []
+        var failed = 0
+        var written = 0
+        for plan in plans {
+            print(Self.describe(plan, force: force))
+            if dryRun {
+                if plan.problems.isEmpty && (!plan.needsForce || force) { fixed += plan.fixes } else { failed += 1 }
+                continue
+            }
+            let outcome = Repairer.apply(plan, options: options)
+            if let failure = outcome.failure {
+                print("  FAILED, nothing written: \(failure.terminalSafe)")
+                failed += 1
+            } else {
+                fixed += plan.fixes
+                written += 1
+            }
+            for file in outcome.written {
+                print("  wrote \(file.path.terminalSafe): \(file.newBytes) new bytes\(file.backup.map { ", original kept as \($0.terminalSafe)" } ?? "")")
+                for note in file.notes { print("    note: \(note.terminalSafe)") }
+            }
+        }
+        // What still fails the gate: every gating finding not fixed by a written (or, dry, writable) plan.
+        let threshold = report.failOn.threshold
+        let remaining = report.gatingFindings.filter { finding in
+            guard let threshold, finding.severity >= threshold else { return false }
+            return !fixed.contains(finding)
+        }
+        let verb = dryRun ? "would repair" : "repaired"
+        if plans.isEmpty {
+            print("Nothing to repair in \(report.fileCount) files.")
+        } else {
+            print("\(plans.count) item(s) planned: \(dryRun ? plans.count - failed : written) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
+        }
+        if !remaining.isEmpty {
+            print("\(remaining.count) finding(s) at or above \(report.failOn.rawValue) remain that repair does not fix (lpcheck check lists them).")
+        }
+        if dryRun { print("(dry run: nothing written)") }
+        if failed > 0 || !remaining.isEmpty { throw ExitCode(1) }
+    }
+
+    static func describe(_ plan: ItemPlan, force: Bool) -> String {
+        var out = "\(plan.item.kind.rawValue) " + plan.item.files.map { $0.path.terminalSafe }.joined(separator: " + ") + "\n"
+        for reason in plan.reasons { out += "  because: \(reason.terminalSafe)\n" }
+        for finding in plan.fixes { out += "  fixes \(finding.rule): \(finding.message.terminalSafe)\n" }
+        for file in plan.files {
+            out += "  \(file.destination.terminalSafe): \(file.patch.newBytes) new bytes, \(file.patch.outputSize) in all\n"
+            for note in file.patch.notes { out += "    - \(note.terminalSafe)\n" }
+        }
+        for loss in plan.losses { out += "  LOSES: \(loss.terminalSafe)\(force ? "" : " (needs --force)")\n" }
+        for finding in plan.leaves { out += "  leaves \(finding.rule) (\(finding.severity.rawValue)): \(finding.message.terminalSafe)\n" }
+        for problem in plan.problems { out += "  cannot: \(problem.terminalSafe)\n" }
+        return out.hasSuffix("\n") ? String(out.dropLast()) : out
+    }
+}
