@@ -156,9 +156,14 @@ public enum Pairing {
 
             // 1. Hard links: one file under several names. The best-named one stands for it.
             var stills = stills, movies = movies
+            // The name that stands for a linked file is the one that pairs by folder and name.
             var linkOf: [Int: Int] = [:]
             var byIdentity: [FileIdentity: Int] = [:]
-            for index in (stills + movies).sorted(by: { rank($0) < rank($1) }) {
+            let stillNames = Set(stills.map { Pairing.nameKey(files[$0]) }), movieNames = Set(movies.map { Pairing.nameKey(files[$0]) })
+            func pairsByName(_ index: Int) -> Int {
+                (files[index].isStill ? movieNames : stillNames).contains(Pairing.nameKey(files[index])) ? 0 : 1
+            }
+            for index in (stills + movies).sorted(by: { (pairsByName($0), rank($0)) < (pairsByName($1), rank($1)) }) {
                 guard let identity = files[index].identity else { continue }
                 if let first = byIdentity[identity] { linkOf[index] = first } else { byIdentity[identity] = index }
             }

@@ -7,15 +7,17 @@ import LivePhotoFormats
 ///   never on baselined ones, and only by their fix kind;
 /// - an identifier stays on every pair that works and on the group's camera original; only files
 ///   in a true conflict (`identifierConflict`) that are not the keeper get a new identifier;
-/// - variants and duplicates carry their identifier by design and are never touched;
+/// - duplicates (hard links, copies) are never touched; variants carry their identifier by design
+///   and never get another (their other fixes, such as a track, still apply);
 /// - new identifiers are deterministic, so the dry run prints what the real run writes;
 /// - a track is rewritten keeping its keys and values, and the plan names anything it would lose.
 public enum RepairPlanner {
     public static func plan(_ report: CheckReport, options: RepairOptions) -> [ItemPlan] {
         let groups = Groups(report)
         var plans: [ItemPlan] = []
-        for item in report.items {
-            let acted = item.findings.filter { acts(on: $0, options: options) }
+        for item in report.items where item.kind != .duplicate {
+            // A variant carries its Live Photo's identifier by design: never changed here.
+            let acted = item.findings.filter { acts(on: $0, options: options) && !(item.kind == .variant && RuleRegistry.fixKind($0.rule) == .identifier) }
             let kinds = Set(acted.compactMap { RuleRegistry.fixKind($0.rule) })
             // --time/--frame move a valid moment of any movie given.
             let moves = (options.time != nil || options.frame != nil) && item.movie?.movie?.stillImageTime != nil
@@ -36,6 +38,12 @@ public enum RepairPlanner {
             edits.brand = kinds.contains(.brand)
             var plan = Repairer.plan(item, edits: edits, acting: acted)
             plan.reasons = reasons + plan.reasons
+            // Resolving a conflict must not silently take a camera original's identifier: that
+            // unlinks it from its movie wherever that is. Named, and only with --force.
+            if item.identifierConflict, let still = item.still, let old = still.contentIdentifier, let new = edits.identifier, new != old.uppercased(),
+               still.hasCameraMetadata, still.nameKey.marks.isEmpty {
+                plan.losses.append("\(still.path) is a camera original: its identifier \(old) would be replaced by \(new), so a movie of \(old) elsewhere would no longer pair with it")
+            }
             plan.problems += problems
             // Left: everything not fixed, info findings only when repair was asked to act on them.
             let fixes = plan.fixes

@@ -132,6 +132,7 @@ struct Repair: ParsableCommand {
         var out = "\(plan.item.kind.rawValue) " + plan.item.files.map { $0.path.terminalSafe }.joined(separator: " + ") + "\n"
         for reason in plan.reasons { out += "  because: \(reason.terminalSafe)\n" }
         for finding in plan.fixes { out += "  fixes \(finding.rule): \(finding.message.terminalSafe)\n" }
+        if plan.files.isEmpty && plan.problems.isEmpty { out += "  nothing to write in these files\n" }
         for file in plan.files {
             out += "  \(file.destination.terminalSafe): \(file.patch.newBytes) new bytes, \(file.patch.outputSize) in all\n"
             for note in file.patch.notes { out += "    - \(note.terminalSafe)\n" }
