@@ -81,6 +81,7 @@ public struct Still: Sendable {
     public var format: FileFormat
     public var jpeg: JPEGStructure?
     public var heif: HEIFStructure?
+    public var png: PNGStructure? = nil
     /// HEIF/AVIF top-level boxes (`meta` with its children).
     public var boxes: [Box]
     public var tiff: TIFFLayout?
@@ -177,9 +178,9 @@ public struct MediaFile: Sendable {
             switch file.format {
             case .quickTime, .mp4:
                 file.movie = try Movie.read(from: source, options: options)
-            case .jpeg, .heic, .heif, .avif:
+            case .jpeg, .heic, .heif, .avif, .png:
                 file.still = try Still.read(from: source, format: file.format, options: options)
-            case .png, .gif, .tiff, .webp:
+            case .gif, .tiff, .webp:
                 file.still = Still(format: file.format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
             case .unknown:
                 if source.size == 0 {

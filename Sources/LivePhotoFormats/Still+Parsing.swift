@@ -1,5 +1,5 @@
 extension Still {
-    /// Reads a JPEG or HEIF-family still: its structure, EXIF, the Apple MakerNote and XMP.
+    /// Reads a JPEG, PNG or HEIF-family still: its structure, EXIF, the Apple MakerNote and XMP.
     /// Problems in one part (say a broken MakerNote) become warnings; the rest is still read.
     public static func read(from source: ByteSource, format: FileFormat, options: InspectOptions = .full) throws -> Still {
         var still = Still(format: format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
@@ -11,6 +11,12 @@ extension Still {
             still.warnings += jpeg.warnings
             if let exif = jpeg.exif { exifPayload = (exif.tiff, exif.offset, "APP1 Exif") }
             if let xmp = jpeg.xmp { xmpPayload = (xmp.bytes, xmp.offset, "APP1 XMP") }
+        } else if format == .png {
+            let png = try PNGStructure.read(from: source)
+            still.png = png
+            still.warnings += png.warnings
+            if let exif = png.exif { exifPayload = (exif.tiff, exif.offset, "eXIf") }
+            if let xmp = png.xmp { xmpPayload = (xmp.bytes, xmp.offset, "iTXt XMP") }
         } else {
             let layout = try TopLevelLayout.read(from: source)
             still.warnings += layout.warnings

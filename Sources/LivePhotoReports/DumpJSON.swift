@@ -83,6 +83,11 @@ public enum DumpJSON {
                 ])
             })))
         }
+        if let png = still.png {
+            pairs.append(("chunks", .array(png.chunks.map { chunk in
+                .object([("type", .string(chunk.type.description)), ("offset", .int(chunk.offset)), ("length", .int(Int64(chunk.length)))])
+            })))
+        }
         if !still.boxes.isEmpty { pairs.append(("boxes", .array(still.boxes.map(box)))) }
         if let heif = still.heif {
             pairs.append(("primaryItem", heif.primaryItemID.map { .uint(UInt64($0)) } ?? .null))

@@ -61,6 +61,10 @@ public enum DumpText {
                     line(2, "\(segment.name) @\(segment.offset) length \(segment.length)\(segment.label.map { " " + $0 } ?? "")")
                 }
             }
+            if let png = still.png {
+                line(1, "chunks")
+                for chunk in png.chunks { line(2, "\(chunk.type) @\(chunk.offset) length \(chunk.length)") }
+            }
             if !still.boxes.isEmpty {
                 line(1, "boxes")
                 boxes(still.boxes, depth: 2)
