@@ -69,6 +69,31 @@ struct SharedSamplesCheckTests {
         #expect(try item("IMG_2762.HEIC").findings.contains { $0.rule == "extension-mismatch" })
     }
 
+    @Test("Pixel motion photos with vendor data (HDR+ aecDebug) between the image's EOI and the movie are not truncated", arguments: [
+        "androidx__media/pixel-motion-photo-shortened.jpg", "androidx__media/pixel-motion-photo-without-exif-shortened.jpg",
+        "googleinterns__motion-photos-filereader/PXL_20200710_061629144.MP.jpg",
+    ])
+    func pixelVendorData(_ name: String) throws {
+        let item = try item(name)
+        #expect(item.kind == .motionPhoto)
+        #expect(!item.findings.contains { $0.rule == "truncated-file" }, "\(item.findings.map(\.message))")
+    }
+
+    @Test("a motion photo whose scan really ends without EOI before the movie is truncated (ffmpeg cannot decode it either)")
+    func pixelCut() throws {
+        let item = try item("androidx__media/pixel-motion-photo-jfif-segment-shortened.jpg")
+        let finding = try #require(item.findings.first { $0.rule == "truncated-file" })
+        #expect(finding.offset == 6377)
+    }
+
+    @Test("the two stills sharing one identifier are a conflict; no camera pair is")
+    func conflict() throws {
+        #expect(try item("IMG_2927.HEIC").identifierConflict)
+        #expect(try item("exif-at-eof.heic").identifierConflict)
+        let report = try #require(Self.report)
+        #expect(report.items.filter(\.identifierConflict).count == 2)
+    }
+
     @Test("every media file lands in exactly one item; the gate fails")
     func everyFileOnce() throws {
         let report = try #require(Self.report)
