@@ -57,6 +57,16 @@ public enum CheckHTML {
         out += "<div>\n<span class=\"kind\">\(item.kind.rawValue)</span>\n"
         let files = [item.still?.path, item.movie?.path].compactMap { $0 }.map(Markup.escape).joined(separator: "<br>")
         out += "<div class=\"files\">\(files)</div>\n"
+        if let original = item.duplicateOf {
+            out += "<div class=\"relation\">\(item.hardLink ? "hard link of" : "byte-identical copy of") \(Markup.escape(original))</div>\n"
+        }
+        if let original = item.variantOf {
+            let marks = item.variantMarks.isEmpty ? "" : " (\(item.variantMarks.map(\.rawValue).joined(separator: ", ")))"
+            out += "<div class=\"relation\">another rendition\(marks) of \([original.still, original.movie].compactMap { $0 }.map(Markup.escape).joined(separator: " + "))</div>\n"
+        }
+        if !item.sidecars.isEmpty {
+            out += "<div class=\"relation\">sidecars: \(item.sidecars.map(Markup.escape).joined(separator: ", "))</div>\n"
+        }
         if let still = item.still, still.make != nil || still.model != nil {
             out += "<div class=\"camera\">\(Markup.escape([still.make, still.model].compactMap { $0 }.joined(separator: " ")))</div>\n"
         }

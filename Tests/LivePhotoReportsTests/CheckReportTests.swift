@@ -10,7 +10,8 @@ import Testing
 
 /// Report writers against stored expected output. Re-record with `LPCHECK_RECORD_GOLDEN=1 swift test`.
 struct CheckReportTests {
-    /// A fixed report: a clean pair, a broken pair, a still alone, an unreadable movie, and hostile text.
+    /// A fixed report: a clean pair with an edit (variant) and a hard link (duplicate), a broken pair, a
+    /// still alone, an unreadable movie, and hostile text.
     static func report() -> CheckReport {
         var broken = Example.pair(
             still: Example.still("shots/IMG_0002.JPG", identifier: nil),
@@ -21,7 +22,12 @@ struct CheckReportTests {
         var unreadable = Example.movie("shots/cut.mov")
         unreadable.error = ParseError(.truncated, "box 'moov' runs past the end of the file", offset: 1_503_655, path: "moov")
         unreadable.movie = nil
-        let items = Pairing.items([Example.still("shots/IMG_0001.JPG"), Example.movie("shots/IMG_0001.MOV"), hostile, unreadable])
+        var original = Example.still("shots/IMG_0001.JPG")
+        original.identity = FileIdentity(device: 1, inode: 1)
+        var link = Example.still("album/IMG_0001.JPG")
+        link.identity = FileIdentity(device: 1, inode: 1)
+        let edit = Example.still("shots/IMG_0001-edited.JPG")
+        let items = Pairing.items([original, Example.movie("shots/IMG_0001.MOV"), hostile, unreadable, link, edit])
             + [broken]
         var checker = Checker(roots: ["shots"])
         checker.version = "0.0.0-test"
