@@ -37,6 +37,9 @@ public enum RepairPlanner {
             }
             edits.brand = kinds.contains(.brand)
             var plan = Repairer.plan(item, edits: edits, acting: acted)
+            if item.identifierConflict, let current = item.contentIdentifier, groups.keeper[current] == groups.key(item) {
+                plan.settledBy = groups.members[current, default: []].filter { $0 != groups.key(item) }
+            }
             plan.reasons = reasons + plan.reasons
             // Resolving a conflict must not silently take a camera original's identifier: that
             // unlinks it from its movie wherever that is. Named, and only with --force.
@@ -125,16 +128,19 @@ public enum RepairPlanner {
     struct Groups {
         var keeper: [String: String] = [:]
         var keeperReason: [String: String] = [:]
+        /// The items in conflict per identifier (keys).
+        var members: [String: [String]] = [:]
 
         func key(_ item: CheckItem) -> String { item.files.map(\.path).joined(separator: " + ") }
 
         init(_ report: CheckReport) {
-            var members: [String: [CheckItem]] = [:]
+            var grouped: [String: [CheckItem]] = [:]
             for item in report.items {
                 guard let identifier = item.contentIdentifier, item.kind != .duplicate, item.kind != .variant else { continue }
-                if item.identifierConflict || item.sharingCount > 0 { members[identifier, default: []].append(item) }
+                if item.identifierConflict || item.sharingCount > 0 { grouped[identifier, default: []].append(item) }
             }
-            for (identifier, items) in members where items.contains(where: \.identifierConflict) {
+            for (identifier, items) in grouped where items.contains(where: \.identifierConflict) {
+                self.members[identifier] = items.filter(\.identifierConflict).map { key($0) }
                 if let working = items.first(where: { $0.kind == .pair && !$0.identifierConflict }) {
                     keeper[identifier] = key(working)
                     keeperReason[identifier] = "a pair that works"

@@ -106,8 +106,13 @@ public struct ItemPlan: Sendable {
     public var losses: [String] = []
     /// Why a fixable finding cannot be fixed here.
     public var problems: [String] = []
+    /// Items (their files joined by " + ") whose repair this plan's fixes wait for: the keeper of a
+    /// conflicting identifier writes nothing, its conflict ends when the others get new identifiers.
+    public var settledBy: [String] = []
 
     public var needsForce: Bool { !losses.isEmpty }
+    /// The key `settledBy` names items by.
+    public var key: String { item.files.map(\.path).joined(separator: " + ") }
 }
 
 public struct ItemOutcome: Sendable {

@@ -102,6 +102,15 @@ struct LibraryLayoutTests {
 
         let repair = try Scratch.lpcheck(["repair", root.path])
         #expect([0, 1].contains(repair.status), "\(repair.text)\(repair.stderr)")
+        // LPCHECK_LAYOUT_LOG=FILE keeps what repair said on each layout (for the closing note).
+        if let log = ProcessInfo.processInfo.environment["LPCHECK_LAYOUT_LOG"], let handle = FileHandle(forWritingAtPath: log) ?? {
+            FileManager.default.createFile(atPath: log, contents: nil)
+            return FileHandle(forWritingAtPath: log)
+        }() {
+            handle.seekToEndOfFile()
+            handle.write(Data("== \(layout.name): exit \(repair.status)\n\(repair.text.replacingOccurrences(of: root.path + "/", with: ""))\n".utf8))
+            try? handle.close()
+        }
         let after = try State(paths)
 
         // Every pair that worked still works, with the same identifier.

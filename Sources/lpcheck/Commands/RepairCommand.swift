@@ -87,13 +87,13 @@ struct Repair: ParsableCommand {
         options.force = force
         options.keepTimes = !updateTimes
         let plans = RepairPlanner.plan(report, options: options)
-        var fixed: [Finding] = []
+        var succeeded = Set<String>()
         var failed = 0
         var written = 0
         for plan in plans {
             print(Self.describe(plan, force: force))
             if dryRun {
-                if plan.problems.isEmpty && (!plan.needsForce || force) { fixed += plan.fixes } else { failed += 1 }
+                if plan.problems.isEmpty && (!plan.needsForce || force) { succeeded.insert(plan.key) } else { failed += 1 }
                 continue
             }
             let outcome = Repairer.apply(plan, options: options)
@@ -101,14 +101,18 @@ struct Repair: ParsableCommand {
                 print("  FAILED, nothing written: \(failure.terminalSafe)")
                 failed += 1
             } else {
-                fixed += plan.fixes
-                written += 1
+                succeeded.insert(plan.key)
+                if !outcome.written.isEmpty { written += 1 }
             }
             for file in outcome.written {
                 print("  wrote \(file.path.terminalSafe): \(file.newBytes) new bytes\(file.backup.map { ", original kept as \($0.terminalSafe)" } ?? "")")
                 for note in file.notes { print("    note: \(note.terminalSafe)") }
             }
         }
+        // A plan's fixes count when it succeeded and so did every plan it waits for.
+        var fixed: [Finding] = []
+        for plan in plans where succeeded.contains(plan.key) && plan.settledBy.allSatisfy(succeeded.contains) { fixed += plan.fixes }
+        if dryRun { written = plans.filter { succeeded.contains($0.key) && !$0.files.isEmpty }.count }
         // What still fails the gate: every gating finding not fixed by a written (or, dry, writable) plan.
         let threshold = report.failOn.threshold
         let remaining = report.gatingFindings.filter { finding in
@@ -119,7 +123,7 @@ struct Repair: ParsableCommand {
         if plans.isEmpty {
             print("Nothing to repair in \(report.fileCount) files.")
         } else {
-            print("\(plans.count) item(s) planned: \(dryRun ? plans.count - failed : written) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
+            print("\(plans.count) item(s) planned: \(written) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
         }
         if !remaining.isEmpty {
             print("\(remaining.count) finding(s) at or above \(report.failOn.rawValue) remain that repair does not fix (lpcheck check lists them).")
@@ -131,7 +135,8 @@ struct Repair: ParsableCommand {
     static func describe(_ plan: ItemPlan, force: Bool) -> String {
         var out = "\(plan.item.kind.rawValue) " + plan.item.files.map { $0.path.terminalSafe }.joined(separator: " + ") + "\n"
         for reason in plan.reasons { out += "  because: \(reason.terminalSafe)\n" }
-        for finding in plan.fixes { out += "  fixes \(finding.rule): \(finding.message.terminalSafe)\n" }
+        let condition = plan.settledBy.isEmpty ? "" : " (once \(plan.settledBy.map(\.terminalSafe).joined(separator: ", ")) get new identifiers)"
+        for finding in plan.fixes { out += "  fixes \(finding.rule)\(condition): \(finding.message.terminalSafe)\n" }
         if plan.files.isEmpty && plan.problems.isEmpty { out += "  nothing to write in these files\n" }
         for file in plan.files {
             out += "  \(file.destination.terminalSafe): \(file.patch.newBytes) new bytes, \(file.patch.outputSize) in all\n"
