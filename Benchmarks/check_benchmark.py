@@ -2,7 +2,7 @@
 """Check speed, bytes read and memory, side by side with ExifTool and an I/O floor.
 
 Usage: python3 Benchmarks/check_benchmark.py [--pairs 5000,50000] [--work DIR] [--exiftool-pairs 300] [--runs 3]
-       python3 Benchmarks/check_benchmark.py --callgrind 200 [--work DIR]
+       python3 Benchmarks/check_benchmark.py --callgrind 200 [--linked] [--binary OLD] [--work DIR]
 
 For each corpus size it builds a corpus of N pairs from the four real camera pairs in
 ../shared/samples (hard links, 100 pairs per folder), warms the page cache, and measures:
@@ -35,24 +35,41 @@ PAIRS = [("LycheeOrg__Lychee/train.jpg", "LycheeOrg__Lychee/train.mov"),
          ("henteko__livephotoskit-react/test.JPG", "henteko__livephotoskit-react/test.mov"),
          ("gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.HEIC", "gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV"),
          ("Bai-Mirror__pyheic_struct/apple.HEIC", "Bai-Mirror__pyheic_struct/apple.MOV")]
+# Each pair's content identifier (ExifTool, ../shared/samples/FACTS.tsv): a distinct corpus
+# replaces it in place (same length) so that every pair has its own.
+IDENTIFIERS = [b"E905E6C6-C747-4805-942F-9904A0281F02", b"17080089-0117-45A3-9948-DB051BBF87C0",
+               b"71DCA213-5710-4A6C-BC6D-CE6306AEB8D8", b"F08C4D29-CD6A-47D9-9200-02BD19D9F3F2"]
 
 
 def run(cmd, **kw):
     return subprocess.run(cmd, check=False, capture_output=True, text=True, **kw)
 
 
-def corpus(work, pairs):
-    folder = os.path.join(work, f"corpus-{pairs}")
+def corpus(work, pairs, distinct=False):
+    """A library of `pairs` pairs cycling through the four camera pairs. Linked (default): hard
+    links, cheap on disk at any size, but every pair of one camera file is the same file, which
+    lpcheck reports as one pair and duplicates. Distinct: copies whose identifier is replaced in
+    place, so every pair is its own Live Photo (about 5.5 MB a pair on disk)."""
+    folder = os.path.join(work, f"corpus-{pairs}" + ("-distinct" if distinct else ""))
     marker = os.path.join(folder, ".complete")
     if os.path.exists(marker):
         return folder
     shutil.rmtree(folder, ignore_errors=True)
+    contents = {}
     for i in range(pairs):
         sub = os.path.join(folder, f"d{i // 100:04d}")
         os.makedirs(sub, exist_ok=True)
         still, movie = PAIRS[i % len(PAIRS)]
         for source in (still, movie):
             target = os.path.join(sub, f"IMG_{i:06d}{os.path.splitext(source)[1]}")
+            if distinct:
+                if source not in contents:
+                    with open(os.path.join(SHARED, source), "rb") as handle:
+                        contents[source] = handle.read()
+                identifier = f"{i:08X}-0000-4000-8000-{i:012X}".encode()
+                with open(target, "wb") as handle:
+                    handle.write(contents[source].replace(IDENTIFIERS[i % len(PAIRS)], identifier))
+                continue
             try:
                 os.link(os.path.join(SHARED, source), target)
             except OSError:
@@ -78,12 +95,12 @@ def timed(cmd, runs, stdin=None):
     return best, result
 
 
-def callgrind(lpcheck, work, pairs):
+def callgrind(lpcheck, work, pairs, distinct=True):
     if shutil.which("valgrind") is None:
         sys.exit("--callgrind needs valgrind (apt-get install valgrind)")
     stripped = os.path.join(work, "lpcheck-nodebug")
     subprocess.run(["objcopy", "--strip-debug", lpcheck, stripped], check=True)
-    folder = corpus(work, pairs)
+    folder = corpus(work, pairs, distinct)
 
     def instructions(arguments, out):
         result = run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", stripped] + arguments)
@@ -92,7 +109,7 @@ def callgrind(lpcheck, work, pairs):
     start = instructions(["--version"], os.path.join(work, "callgrind.start"))
     profile = os.path.join(work, "callgrind.check")
     total = instructions(["check", folder, "--format", "json", "--output", "/dev/null", "--quiet", "--jobs", "1"], profile)
-    print(f"{pairs} pairs: {total:,} instructions, process start {start:,}, "
+    print(f"{pairs} {'distinct' if distinct else 'hard-linked'} pairs: {total:,} instructions, process start {start:,}, "
           f"{(total - start) / pairs:,.0f} per pair\n")
     top = run(["callgrind_annotate", profile]).stdout.split("\n")
     listed = [line for line in top if re.match(r"\s*[\d,]+ \(", line) and "PROGRAM TOTALS" not in line]
@@ -105,16 +122,21 @@ def main():
     parser.add_argument("--work", default="/tmp/lpcheck-check-bench")
     parser.add_argument("--exiftool-pairs", type=int, default=300)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--callgrind", type=int, metavar="PAIRS", help="count instructions instead of timing")
+    parser.add_argument("--callgrind", type=int, metavar="PAIRS", help="count instructions instead of timing (distinct pairs)")
+    parser.add_argument("--linked", action="store_true", help="with --callgrind: the hard-linked corpus (one file per camera pair)")
+    parser.add_argument("--binary", help="measure this lpcheck binary instead of building one (an older build, side by side)")
     args = parser.parse_args()
     if not os.path.isdir(SHARED):
         sys.exit("needs ../shared/samples")
     os.makedirs(args.work, exist_ok=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "lpcheck"], cwd=ROOT, check=True, capture_output=True)
-    lpcheck = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                                          capture_output=True, text=True).stdout.strip(), "lpcheck")
+    if args.binary:
+        lpcheck = os.path.abspath(args.binary)
+    else:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "lpcheck"], cwd=ROOT, check=True, capture_output=True)
+        lpcheck = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                                              capture_output=True, text=True).stdout.strip(), "lpcheck")
     if args.callgrind:
-        callgrind(lpcheck, args.work, args.callgrind)
+        callgrind(lpcheck, args.work, args.callgrind, distinct=not args.linked)
         return
     floor = os.path.join(args.work, "iofloor")
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "Benchmarks", "iofloor.c")], check=True)

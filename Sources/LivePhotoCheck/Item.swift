@@ -51,21 +51,62 @@ public struct CheckItem: Sendable {
     public var sharingCount = 0
     /// Stills and movies in the whole scan that carry the item's identifier (its own included).
     public var carriers = Carriers()
+    /// How the item relates to others of its identifier group, its sidecars and same-named files;
+    /// nil for most items, so that copying a plain item retains nothing more.
+    var relations: Relations?
+
+    public struct Relations: Sendable {
+        var duplicateOf: String?
+        var hardLink = false
+        var variantOf: ItemReference?
+        var variantMarks: [VariantMark] = []
+        var identifierConflict = false
+        var nameMates: [NameMate] = []
+        var sidecars: [String] = []
+    }
+
+    private mutating func relate(_ change: (inout Relations) -> Void) {
+        var value = relations ?? Relations()
+        change(&value)
+        relations = value
+    }
+
     /// The file this one is a hard link or copy of (kind `duplicate`).
-    public var duplicateOf: String?
+    public var duplicateOf: String? {
+        get { relations?.duplicateOf }
+        set { relate { $0.duplicateOf = newValue } }
+    }
     /// Whether `duplicateOf` is the same file under another name (a hard link), not a copy.
-    public var hardLink = false
+    public var hardLink: Bool {
+        get { relations?.hardLink ?? false }
+        set { relate { $0.hardLink = newValue } }
+    }
     /// The item this one is another rendition of (kind `variant`, or a pair that is an edit or
     /// re-export of another pair).
-    public var variantOf: ItemReference?
+    public var variantOf: ItemReference? {
+        get { relations?.variantOf }
+        set { relate { $0.variantOf = newValue } }
+    }
     /// The variant marks that set this item's names apart from `variantOf`'s.
-    public var variantMarks: [VariantMark] = []
+    public var variantMarks: [VariantMark] {
+        get { relations?.variantMarks ?? [] }
+        set { relate { $0.variantMarks = newValue } }
+    }
     /// Shares its identifier with files it cannot be told apart from: a true conflict.
-    public var identifierConflict = false
+    public var identifierConflict: Bool {
+        get { relations?.identifierConflict ?? false }
+        set { relate { $0.identifierConflict = newValue } }
+    }
     /// Single files: files of the same folder and base name that did not pair with it, and why.
-    public var nameMates: [NameMate] = []
+    public var nameMates: [NameMate] {
+        get { relations?.nameMates ?? [] }
+        set { relate { $0.nameMates = newValue } }
+    }
     /// Sidecar files (`.AAE`, `.xmp`, Takeout `.json`) that belong to the item's files.
-    public var sidecars: [String] = []
+    public var sidecars: [String] {
+        get { relations?.sidecars ?? [] }
+        set { relate { $0.sidecars = newValue } }
+    }
     public var findings: [Finding] = []
 
     public struct Carriers: Sendable, Equatable {

@@ -63,7 +63,8 @@ public enum Pairing {
         let identical: ((FileFacts, FileFacts) -> Bool)?
         /// Items as (kind and fields, file indices); files are copied in once at the end.
         var drafts: [Draft] = []
-        var draftOfFile: [Int: Int] = [:]
+        /// The draft each file went to (-1: none yet).
+        var draftOfFile: [Int]
         var groups: [String: (stills: [Int], movies: [Int])] = [:]
 
         struct Draft {
@@ -71,11 +72,14 @@ public enum Pairing {
             var still: Int?
             var movie: Int?
             var identifier: String?
+            /// The pair is its identifier's whole group (one still, one movie).
+            var wholeGroup = false
         }
 
         init(files: [FileFacts], identical: ((FileFacts, FileFacts) -> Bool)?) {
             self.files = files
             self.identical = identical
+            draftOfFile = Array(repeating: -1, count: files.count)
         }
 
         mutating func add(_ item: CheckItem, still: Int?, movie: Int?, identifier: String? = nil) {
@@ -100,6 +104,7 @@ public enum Pairing {
                 switch (group.stills.count, group.movies.count) {
                 case (1, 1):
                     add(CheckItem(kind: .pair, pairedBy: .identifier), still: group.stills[0], movie: group.movies[0], identifier: identifier)
+                    drafts[drafts.count - 1].wholeGroup = true
                 case (1, 0), (0, 1):
                     unpaired += group.stills + group.movies
                 default:
@@ -116,6 +121,11 @@ public enum Pairing {
         /// camera, then path order. Set for the group being resolved.
         var ranks: [Int: Int] = [:]
         func rank(_ index: Int) -> Int { ranks[index] ?? Int.max }
+        /// Name keys of the group being resolved, computed once per file.
+        var keys: [Int: NameKey] = [:]
+        func key(_ index: Int) -> NameKey { keys[index] ?? files[index].nameKey }
+        /// Sorted paths of each identifier's files, computed once per identifier (for `sharingIdentifier`).
+        var sortedMembers: [String: [String]] = [:]
 
         /// Groups larger than this (a generator that stamped one identifier on everything) are
         /// resolved by exact names only: the full resolution compares every still with every movie.
@@ -149,8 +159,10 @@ public enum Pairing {
                 return
             }
             ranks = [:]
+            keys = [:]
+            for index in stills + movies { keys[index] = files[index].nameKey }
             let preference = (stills + movies).map { index in
-                (index: index, marks: files[index].nameKey.marks.count, camera: files[index].hasCameraMetadata ? 0 : 1, path: files[index].path)
+                (index: index, marks: key(index).marks.count, camera: files[index].hasCameraMetadata ? 0 : 1, path: files[index].path)
             }.sorted { ($0.marks, $0.camera, $0.path) < ($1.marks, $1.camera, $1.path) }
             for (position, entry) in preference.enumerated() { ranks[entry.index] = position }
 
@@ -159,11 +171,14 @@ public enum Pairing {
             // The name that stands for a linked file is the one that pairs by folder and name.
             var linkOf: [Int: Int] = [:]
             var byIdentity: [FileIdentity: Int] = [:]
-            let stillNames = Set(stills.map { Pairing.nameKey(files[$0]) }), movieNames = Set(movies.map { Pairing.nameKey(files[$0]) })
-            func pairsByName(_ index: Int) -> Int {
-                (files[index].isStill ? movieNames : stillNames).contains(Pairing.nameKey(files[index])) ? 0 : 1
+            var fullName: [Int: String] = [:]
+            for index in stills + movies { fullName[index] = Pairing.nameKey(files[index]) }
+            let stillNames = Set(stills.compactMap { fullName[$0] }), movieNames = Set(movies.compactMap { fullName[$0] })
+            var pairsByName: [Int: Int] = [:]
+            for index in stills + movies {
+                pairsByName[index] = (files[index].isStill ? movieNames : stillNames).contains(fullName[index] ?? "") ? 0 : 1
             }
-            for index in (stills + movies).sorted(by: { (pairsByName($0), rank($0)) < (pairsByName($1), rank($1)) }) {
+            for index in (stills + movies).sorted(by: { (pairsByName[$0] ?? 1, rank($0)) < (pairsByName[$1] ?? 1, rank($1)) }) {
                 guard let identity = files[index].identity else { continue }
                 if let first = byIdentity[identity] { linkOf[index] = first } else { byIdentity[identity] = index }
             }
@@ -176,7 +191,7 @@ public enum Pairing {
             func tier(_ still: Int, _ movie: Int) -> Int? {
                 let a = files[still], b = files[movie]
                 if a.folder == b.folder && a.baseName.lowercased() == b.baseName.lowercased() { return 0 }
-                let keyA = a.nameKey, keyB = b.nameKey
+                let keyA = key(still), keyB = key(movie)
                 if keyA.stem == keyB.stem { return 1 }
                 return keyA.isRelated(to: keyB) ? 2 : nil
             }
@@ -202,10 +217,10 @@ public enum Pairing {
             var unrelated: [Int] = []
             for (position, index) in leftovers.enumerated() {
                 let earlier = pairedFiles + leftovers[..<position].filter { copyOf[$0] == nil }
-                let key = files[index].nameKey
+                let own = key(index)
                 if let original = earlier.first(where: { isCopy(index, of: $0) }) {
                     copyOf[index] = original
-                } else if let relative = earlier.first(where: { files[$0].nameKey.isRelated(to: key) }) {
+                } else if let relative = earlier.first(where: { key($0).isRelated(to: own) }) {
                     relatedTo[index] = relative
                 } else {
                     unrelated.append(index)
@@ -245,13 +260,13 @@ public enum Pairing {
             } else {
                 primary = ItemReference(still: nil, movie: nil)
             }
-            let primaryKey = primaryFiles.first.map { files[$0].nameKey }
+            let primaryKey = primaryFiles.first.map { key($0) }
 
             for (index, pair) in pairs.enumerated() {
                 var item = CheckItem(kind: .pair, pairedBy: .identifier)
                 if index > 0 {
                     item.variantOf = primary
-                    if let primaryKey { item.variantMarks = files[pair.still].nameKey.marksBeyond(primaryKey) }
+                    if let primaryKey { item.variantMarks = key(pair.still).marksBeyond(primaryKey) }
                 }
                 item.identifierConflict = conflicted.contains(pair.still) || conflicted.contains(pair.movie)
                 add(item, still: pair.still, movie: pair.movie, identifier: identifier)
@@ -264,7 +279,7 @@ public enum Pairing {
                 } else if let relative = relatedTo[index], !primaryFiles.contains(index) {
                     item = CheckItem(kind: .variant)
                     item.variantOf = primaryFiles.contains(relative) || paired.contains(relative) ? reference(of: relative, pairs: pairs) : primary
-                    item.variantMarks = files[index].nameKey.marksBeyond(files[relative].nameKey)
+                    item.variantMarks = key(index).marksBeyond(key(relative))
                 } else {
                     item = Pairing.single(files[index])
                     item.still = nil
@@ -331,8 +346,11 @@ public enum Pairing {
 
         /// Fills in files, identifier carriers, sharers and name mates; sorts by first path.
         mutating func finish() -> [CheckItem] {
+            // Same-named files, for single items only (built when there is one).
             var byName: [String: [Int]] = [:]
-            for index in files.indices { byName[Pairing.nameKey(files[index]), default: []].append(index) }
+            if drafts.contains(where: { $0.item.kind == .stillOnly || $0.item.kind == .movieOnly }) {
+                for index in files.indices { byName[Pairing.nameKey(files[index]), default: []].append(index) }
+            }
             var items: [CheckItem] = []
             items.reserveCapacity(drafts.count)
             for draft in drafts {
@@ -340,12 +358,17 @@ public enum Pairing {
                 if let still = draft.still { item.still = files[still] }
                 if let movie = draft.movie { item.movie = files[movie] }
                 let own = [draft.still, draft.movie].compactMap { $0 }
-                if let identifier = draft.identifier ?? item.contentIdentifier, let group = groups[identifier] {
+                // A pair that is its identifier's whole group (most of a library) shares nothing.
+                if draft.wholeGroup {
+                    item.carriers = CheckItem.Carriers(stills: 1, movies: 1)
+                } else if let identifier = draft.identifier ?? item.contentIdentifier, let group = groups[identifier] {
                     item.carriers = CheckItem.Carriers(stills: group.stills.count, movies: group.movies.count)
-                    let members = (group.stills + group.movies).filter { !own.contains($0) }
-                    if !members.isEmpty {
-                        item.sharingCount = members.count
-                        item.sharingIdentifier = members.map { files[$0].path }.sorted().prefix(Pairing.listedSharers).map { $0 }
+                    let others = group.stills.count + group.movies.count - own.filter { files[$0].contentIdentifier == identifier && files[$0].error == nil }.count
+                    if others > 0 {
+                        if sortedMembers[identifier] == nil { sortedMembers[identifier] = (group.stills + group.movies).map { files[$0].path }.sorted() }
+                        let ownPaths = own.map { files[$0].path }
+                        item.sharingCount = others
+                        item.sharingIdentifier = Array((sortedMembers[identifier] ?? []).lazy.filter { !ownPaths.contains($0) }.prefix(Pairing.listedSharers))
                     }
                 }
                 if item.kind == .stillOnly || item.kind == .movieOnly, let index = own.first {
@@ -365,7 +388,8 @@ public enum Pairing {
             if let error = file.error { return "it is unreadable (\(error.message))" }
             if file.isStill == files[single].isStill { return file.isStill ? "it is a still too" : "it is a movie too" }
             if !file.isStill && !file.isMovie { return "it is not an image or movie" }
-            if let draft = draftOfFile[mate] {
+            if draftOfFile[mate] >= 0 {
+                let draft = draftOfFile[mate]
                 let item = drafts[draft].item
                 if item.kind == .pair, let partner = file.isStill ? drafts[draft].movie : drafts[draft].still {
                     return "it is paired with \(files[partner].path)" + (item.pairedBy == .identifier ? " by identifier" : "")

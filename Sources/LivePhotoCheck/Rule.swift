@@ -51,6 +51,9 @@ public protocol Rule: Sendable {
     static var description: RuleDescription { get }
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding]
     static var examples: [RuleExample] { get }
+    /// What repair does about the rule's findings, nil for nothing. Conform to `FixableRule` to
+    /// set it (a protocol witness, so no dynamic cast is needed to ask).
+    static var repairKind: FixKind? { get }
 }
 
 /// What `lpcheck repair` does about a rule's findings. The planner acts on kinds, never on rule names.
@@ -70,7 +73,13 @@ public protocol FixableRule: Rule {
     static var fixKind: FixKind { get }
 }
 
+extension FixableRule {
+    public static var repairKind: FixKind? { fixKind }
+}
+
 extension Rule {
+    public static var repairKind: FixKind? { nil }
+
     /// A finding of this rule, at its default severity, about `file`.
     static func finding(_ message: String, _ file: FileFacts?, offset: Int64? = nil) -> Finding {
         Finding(rule: description.identifier, severity: description.severity, message: message, path: file?.path, offset: offset)

@@ -46,7 +46,7 @@ public enum RuleRegistry {
         return description
     }
 
-    public static func fixKind(of rule: any Rule.Type) -> FixKind? { (rule as? any FixableRule.Type)?.fixKind }
+    public static func fixKind(of rule: any Rule.Type) -> FixKind? { rule.repairKind }
 
     /// The fix kind of a rule identifier, for findings (nil: repair does not fix it).
     public static func fixKind(_ identifier: String) -> FixKind? { fixKinds[identifier] ?? nil }

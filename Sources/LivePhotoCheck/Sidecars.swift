@@ -26,6 +26,7 @@ public enum Sidecars {
     /// Attaches each sidecar to the item holding the file it describes; returns the sidecars
     /// that describe no file of the scan.
     public static func attach(_ sidecars: [FileFacts], to items: inout [CheckItem]) -> [FileFacts] {
+        guard !sidecars.isEmpty else { return [] }
         var owner: [String: Int] = [:]
         for index in items.indices {
             for file in items[index].files {

@@ -72,7 +72,7 @@ public enum CheckJSON {
     }
 
     public static func item(_ item: CheckItem) -> JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("kind", .string(item.kind.rawValue)),
             ("still", .optional(item.still?.path)),
             ("movie", .optional(item.movie?.path)),
@@ -85,16 +85,26 @@ public enum CheckJSON {
                          ("durationSeconds", .optional(time.durationSeconds))])
             } ?? .null),
             ("findings", .array(item.findings.map(finding))),
-            ("duplicateOf", .optional(item.duplicateOf)),
-            ("hardLink", .bool(item.hardLink)),
-            ("variantOf", item.variantOf.map { .object([("still", .optional($0.still)), ("movie", .optional($0.movie))]) } ?? .null),
-            ("variantMarks", .array(item.variantMarks.map { .string($0.rawValue) })),
-            ("identifierConflict", .bool(item.identifierConflict)),
-            ("carriers", .object([("stills", .int(Int64(item.carriers.stills))), ("movies", .int(Int64(item.carriers.movies)))])),
-            ("sharingIdentifier", .array(item.sharingIdentifier.map(JSONValue.string))),
-            ("nameMates", .array(item.nameMates.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
-            ("sidecars", .array(item.sidecars.map(JSONValue.string))),
-        ])
+        ]
+        // Identifier groups, sidecars and same-named files: present when they say something
+        // (absent means none, false or empty), so a plain pair costs no more than before.
+        if let original = item.duplicateOf {
+            fields.append(("duplicateOf", .string(original)))
+            fields.append(("hardLink", .bool(item.hardLink)))
+        }
+        if let original = item.variantOf {
+            fields.append(("variantOf", .object([("still", .optional(original.still)), ("movie", .optional(original.movie))])))
+            fields.append(("variantMarks", .array(item.variantMarks.map { .string($0.rawValue) })))
+        }
+        if item.identifierConflict { fields.append(("identifierConflict", .bool(true))) }
+        if item.carriers.stills + item.carriers.movies > item.fileCount {
+            fields.append(("carriers", .object([("stills", .int(Int64(item.carriers.stills))), ("movies", .int(Int64(item.carriers.movies)))])))
+        }
+        if !item.nameMates.isEmpty {
+            fields.append(("nameMates", .array(item.nameMates.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })))
+        }
+        if !item.sidecars.isEmpty { fields.append(("sidecars", .array(item.sidecars.map(JSONValue.string)))) }
+        return .object(fields)
     }
 
     public static func finding(_ finding: Finding) -> JSONValue {

@@ -104,7 +104,7 @@ struct LibraryLayoutTests {
         #expect([0, 1].contains(repair.status), "\(repair.text)\(repair.stderr)")
         // LPCHECK_LAYOUT_LOG=FILE keeps what repair said on each layout (for the closing note).
         if let log = ProcessInfo.processInfo.environment["LPCHECK_LAYOUT_LOG"], let handle = FileHandle(forWritingAtPath: log) ?? {
-            FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             return FileHandle(forWritingAtPath: log)
         }() {
             handle.seekToEndOfFile()
