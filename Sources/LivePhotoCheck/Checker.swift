@@ -11,15 +11,10 @@ public struct Checker {
     /// Keep EXIF thumbnails (for HTML reports).
     public var thumbnails = false
     public var version = "0.0.0"
-    public var failOn: Configuration.FailLevel = .error
     /// Called with (files read, files to read) from any thread.
     public var progress: (@Sendable (Int, Int) -> Void)?
 
     public init(roots: [String]) { self.roots = roots }
-
-    /// File extensions that count as media even when their content is not recognised (so an
-    /// empty or garbled `IMG_1.HEIC` is reported, while a README is left out).
-    static let mediaExtensions: Set<String> = ["jpg", "jpeg", "jpe", "heic", "heif", "hif", "avif", "png", "gif", "tif", "tiff", "webp", "mov", "qt", "mp4", "m4v"]
 
     public func run() -> CheckReport {
         let discovery = Discovery(exclude: configuration.exclude).find(roots)
@@ -48,7 +43,7 @@ public struct Checker {
                 var description = RuleRegistry.describe(rule)
                 description.severity = severity
                 return description
-            }, failOn: configuration.failOn ?? failOn, ignoredFiles: leftOut.count, discoveryProblems: discovery.problems,
+            }, failOn: configuration.failOn ?? .error, ignoredFiles: leftOut.count, discoveryProblems: discovery.problems,
             leftOut: leftOut.sorted { $0.path < $1.path })
     }
 
@@ -56,7 +51,7 @@ public struct Checker {
     /// media to `leftOut`. The per-file facts live only inside this function, so a large library
     /// holds one copy of them (in the items), not three.
     func pairedItems(_ paths: [String], leftOut: inout [LeftOutFile]) -> [CheckItem] {
-        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, display: false)
+        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, boxTree: false, decodePlists: false)
         var facts = Self.inspect(paths, options: options, jobs: jobs, progress: progress)
         var kept = 0
         var sidecars: [FileFacts] = []
@@ -84,7 +79,7 @@ public struct Checker {
     /// something else is kept, with an error saying so, rather than skipped.
     static func keepAsMedia(_ file: inout FileFacts) -> Bool {
         if file.format != .unknown { return true }
-        guard Self.mediaExtensions.contains(file.fileExtension) else { return false }
+        guard FileFormat.byExtension[file.fileExtension] != nil else { return false }
         if file.error == nil {
             file.error = ParseError(.invalidValue, "not a recognised image or movie (the content does not match .\(file.fileExtension))", offset: 0)
         }

@@ -39,6 +39,7 @@ public struct Configuration: Sendable {
 
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     public static let fileName = ".lpcheck.yml"

@@ -107,13 +107,13 @@ public struct Discovery {
 public enum Glob {
     public static func matches(_ pattern: String, _ path: String) -> Bool {
         if !pattern.contains("/") {
-            return path.split(separator: "/").contains { match(Array(pattern), Array($0), crossSlash: false) }
+            return path.split(separator: "/").contains { match(Array(pattern), Array($0)) }
         }
         let trimmed = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-        return match(Array(pattern), Array(trimmed), crossSlash: false) || match(Array("**/" + pattern), Array(trimmed), crossSlash: false)
+        return match(Array(pattern), Array(trimmed)) || match(Array("**/" + pattern), Array(trimmed))
     }
 
-    static func match(_ pattern: [Character], _ text: [Character], crossSlash: Bool) -> Bool {
+    static func match(_ pattern: [Character], _ text: [Character]) -> Bool {
         var memo = [Int: Bool]()
         func go(_ p: Int, _ t: Int) -> Bool {
             let key = p * (text.count + 1) + t

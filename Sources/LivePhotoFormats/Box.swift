@@ -29,7 +29,6 @@ public struct Box: Sendable, Equatable {
         self.children = children
     }
 
-    public func first(_ type: FourCC) -> Box? { children.first { $0.type == type } }
 }
 
 /// Decoding of box headers (ISO/IEC 14496-12 §4.2): 32-bit size, `size == 1` with a 64-bit
@@ -184,7 +183,6 @@ public struct TopLevelLayout: Sendable {
         return TopLevelLayout(boxes: boxes, warnings: warnings)
     }
 
-    public func first(_ type: FourCC) -> Box? { boxes.first { $0.type == type } }
 }
 
 extension ByteSource {

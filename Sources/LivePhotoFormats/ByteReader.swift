@@ -58,12 +58,6 @@ public struct ByteReader: Sendable {
         return ByteReader(bytes: bytes, base: base, position: payloadStart, end: boxEnd, node: parent, step: PathStep(type: type, index: index))
     }
 
-    /// Names this reader as the `index`-th child of type `type` of `parent` (path built lazily).
-    mutating func name(_ type: FourCC, index: Int, below parent: ByteReader) {
-        node = parent.pathNode
-        step = PathStep(type: type, index: index)
-    }
-
     public var remaining: Int { end - position }
     public var isAtEnd: Bool { position >= end }
     /// Absolute file offset of the cursor.

@@ -49,7 +49,6 @@ public struct HEIFStructure: Sendable {
     var itemData: ByteReader?
     var metaPath = "meta"
 
-    public func item(_ id: UInt32) -> HEIFItem? { items.first { $0.id == id } }
 
     /// Parses the payload of the top-level `meta` box.
     public static func parse(_ payload: ByteReader) throws -> HEIFStructure {
@@ -201,5 +200,21 @@ public struct HEIFStructure: Sendable {
             }
         }
         return (bytes, firstOffset)
+    }
+}
+
+extension HEIFStructure {
+    /// Where the TIFF data starts inside an `Exif` item's bytes: after the 4-byte offset the item
+    /// begins with (ISO/IEC 23008-12 Annex A), and after a JPEG-style `Exif\0\0` header some
+    /// writers keep. The one reading of that header (reader and rewriter both use it).
+    public static func exifTIFFStart(_ bytes: [UInt8], base: Int64, path: String) throws -> Int {
+        var reader = ByteReader(bytes, base: base, path: path)
+        let skip = Int(try reader.u32())
+        guard skip <= reader.remaining else {
+            throw reader.error(.invalidSize, "Exif item header offset \(skip) passes its \(bytes.count) bytes")
+        }
+        try reader.skip(skip)
+        if reader.peek(6) == JPEGStructure.exifHeader { try reader.skip(6) }
+        return reader.position
     }
 }

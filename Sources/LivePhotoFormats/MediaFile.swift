@@ -12,6 +12,14 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
     case mp4 = "MP4"
     case unknown
 
+    /// The formats a file-name extension (lower case) promises: the one table of media
+    /// extensions (discovery keeps files named like media, `extension-mismatch` compares).
+    public static let byExtension: [String: Set<FileFormat>] = [
+        "jpg": [.jpeg], "jpeg": [.jpeg], "jpe": [.jpeg], "heic": [.heic, .heif], "heif": [.heic, .heif], "hif": [.heic, .heif],
+        "avif": [.avif], "png": [.png], "gif": [.gif], "tif": [.tiff], "tiff": [.tiff], "webp": [.webp],
+        "mov": [.quickTime], "qt": [.quickTime], "mp4": [.mp4, .quickTime], "m4v": [.mp4, .quickTime],
+    ]
+
     public var isMovie: Bool { self == .quickTime || self == .mp4 }
     public var isStill: Bool { !isMovie && self != .unknown }
     public var isHEIFFamily: Bool { self == .heic || self == .heif || self == .avif }
@@ -105,18 +113,21 @@ public struct InspectOptions: Sendable {
     public var allTimedSamples: Bool
     /// Keep the EXIF thumbnail (IFD1 JPEG) of stills.
     public var thumbnail: Bool
-    /// Build the box tree for display and decode binary plists in the MakerNote.
-    public var display: Bool
+    /// Build the tree of every box (movies, HEIF `meta`) for `dump`.
+    public var boxTree: Bool
+    /// Decode the binary plists held in MakerNote tags.
+    public var decodePlists: Bool
 
-    public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, display: Bool = true) {
+    public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, boxTree: Bool = true, decodePlists: Bool = true) {
         self.standardExif = standardExif
         self.allTimedSamples = allTimedSamples
         self.thumbnail = thumbnail
-        self.display = display
+        self.boxTree = boxTree
+        self.decodePlists = decodePlists
     }
 
     public static let full = InspectOptions()
-    public static let check = InspectOptions(standardExif: false, allTimedSamples: false, display: false)
+    public static let check = InspectOptions(standardExif: false, allTimedSamples: false, boxTree: false, decodePlists: false)
 }
 
 /// One inspected file: the dump's unit.

@@ -3,7 +3,7 @@ extension Movie {
     /// of timed-metadata tracks. `mdat` is never read.
     public static func read(from source: ByteSource, options: InspectOptions = .full) throws -> Movie {
         let layout = try TopLevelLayout.read(from: source)
-        var parser = MovieParser(source: source, warnings: layout.warnings, allTimedSamples: options.allTimedSamples, boxTree: options.display)
+        var parser = MovieParser(source: source, warnings: layout.warnings, allTimedSamples: options.allTimedSamples, boxTree: options.boxTree)
         return try parser.parse(layout: layout)
     }
 }

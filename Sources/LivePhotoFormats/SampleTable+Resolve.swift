@@ -16,8 +16,7 @@ extension SampleTable {
         result.reserveCapacity(min(wanted, 1 << 16))
 
         // Decode times from stts, composition offsets from ctts, consumed as samples go.
-        var sttsIndex = 0, sttsLeft = timeToSample.first.map { Int($0.count) } ?? 0
-        var cttsIndex = 0, cttsLeft = compositionOffsets.first.map { Int($0.count) } ?? 0
+        var timing = TimingCursor(self)
         var decodeTime: UInt64 = 0
         var sampleIndex = 0
 
@@ -36,24 +35,7 @@ extension SampleTable {
                 var inChunk: UInt32 = 0
                 while inChunk < entry.samplesPerChunk && sampleIndex < wanted {
                     let size = constantSampleSize != 0 ? constantSampleSize : sampleSizes[sampleIndex]
-                    while sttsLeft == 0 && sttsIndex + 1 < timeToSample.count {
-                        sttsIndex += 1
-                        sttsLeft = Int(timeToSample[sttsIndex].count)
-                    }
-                    guard sttsLeft > 0 else { throw fail("stts covers fewer samples than stsz's \(count)") }
-                    let duration = timeToSample[sttsIndex].delta
-                    sttsLeft -= 1
-                    var compositionOffset: Int64 = 0
-                    if !compositionOffsets.isEmpty {
-                        while cttsLeft == 0 && cttsIndex + 1 < compositionOffsets.count {
-                            cttsIndex += 1
-                            cttsLeft = Int(compositionOffsets[cttsIndex].count)
-                        }
-                        if cttsLeft > 0 {
-                            compositionOffset = Int64(compositionOffsets[cttsIndex].offset)
-                            cttsLeft -= 1
-                        }
-                    }
+                    guard let (duration, compositionOffset) = timing.next() else { throw fail("stts covers fewer samples than stsz's \(count)") }
                     let presentation = Int64(clamping: decodeTime).addingReportingOverflow(compositionOffset)
                     result.append(Sample(
                         index: sampleIndex, offset: offset, size: size, decodeTime: decodeTime, duration: duration,
@@ -113,23 +95,46 @@ extension SampleTable {
     public func timing(limit: Int = Limits.maxResolvedSamples) -> [(presentation: Int64, duration: UInt32)] {
         var result: [(presentation: Int64, duration: UInt32)] = []
         var decode: Int64 = 0
-        var offsets = compositionOffsets.makeIterator()
-        var current = offsets.next()
-        var left = current.map { Int64($0.count) } ?? 0
-        outer: for entry in timeToSample {
-            for _ in 0..<Int64(entry.count) {
-                guard result.count < limit else { break outer }
-                while left == 0, let next = offsets.next() {
-                    current = next
-                    left = Int64(next.count)
-                }
-                let shift = left > 0 ? Int64(current?.offset ?? 0) : 0
-                if left > 0 { left -= 1 }
-                result.append((decode.addingReportingOverflow(shift).partialValue, entry.delta))
-                decode = decode.addingReportingOverflow(Int64(entry.delta)).partialValue
-            }
+        var cursor = TimingCursor(self)
+        while result.count < limit, let (duration, shift) = cursor.next() {
+            result.append((decode.addingReportingOverflow(shift).partialValue, duration))
+            decode = decode.addingReportingOverflow(Int64(duration)).partialValue
         }
         return result
+    }
+}
+
+/// Walks `stts` and `ctts` together, one sample at a time: its duration and composition offset.
+/// The one place both tables are read sample by sample (`resolve` and `timing` use it).
+struct TimingCursor {
+    let table: SampleTable
+    var sttsIndex = 0, sttsLeft: Int
+    var cttsIndex = 0, cttsLeft: Int
+
+    init(_ table: SampleTable) {
+        self.table = table
+        sttsLeft = table.timeToSample.first.map { Int($0.count) } ?? 0
+        cttsLeft = table.compositionOffsets.first.map { Int($0.count) } ?? 0
+    }
+
+    /// The next sample's duration and composition offset (0 past `ctts`); nil past `stts`.
+    mutating func next() -> (duration: UInt32, compositionOffset: Int64)? {
+        while sttsLeft == 0 && sttsIndex + 1 < table.timeToSample.count {
+            sttsIndex += 1
+            sttsLeft = Int(table.timeToSample[sttsIndex].count)
+        }
+        guard sttsLeft > 0 else { return nil }
+        sttsLeft -= 1
+        var offset: Int64 = 0
+        while cttsLeft == 0 && cttsIndex + 1 < table.compositionOffsets.count {
+            cttsIndex += 1
+            cttsLeft = Int(table.compositionOffsets[cttsIndex].count)
+        }
+        if cttsLeft > 0 {
+            offset = Int64(table.compositionOffsets[cttsIndex].offset)
+            cttsLeft -= 1
+        }
+        return (table.timeToSample[sttsIndex].delta, offset)
     }
 }
 

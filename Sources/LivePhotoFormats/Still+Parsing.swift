@@ -30,21 +30,13 @@ extension Still {
             heif.metaPath = "meta"
             var inner = payload
             try inner.skip(4)
-            if options.display { still.boxes[metaIndex].children = try MovieParser(source: source, warnings: []).tree(inner, depth: 1) }
+            if options.boxTree { still.boxes[metaIndex].children = try MovieParser(source: source, warnings: []).tree(inner, depth: 1) }
             still.heif = heif
             if let item = heif.items.first(where: { $0.type == "Exif" }) {
                 do {
                     let (bytes, offset) = try heif.data(of: item, from: source)
-                    var reader = ByteReader(bytes, base: offset, path: "meta/iloc/item[\(item.id)]")
-                    let skip = Int(try reader.u32())
-                    guard skip <= reader.remaining else {
-                        throw reader.error(.invalidSize, "Exif item header offset \(skip) passes its \(bytes.count) bytes")
-                    }
-                    try reader.skip(skip)
-                    // Some writers keep the JPEG-style "Exif\0\0" header inside the item.
-                    if reader.peek(6) == JPEGStructure.exifHeader { try reader.skip(6) }
-                    let tiffOffset = reader.offset
-                    exifPayload = (try reader.restBytes(), tiffOffset, "meta/item[\(item.id)] Exif")
+                    let start = try HEIFStructure.exifTIFFStart(bytes, base: offset, path: "meta/iloc/item[\(item.id)]")
+                    exifPayload = (Array(bytes[start...]), offset + Int64(start), "meta/item[\(item.id)] Exif")
                 } catch let error as ParseError {
                     still.warnings.append(error)
                 }
@@ -70,7 +62,7 @@ extension Still {
                 }
                 if let range = tiff.makerNoteRange, AppleMakerNote.isAppleMakerNote(exif.tiff[range]) {
                     still.makerNote = try AppleMakerNote.read(Array(exif.tiff[range]), base: exif.offset + Int64(range.lowerBound), path: exif.path + "/MakerApple",
-                                                              decodePlists: options.display)
+                                                              decodePlists: options.decodePlists)
                 }
             } catch let error as ParseError {
                 still.warnings.append(error)

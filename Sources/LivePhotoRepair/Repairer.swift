@@ -46,7 +46,7 @@ public struct Moment: Sendable, Equatable {
     public var value: Int8
 
     public var description: String {
-        let time = MovieRewriter.formatSeconds(seconds) + " s"
+        let time = SecondsText.format(seconds) + " s"
         switch origin {
         case .kept: return "\(time) (the movie's own moment, kept)"
         case .requested: return "\(time) (as asked)"

@@ -6,11 +6,11 @@ import LivePhotoFormats
 /// the still's EXIF thumbnail where the file has one, the identifiers side by side, a timeline of
 /// the movie's frames with the still moment, and the findings with their fixes. Every string from a
 /// file is escaped.
-public enum CheckHTML {
+public enum CheckHTML: Sendable {
     static var css: String { String(decoding: PackageResources.report_css, as: UTF8.self) }
 
     public static func render(_ report: CheckReport) -> String {
-        let fixes = Dictionary(uniqueKeysWithValues: RuleRegistry.descriptions.map { ($0.identifier, $0.fix) })
+        let fixes = Dictionary(report.rules.map { ($0.identifier, $0.fix) }, uniquingKeysWith: { first, _ in first })
         var out = """
         <!DOCTYPE html>
         <html lang="en">

@@ -3,7 +3,7 @@ import LivePhotoFormats
 
 /// `lpcheck check --format json` (schema: Reports/check.schema.json). Field names are a
 /// contract read by QA scripts: extend, never rename.
-public enum CheckJSON {
+public enum CheckJSON: Sendable {
     public static let schemaVersion = 1
 
     public static func render(_ report: CheckReport) -> String {

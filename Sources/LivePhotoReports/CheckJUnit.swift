@@ -2,7 +2,7 @@ import LivePhotoCheck
 
 /// JUnit XML for CI systems: one test case per item; a failure per finding at or above the
 /// report's fail-on level; other findings in system-out.
-public enum CheckJUnit {
+public enum CheckJUnit: Sendable {
     public static func render(_ report: CheckReport) -> String {
         let threshold = report.failOn.threshold
         func failing(_ finding: Finding) -> Bool { !finding.baselined && threshold.map { finding.severity >= $0 } == true }

@@ -1,7 +1,7 @@
 import LivePhotoCheck
 
 /// The JSON report as an XML property list (same document; nulls are left out, as plists have none).
-public enum CheckPlist {
+public enum CheckPlist: Sendable {
     public static func render(_ report: CheckReport) -> String {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>

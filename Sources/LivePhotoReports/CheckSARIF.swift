@@ -2,7 +2,7 @@ import LivePhotoCheck
 
 /// SARIF 2.1.0 for code-scanning UIs: the rules as the driver's rules, findings as results with
 /// the file and byte offset.
-public enum CheckSARIF {
+public enum CheckSARIF: Sendable {
     public static func render(_ report: CheckReport) -> String { document(report).serialized() + "\n" }
 
     static func level(_ severity: Severity) -> String {

@@ -2,7 +2,7 @@ import LivePhotoCheck
 
 /// The terminal summary of a check: per item (items with findings; all with `verbose`), per
 /// rule, totals. Text from files is made terminal-safe; colour only when asked.
-public enum CheckText {
+public enum CheckText: Sendable {
     public static func render(_ report: CheckReport, color: Bool = false, verbose: Bool = false) -> String {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         func label(_ severity: Severity) -> String {

@@ -15,22 +15,17 @@ public enum DumpText {
         out.line(2, "content identifier: \(file.contentIdentifier?.terminalSafe ?? "none")")
         if let movie = file.movie {
             if let time = movie.stillImageTime {
-                let moment = time.seconds.map { format($0) + " s" } ?? "not presented by the edit list"
+                let moment = time.seconds.map { SecondsText.format($0) + " s" } ?? "not presented by the edit list"
                 out.line(2, "still-image-time: value \(time.value.map(String.init) ?? "undecodable"), at \(moment) (sample \(time.sampleIndex + 1) of track \(time.trackID): media time \(time.mediaTime)/\(time.mediaTimescale), duration \(time.duration))")
             } else {
                 out.line(2, "still-image-time: none")
             }
             if let durations = movie.frameDurations {
-                out.line(2, "video frames: \(durations.frameCount), duration nominal \(durations.nominal) min \(durations.minimum) max \(durations.maximum) (timescale \(durations.timescale)\(durations.seconds(durations.nominal).map { ", nominal " + format($0) + " s" } ?? ""))")
+                out.line(2, "video frames: \(durations.frameCount), duration nominal \(durations.nominal) min \(durations.minimum) max \(durations.maximum) (timescale \(durations.timescale)\(durations.seconds(durations.nominal).map { ", nominal " + SecondsText.format($0) + " s" } ?? ""))")
             }
         }
         if stats { out.line(1, "stats: read \(file.stats.bytesRead) of \(file.size) bytes in \(file.stats.reads) reads") }
         return out.text
-    }
-
-    static func format(_ seconds: Double) -> String {
-        let scaled = (seconds * 1_000_000).rounded() / 1_000_000
-        return String(scaled)
     }
 
     struct Output {
@@ -104,7 +99,7 @@ public enum DumpText {
         mutating func movie(_ movie: Movie) {
             line(1, "boxes")
             boxes(movie.boxes, depth: 2)
-            line(1, "movie: brand \(movie.majorBrand?.description.terminalSafe ?? "none"), timescale \(movie.timescale), duration \(movie.duration)\(movie.durationSeconds.map { " (" + DumpText.format($0) + " s)" } ?? "")")
+            line(1, "movie: brand \(movie.majorBrand?.description.terminalSafe ?? "none"), timescale \(movie.timescale), duration \(movie.duration)\(movie.durationSeconds.map { " (" + SecondsText.format($0) + " s)" } ?? "")")
             if !movie.metadata.isEmpty {
                 line(1, "metadata (moov/meta, handler \(movie.metadataHandler?.description.terminalSafe ?? "none"))")
                 for item in movie.metadata {
@@ -148,7 +143,7 @@ public enum DumpText {
             }
             list(2, table.chunkOffsetBox?.description ?? "stco", table.chunkOffsets) { String($0) }
             for timed in track.timedMetadata.prefix(limit ?? Int.max) {
-                let moment = movie.movieSeconds(forMediaTime: Int64(clamping: timed.sample.decodeTime), in: track).map { DumpText.format($0) + " s" } ?? "not presented"
+                let moment = movie.movieSeconds(forMediaTime: Int64(clamping: timed.sample.decodeTime), in: track).map { SecondsText.format($0) + " s" } ?? "not presented"
                 let items = timed.items.map { "\($0.key ?? "local \($0.localID)")=\($0.value.displayText)".terminalSafe }.joined(separator: "; ")
                 line(2, "sample \(timed.sample.index + 1) @\(timed.sample.offset)+\(timed.sample.size) t=\(timed.sample.decodeTime) d=\(timed.sample.duration) (\(moment)): \(items)")
             }

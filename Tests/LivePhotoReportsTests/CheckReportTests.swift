@@ -40,6 +40,19 @@ struct CheckReportTests {
         return CheckReport(version: checker.version, roots: checker.roots, items: checked, rules: rules, failOn: .error)
     }
 
+    @Test("every reporter in the list streams exactly what it renders, under a unique --format name")
+    func reporters() {
+        let report = Self.report()
+        #expect(Set(CheckReporters.identifiers).count == CheckReporters.all.count)
+        #expect(CheckReporters.identifiers == ["text", "json", "plist", "html", "junit", "sarif"])
+        for reporter in CheckReporters.all {
+            var streamed = ""
+            reporter.write(report) { streamed += $0 }
+            #expect(streamed == reporter.render(report), "\(reporter.identifier)")
+            #expect(!streamed.isEmpty)
+        }
+    }
+
     static let formats: [(String, @Sendable (CheckReport) -> String)] = [
         ("report.json", CheckJSON.render), ("report.plist", CheckPlist.render), ("report.html", CheckHTML.render),
         ("report.junit.xml", CheckJUnit.render), ("report.sarif", CheckSARIF.render), ("report.txt", { CheckText.render($0) }),

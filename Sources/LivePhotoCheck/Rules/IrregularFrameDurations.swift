@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// Frame durations that vary beyond a tolerance.
 enum IrregularFrameDurations: Rule {
     static let description = RuleDescription(
@@ -15,7 +17,7 @@ enum IrregularFrameDurations: Rule {
         }
         let durations = runs.map(\.duration).filter { $0 > 0 }
         guard let shortest = durations.min(), let longest = durations.max(), shortest > 0, longest / shortest > context.frameDurationRatio else { return [] }
-        return [finding("Frame durations range from \(Format.seconds(shortest)) s to \(Format.seconds(longest)) s (more than \(Format.seconds(context.frameDurationRatio))× apart).", movie)]
+        return [finding("Frame durations range from \(SecondsText.format(shortest, decimals: 4)) s to \(SecondsText.format(longest, decimals: 4)) s (more than \(SecondsText.format(context.frameDurationRatio, decimals: 4))× apart).", movie)]
     }
 
     static let examples: [RuleExample] = [

@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// A Live Photo movie far longer than a Live Photo.
 enum MovieTooLong: Rule {
     static let description = RuleDescription(
@@ -7,7 +9,7 @@ enum MovieTooLong: Rule {
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair || item.kind == .movieOnly, let movie = item.movie, let duration = movie.movie?.durationSeconds, duration > context.maxMovieSeconds else { return [] }
-        return [finding("The movie lasts \(Format.seconds(duration)) s, more than \(Format.seconds(context.maxMovieSeconds)) s.", movie)]
+        return [finding("The movie lasts \(SecondsText.format(duration, decimals: 4)) s, more than \(SecondsText.format(context.maxMovieSeconds, decimals: 4)) s.", movie)]
     }
 
     static let examples: [RuleExample] = [

@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// The still-image-time sample is longer than a frame, or has no duration.
 enum StillImageTimeDuration: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
@@ -16,7 +18,7 @@ enum StillImageTimeDuration: FixableRule {
         // Allow one tick of either timescale for rounding between timescales.
         let slack = 1 / Double(max(1, min(time.mediaTimescale, durations.timescale)))
         if length > frame + slack {
-            return [finding("The still-image-time sample lasts \(Format.seconds(length)) s, longer than a video frame (\(Format.seconds(frame)) s).", movie)]
+            return [finding("The still-image-time sample lasts \(SecondsText.format(length, decimals: 4)) s, longer than a video frame (\(SecondsText.format(frame, decimals: 4)) s).", movie)]
         }
         return []
     }

@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// The moment falls where no video frame is shown.
 enum StillImageTimeNotOnFrame: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
@@ -13,7 +15,7 @@ enum StillImageTimeNotOnFrame: FixableRule {
         guard !onFrame else { return [] }
         let first = facts.frames[0].start
         let end = facts.frames.map(\.end).max() ?? first
-        return [finding("No video frame is shown at the still moment \(Format.seconds(seconds)) s (frames cover \(Format.seconds(first))–\(Format.seconds(end)) s).", movie)]
+        return [finding("No video frame is shown at the still moment \(SecondsText.format(seconds, decimals: 4)) s (frames cover \(SecondsText.format(first, decimals: 4))–\(SecondsText.format(end, decimals: 4)) s).", movie)]
     }
 
     static let examples: [RuleExample] = [

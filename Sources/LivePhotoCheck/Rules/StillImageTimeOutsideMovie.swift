@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// The moment (edit list applied) is not inside the movie.
 enum StillImageTimeOutsideMovie: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
@@ -13,7 +15,7 @@ enum StillImageTimeOutsideMovie: FixableRule {
             return [finding("The edit list of track \(time.trackID) never presents the still-image-time sample (media time \(time.mediaTime)).", movie)]
         }
         if let duration = facts.durationSeconds, seconds < 0 || seconds > duration + 1e-6 {
-            return [finding("The still moment \(Format.seconds(seconds)) s lies outside the movie (0–\(Format.seconds(duration)) s).", movie)]
+            return [finding("The still moment \(SecondsText.format(seconds, decimals: 4)) s lies outside the movie (0–\(SecondsText.format(duration, decimals: 4)) s).", movie)]
         }
         return []
     }
@@ -23,11 +25,4 @@ enum StillImageTimeOutsideMovie: FixableRule {
         .triggers("never presented", Example.pair(movie: Example.stillImageTime { $0.seconds = nil })),
         .passes("camera pair", Example.pair()),
     ]
-}
-
-enum Format {
-    static func seconds(_ value: Double) -> String {
-        let rounded = (value * 10_000).rounded() / 10_000
-        return String(rounded)
-    }
 }

@@ -78,7 +78,7 @@ public enum MovieRewriter {
                 trackID: trackID, videoTrackID: video.id, timescale: movie.timescale, movieDuration: movie.duration,
                 momentTicks: moment, value: placement.value, sampleEntry: reused?.entry, sample: reused?.sample)
             newTrack = ({ offset, wide in spec.build(sampleOffset: offset, co64: wide) }, trackID)
-            notes.append("add still-image-time track \(trackID): value \(placement.value), one tick at \(formatSeconds(Double(moment) / Double(movie.timescale))) s after an empty edit, cdsc → track \(video.id)")
+            notes.append("add still-image-time track \(trackID): value \(placement.value), one tick at \(SecondsText.format(Double(moment) / Double(movie.timescale))) s after an empty edit, cdsc → track \(video.id)")
             // mvhd's next_track_ID must pass the new track.
             if let index = children.firstIndex(where: { $0.box.type == "mvhd" }) {
                 var bytes = children[index].bytes
@@ -374,7 +374,6 @@ public enum MovieRewriter {
 
     static func keyEntry(_ key: String) -> [UInt8] { BoxWriter.u32(UInt32(8 + key.utf8.count)) + FourCC("mdta").bytes + Array(key.utf8) }
 
-    public static func formatSeconds(_ value: Double) -> String { String((value * 1_000_000).rounded() / 1_000_000) }
 }
 
 /// A timed-metadata track with one still-image-time sample, as cameras write it: sample entry

@@ -48,13 +48,9 @@ public enum StillRewriter {
             throw Problem(description: "the Exif item is stored in \(item.extents.count) extents or in idat; only a single file extent is supported")
         }
         let (bytes, start) = try heif.data(of: item, from: source)
-        var reader = ByteReader(bytes, base: start, path: "Exif item")
-        let skip = Int(try reader.u32())
-        guard skip <= reader.remaining else { throw reader.error(.invalidSize, "Exif item header offset \(skip)") }
-        try reader.skip(skip)
-        if reader.peek(6) == JPEGStructure.exifHeader { try reader.skip(6) }
-        let prefix = Array(bytes[..<reader.position])
-        let tiff = try reader.restBytes()
+        let tiffStart = try HEIFStructure.exifTIFFStart(bytes, base: start, path: "Exif item")
+        let prefix = Array(bytes[..<tiffStart])
+        let tiff = Array(bytes[tiffStart...])
         let edit = try ExifEditor.settingContentIdentifier(tiff, identifier: identifier)
         if edit.inPlace {
             var patch = FilePatch.replacing(start..<(start + Int64(bytes.count)), with: prefix + edit.tiff, size: source.size)

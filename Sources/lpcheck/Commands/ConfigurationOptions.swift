@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LivePhotoCheck
+import LivePhotoReports
 
 extension Configuration.FailLevel: ExpressibleByArgument {}
 
@@ -25,7 +26,7 @@ struct ConfigurationOptions: ParsableArguments {
             } else if FileManager.default.fileExists(atPath: Configuration.fileName) {
                 checker.configuration = try Configuration.load(path: Configuration.fileName)
             }
-            if let baseline { checker.baseline = try Baseline.load(path: baseline) }
+            if let baseline { checker.baseline = try CheckJSON.baseline(path: baseline) }
         } catch {
             printError("lpcheck: \(error)")
             throw ExitCode(2)

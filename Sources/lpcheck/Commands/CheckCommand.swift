@@ -29,12 +29,21 @@ struct Check: ParsableCommand {
         """
     )
 
-    enum ReportFormat: String, ExpressibleByArgument, CaseIterable { case text, json, plist, html, junit, sarif }
+    /// A `--format` value: one of `CheckReporters.all`.
+    struct ReportFormat: ExpressibleByArgument {
+        let reporter: any CheckReporter.Type
+        init?(argument: String) {
+            guard let reporter = CheckReporters.named(argument) else { return nil }
+            self.reporter = reporter
+        }
+        static var allValueStrings: [String] { CheckReporters.identifiers }
+        var isHTML: Bool { reporter.identifier == CheckHTML.identifier }
+    }
 
     @Argument(help: "Folders and files to check.")
     var paths: [String]
 
-    @Option(name: .shortAndLong, help: "Report format (repeatable): text, json, plist, html, junit, sarif.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Report format (repeatable).", valueName: "format"))
     var format: [ReportFormat] = []
 
     @Option(name: .shortAndLong, help: "Report file for the --format at the same position (repeatable).")
@@ -67,7 +76,7 @@ struct Check: ParsableCommand {
         var checker = try settings.checker(paths)
         checker.version = LPCheck.configuration.version
         checker.jobs = jobs
-        checker.thumbnails = format.contains(.html)
+        checker.thumbnails = format.contains { $0.isHTML }
         let showProgress = !noProgress && isatty(2) == 1
         if showProgress { checker.progress = ProgressBar.update }
         let started = Date()
@@ -84,16 +93,13 @@ struct Check: ParsableCommand {
         for (index, kind) in format.enumerated() {
             if index < output.count {
                 do {
-                    try Self.write(report, as: kind, to: output[index])
+                    try Self.write(report, with: kind.reporter, to: output[index])
                 } catch {
                     printError("lpcheck: cannot write \(output[index]): \(error.localizedDescription)")
                     throw ExitCode(2)
                 }
-            } else if kind == .json {
-                CheckJSON.write(report) { print($0, terminator: "") }
-                stdoutUsed = true
             } else {
-                print(Self.render(report, as: kind), terminator: "")
+                kind.reporter.write(report) { print($0, terminator: "") }
                 stdoutUsed = true
             }
         }
@@ -109,25 +115,21 @@ struct Check: ParsableCommand {
         if !report.passed { throw ExitCode(1) }
     }
 
-    /// Writes a report file; JSON is streamed item by item.
-    static func write(_ report: CheckReport, as format: ReportFormat, to path: String) throws {
+    /// Writes a report file as the reporter hands it over (JSON item by item), in 64 KB writes.
+    static func write(_ report: CheckReport, with reporter: any CheckReporter.Type, to path: String) throws {
         let handle = try openOutput(path)
         defer { try? handle.close() }
-        if format == .json {
-            var buffer = ""
-            var failure: Error?
-            CheckJSON.write(report) { piece in
-                buffer += piece
-                if buffer.utf8.count >= 1 << 16, failure == nil {
-                    do { try handle.write(contentsOf: Data(buffer.utf8)) } catch { failure = error }
-                    buffer = ""
-                }
+        var buffer = ""
+        var failure: Error?
+        reporter.write(report) { piece in
+            buffer += piece
+            if buffer.utf8.count >= 1 << 16, failure == nil {
+                do { try handle.write(contentsOf: Data(buffer.utf8)) } catch { failure = error }
+                buffer = ""
             }
-            if let failure { throw failure }
-            try handle.write(contentsOf: Data(buffer.utf8))
-        } else {
-            try handle.write(contentsOf: Data(render(report, as: format).utf8))
         }
+        if let failure { throw failure }
+        try handle.write(contentsOf: Data(buffer.utf8))
     }
 
     /// Opens a report file where it is, created or truncated. Never an atomic replace: that
@@ -142,60 +144,5 @@ struct Check: ParsableCommand {
     struct OutputError: LocalizedError {
         let reason: String
         var errorDescription: String? { reason }
-    }
-
-    static func render(_ report: CheckReport, as format: ReportFormat) -> String {
-        switch format {
-        case .text: return CheckText.render(report)
-        case .json: return CheckJSON.render(report)
-        case .plist: return CheckPlist.render(report)
-        case .html: return CheckHTML.render(report)
-        case .junit: return CheckJUnit.render(report)
-        case .sarif: return CheckSARIF.render(report)
-        }
-    }
-}
-
-struct Rules: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the rules: identifier, severity, whether repair fixes it, title.")
-
-    @Flag(help: "Also print each rule's rationale and fix.")
-    var details = false
-
-    @Option(name: .shortAndLong, help: "text or markdown (the catalogue in docs/rules.md).")
-    var format: RulesFormat = .text
-
-    enum RulesFormat: String, ExpressibleByArgument { case text, markdown }
-
-    func run() {
-        switch format {
-        case .markdown: print(RuleCatalogue.markdown(RuleRegistry.descriptions), terminator: "")
-        case .text: print(RuleCatalogue.text(RuleRegistry.descriptions, details: details), terminator: "")
-        }
-    }
-}
-
-/// A one-line progress bar on standard error.
-enum ProgressBar {
-    static let lock = NSLock()
-    nonisolated(unsafe) static var lastPercent = -1
-
-    @Sendable static func update(_ done: Int, _ total: Int) {
-        guard total >= 50 else { return }
-        let percent = done * 100 / max(total, 1)
-        lock.lock()
-        defer { lock.unlock() }
-        guard percent != lastPercent else { return }
-        lastPercent = percent
-        let width = 30
-        let filled = width * done / max(total, 1)
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        writeError("\r[\(bar)] \(percent)% \(done)/\(total) files")
-    }
-
-    static func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if lastPercent >= 0 { writeError("\r\u{1B}[K") }
     }
 }

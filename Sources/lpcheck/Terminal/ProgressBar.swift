@@ -1,0 +1,26 @@
+import Foundation
+
+/// A one-line progress bar on standard error.
+enum ProgressBar {
+    static let lock = NSLock()
+    nonisolated(unsafe) static var lastPercent = -1
+
+    @Sendable static func update(_ done: Int, _ total: Int) {
+        guard total >= 50 else { return }
+        let percent = done * 100 / max(total, 1)
+        lock.lock()
+        defer { lock.unlock() }
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        let width = 30
+        let filled = width * done / max(total, 1)
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        writeError("\r[\(bar)] \(percent)% \(done)/\(total) files")
+    }
+
+    static func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if lastPercent >= 0 { writeError("\r\u{1B}[K") }
+    }
+}
