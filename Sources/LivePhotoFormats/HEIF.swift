@@ -60,7 +60,7 @@ public struct HEIFStructure: Sendable {
         for (box, var child) in try BoxIterator.all(reader) {
             switch box.type {
             case "hdlr":
-                structure.handler = try MovieParser.handler(&child).0
+                structure.handler = try HandlerBox(parsing: &child).subtype
             case "pitm":
                 let header = try FullBoxHeader(&child)
                 structure.primaryItemID = header.version == 0 ? UInt32(try child.u16()) : try child.u32()

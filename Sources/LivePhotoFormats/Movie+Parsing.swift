@@ -15,9 +15,6 @@ struct MovieParser {
     var allTimedSamples = true
     var boxTree = true
 
-    static let containers: Set<FourCC> = [
-        "moov", "trak", "mdia", "minf", "stbl", "edts", "dinf", "tref", "udta", "meta", "ilst", "mvex", "moof", "traf",
-    ]
     static let maxTimedSamplesPerTrack = 4096
     static let maxTimedSampleBytes: UInt32 = 1 << 20
 
@@ -39,7 +36,7 @@ struct MovieParser {
         }
         let moov = boxes[moovIndex]
         let payload = try source.payload(of: moov, path: "moov")
-        if boxTree { boxes[moovIndex].children = try tree(payload, depth: 1) }
+        if boxTree { boxes[moovIndex].children = try BoxTable.tree(payload, depth: 1) }
 
         var movie = Movie(
             boxes: boxes, majorBrand: majorBrand, compatibleBrands: compatible, timescale: 0, duration: 0,
@@ -56,14 +53,14 @@ struct MovieParser {
                 }
                 movie.tracks.append(try track(child))
             case "meta":
-                let (handler, items) = try metadata(child)
+                let (handler, items) = try QuickTimeMeta.read(child)
                 movie.metadataHandler = handler
                 movie.metadata += items
             case "udta":
                 movie.userData += try userData(child)
                 // ffmpeg (-movflags use_metadata_tags) writes keys/ilst into moov/udta/meta.
                 for (inner, payload) in try BoxIterator.all(child) where inner.type == "meta" {
-                    if let (handler, items) = try? metadata(payload), handler == "mdta" {
+                    if let (handler, items) = try? QuickTimeMeta.read(payload), handler == "mdta" {
                         movie.userDataMetadata += items
                     }
                 }
@@ -86,31 +83,6 @@ struct MovieParser {
         }
         movie.warnings = warnings
         return movie
-    }
-
-    /// The subtree of `reader` for display: containers are descended into, everything else is a range.
-    func tree(_ reader: ByteReader, depth: Int) throws -> [Box] {
-        guard depth <= Limits.maxDepth else { throw reader.error(.limitExceeded, "boxes nested deeper than \(Limits.maxDepth)") }
-        var result: [Box] = []
-        for (var box, payload) in try BoxIterator.all(reader) {
-            if Self.containers.contains(box.type) {
-                var inner = payload
-                if box.type == "meta" { try Self.skipMetaFullBoxHeader(&inner) }
-                box.children = try tree(inner, depth: depth + 1)
-            } else if box.type == "stsd" {
-                var inner = payload
-                try inner.skip(8)
-                box.children = try tree(inner, depth: depth + 1).map { var entry = $0; entry.children = []; return entry }
-            }
-            result.append(box)
-        }
-        return result
-    }
-
-    /// QuickTime's `meta` has no full-box header; ISO's has one. Tell them apart by content.
-    static func skipMetaFullBoxHeader(_ reader: inout ByteReader) throws {
-        if let head = reader.peek(8), head[4..<8].elementsEqual(Array("hdlr".utf8)) { return }
-        if let head = reader.peek(4), head == [0, 0, 0, 0] { try reader.skip(4) }
     }
 
     mutating func noteUnread(_ reader: ByteReader, _ what: String) {
@@ -194,7 +166,8 @@ struct MovieParser {
                 (track.mediaTimescale, track.mediaDuration) = try Self.timescaleAndDuration(&child)
                 track.language = Self.language(try child.u16())
             case "hdlr":
-                (track.handler, track.handlerName) = try Self.handler(&child)
+                let handler = try HandlerBox(parsing: &child)
+                (track.handler, track.handlerName) = (handler.subtype, handler.name)
             case "minf":
                 for (inner, payload) in try BoxIterator.all(child) where inner.type == "stbl" {
                     try sampleTable(payload, into: &track)
@@ -225,19 +198,6 @@ struct MovieParser {
     }
 
     /// `hdlr`: the handler subtype and its name (a counted string in QuickTime, NUL-terminated in ISO).
-    static func handler(_ reader: inout ByteReader) throws -> (FourCC, String) {
-        _ = try FullBoxHeader(&reader)
-        try reader.skip(4)
-        let subtype = try reader.fourCC()
-        try reader.skip(12)
-        guard reader.remaining > 0 else { return (subtype, "") }
-        if let first = reader.peek(1)?.first, Int(first) == reader.remaining - 1, first > 0 {
-            try reader.skip(1)
-            return (subtype, String(decoding: try reader.restBytes(), as: UTF8.self))
-        }
-        return (subtype, try reader.cString())
-    }
-
     mutating func sampleTable(_ reader: ByteReader, into track: inout Track) throws {
         var table = SampleTable()
         for (box, var child) in try BoxIterator.all(reader) {
@@ -392,56 +352,6 @@ struct MovieParser {
             keys.append(declaration)
         }
         return keys
-    }
-
-    // MARK: Movie metadata
-
-    /// `meta` with `hdlr`, `keys` and `ilst`.
-    func metadata(_ reader: ByteReader) throws -> (FourCC?, [MetadataItem]) {
-        var reader = reader
-        try Self.skipMetaFullBoxHeader(&reader)
-        var handler: FourCC?
-        var keys: [(FourCC, String)] = []
-        var ilst: ByteReader?
-        for (box, var child) in try BoxIterator.all(reader) {
-            switch box.type {
-            case "hdlr":
-                handler = try Self.handler(&child).0
-            case "keys":
-                _ = try FullBoxHeader(&child)
-                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 8, what: "keys")
-                guard count <= Limits.maxKeys else { throw child.error(.limitExceeded, "\(count) keys") }
-                for _ in 0..<count {
-                    let start = child.offset
-                    let size = try child.u32()
-                    guard size >= 8 else {
-                        throw ParseError(.invalidSize, "key entry of \(size) bytes", offset: start, path: child.path)
-                    }
-                    var entry = try child.sub(count: Int(size) - 4)
-                    let namespace = try entry.fourCC()
-                    keys.append((namespace, String(decoding: try entry.restBytes(), as: UTF8.self)))
-                }
-            case "ilst":
-                ilst = child
-            default:
-                break
-            }
-        }
-        var items: [MetadataItem] = []
-        if let ilst {
-            for (box, payload) in try BoxIterator.all(ilst) {
-                let index = box.type.value
-                let key: (FourCC, String) = index >= 1 && Int(index) <= keys.count ? keys[Int(index) - 1] : (FourCC(0), box.type.description)
-                for (inner, var data) in try BoxIterator.all(payload) where inner.type == "data" {
-                    let typeIndicator = try data.u32()
-                    let locale = try data.u32()
-                    let type = typeIndicator & 0x00FF_FFFF
-                    let value = WellKnownType.decode(try data.restBytes(), type: type)
-                    items.append(MetadataItem(keyIndex: index, namespace: key.0, key: key.1, dataType: type, locale: locale, value: value))
-                }
-            }
-        }
-        return (handler, items)
     }
 
     /// `udta` items: QuickTime international text (`©xyz` and friends), else raw bytes.

@@ -30,7 +30,7 @@ extension Still {
             heif.metaPath = "meta"
             var inner = payload
             try inner.skip(4)
-            if options.boxTree { still.boxes[metaIndex].children = try MovieParser(source: source, warnings: []).tree(inner, depth: 1) }
+            if options.boxTree { still.boxes[metaIndex].children = try BoxTable.tree(inner, depth: 1) }
             still.heif = heif
             if let item = heif.items.first(where: { $0.type == "Exif" }) {
                 do {

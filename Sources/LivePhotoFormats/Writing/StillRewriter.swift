@@ -2,26 +2,22 @@
 /// never rewritten: JPEG segments around APP1 are copied; a HEIF's grown Exif item goes into a new
 /// `mdat` at the end and only its `iloc` fields change (same size).
 public enum StillRewriter {
-    public struct Problem: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     public static func settingContentIdentifier(_ still: Still, source: ByteSource, identifier: String) throws -> FilePatch {
         switch still.format {
         case .jpeg: return try jpeg(still, source: source, identifier: identifier)
         case .heic, .heif: return try heif(still, source: source, identifier: identifier)
-        default: throw Problem(description: "writing a content identifier into \(still.format.rawValue) is not supported (JPEG and HEIC are)")
+        default: throw WriteError(.unsupportedLayout, "writing a content identifier into \(still.format.rawValue) is not supported (JPEG and HEIC are)")
         }
     }
 
     static func app1(_ tiff: [UInt8]) throws -> [UInt8] {
         let length = 2 + JPEGStructure.exifHeader.count + tiff.count
-        guard length <= 0xFFFF else { throw Problem(description: "the Exif segment would grow to \(length) bytes, more than a JPEG segment holds (65535)") }
+        guard length <= 0xFFFF else { throw WriteError(.fieldOverflow, "the Exif segment would grow to \(length) bytes, more than a JPEG segment holds (65535)") }
         return [0xFF, 0xE1] + BoxWriter.u16(UInt16(length)) + JPEGStructure.exifHeader + tiff
     }
 
     static func jpeg(_ still: Still, source: ByteSource, identifier: String) throws -> FilePatch {
-        guard let jpeg = still.jpeg else { throw Problem(description: "no JPEG structure") }
+        guard let jpeg = still.jpeg else { throw WriteError(.missingStructure, "no JPEG structure") }
         if let segment = jpeg.segments.first(where: { $0.label == "Exif" }), let exif = jpeg.exif {
             let edit = try ExifEditor.settingContentIdentifier(exif.tiff, identifier: identifier)
             let range = segment.offset..<(segment.payloadOffset + Int64(segment.length))
@@ -40,12 +36,12 @@ public enum StillRewriter {
     }
 
     static func heif(_ still: Still, source: ByteSource, identifier: String) throws -> FilePatch {
-        guard let heif = still.heif else { throw Problem(description: "no HEIF structure") }
+        guard let heif = still.heif else { throw WriteError(.missingStructure, "no HEIF structure") }
         guard let item = heif.items.first(where: { $0.type == "Exif" }) else {
-            throw Problem(description: "this HEIF has no Exif item; adding one (iinf, iloc and iref grow, so media offsets shift) is not supported")
+            throw WriteError(.unsupportedLayout, "this HEIF has no Exif item; adding one (iinf, iloc and iref grow, so media offsets shift) is not supported")
         }
         guard item.constructionMethod == 0, item.extents.count == 1, let fields = item.location, fields.extentCount == 1 else {
-            throw Problem(description: "the Exif item is stored in \(item.extents.count) extents or in idat; only a single file extent is supported")
+            throw WriteError(.unsupportedLayout, "the Exif item is stored in \(item.extents.count) extents or in idat; only a single file extent is supported")
         }
         let (bytes, start) = try heif.data(of: item, from: source)
         let tiffStart = try HEIFStructure.exifTIFFStart(bytes, base: start, path: "Exif item")
@@ -63,17 +59,17 @@ public enum StillRewriter {
         func fits(_ value: UInt64, _ width: Int) -> Bool { width == 8 || (width == 4 && value <= UInt64(UInt32.max)) }
         var replacements: [(offset: Int64, bytes: [UInt8])] = []
         if fields.offsetSize > 0 {
-            guard fits(newOffset, fields.offsetSize) else { throw Problem(description: "the new Exif offset does not fit iloc's \(fields.offsetSize)-byte field") }
+            guard fits(newOffset, fields.offsetSize) else { throw WriteError(.fieldOverflow, "the new Exif offset does not fit iloc's \(fields.offsetSize)-byte field") }
             replacements.append((fields.firstOffsetAt, BoxWriter.uint(newOffset, width: fields.offsetSize)))
             if fields.baseOffsetSize > 0 { replacements.append((fields.baseOffsetAt, BoxWriter.uint(0, width: fields.baseOffsetSize))) }
         } else {
             guard fields.baseOffsetSize > 0, fits(newOffset, fields.baseOffsetSize) else {
-                throw Problem(description: "iloc has no room for a new Exif offset")
+                throw WriteError(.fieldOverflow, "iloc has no room for a new Exif offset")
             }
             replacements.append((fields.baseOffsetAt, BoxWriter.uint(newOffset, width: fields.baseOffsetSize)))
         }
         if fields.lengthSize > 0 {
-            guard fits(UInt64(payload.count), fields.lengthSize) else { throw Problem(description: "the Exif length does not fit iloc") }
+            guard fits(UInt64(payload.count), fields.lengthSize) else { throw WriteError(.fieldOverflow, "the Exif length does not fit iloc") }
             replacements.append((fields.firstLengthAt, BoxWriter.uint(UInt64(payload.count), width: fields.lengthSize)))
         }
         // (A zero-width length means "to the end of the file", which the appended item is.)

@@ -1,0 +1,87 @@
+/// A QuickTime `meta` (`moov/meta`, `moov/udta/meta`): `hdlr`, `keys` and `ilst`, where Photos
+/// reads `com.apple.quicktime.content.identifier`. The reader and the writer live together so
+/// that what one writes the other reads.
+public enum QuickTimeMeta {
+    /// The handler subtype and every `ilst` item with its key, from a `meta` payload.
+    public static func read(_ reader: ByteReader) throws -> (handler: FourCC?, items: [MetadataItem]) {
+        var reader = reader
+        try MetaHeader.skip(&reader)
+        var handler: FourCC?
+        var keys: [KeysBox.Entry] = []
+        var ilst: ByteReader?
+        for (box, var child) in try BoxIterator.all(reader) {
+            switch box.type {
+            case "hdlr": handler = try HandlerBox(parsing: &child).subtype
+            case "keys": keys = try KeysBox(parsing: &child).entries
+            case "ilst": ilst = child
+            default: break
+            }
+        }
+        var items: [MetadataItem] = []
+        if let ilst {
+            for (box, payload) in try BoxIterator.all(ilst) {
+                let index = box.type.value
+                let key = index >= 1 && Int(index) <= keys.count ? (keys[Int(index) - 1].namespace, keys[Int(index) - 1].text) : (FourCC(0), box.type.description)
+                for (inner, var data) in try BoxIterator.all(payload) where inner.type == "data" {
+                    let typeIndicator = try data.u32()
+                    let locale = try data.u32()
+                    let type = typeIndicator & 0x00FF_FFFF
+                    let value = WellKnownType.decode(try data.restBytes(), type: type)
+                    items.append(MetadataItem(keyIndex: index, namespace: key.0, key: key.1, dataType: type, locale: locale, value: value))
+                }
+            }
+        }
+        return (handler, items)
+    }
+
+    /// The whole `meta` box (`existing`: the old box's bytes, header included, if any) with the
+    /// content identifier set: every other child, key and item is kept byte for byte, a handler
+    /// other than `mdta` becomes `mdta`, and the key is added when absent.
+    public static func settingIdentifier(_ existing: [UInt8]?, headerSize: Int, identifier: String) throws -> [UInt8] {
+        let dataBox = BoxWriter.box("data", BoxWriter.u32(WellKnownType.utf8) + BoxWriter.u32(0) + Array(identifier.utf8))
+        guard let existing else {
+            let keys = KeysBox(entries: [KeysBox.Entry(namespace: "mdta", key: Array(LivePhotoKeys.contentIdentifier.utf8))])
+            return BoxWriter.box("meta", HandlerBox.metadataBytes + keys.bytes + BoxWriter.box("ilst", BoxWriter.box(FourCC(1), dataBox)))
+        }
+        var reader = ByteReader(existing, base: 0, path: "moov/meta")
+        try reader.skip(headerSize)
+        var body = try reader.rest(path: "moov/meta")
+        let fullHeader = MetaHeader.hasFullBoxHeader(body)
+        if fullHeader { try body.skip(4) }
+        var parts: [[UInt8]] = []
+        var keys = KeysBox(entries: [])
+        var items: [UInt32: [UInt8]] = [:]
+        var keysPosition: Int?
+        var ilstPosition: Int?
+        for (box, var child) in try BoxIterator.all(body) {
+            let whole = Array(existing[Int(box.offset)..<Int(box.end)])
+            switch box.type {
+            case "hdlr":
+                parts.append(try HandlerBox(parsing: &child).subtype == "mdta" ? whole : HandlerBox.metadataBytes)
+            case "keys":
+                keys = try KeysBox(parsing: &child)
+                keysPosition = parts.count
+                parts.append([])
+            case "ilst":
+                for (item, _) in try BoxIterator.all(child) { items[item.type.value] = Array(existing[Int(item.offset)..<Int(item.end)]) }
+                ilstPosition = parts.count
+                parts.append([])
+            default:
+                parts.append(whole)
+            }
+        }
+        let index: UInt32
+        if let found = keys.index(of: LivePhotoKeys.contentIdentifier) {
+            index = found
+        } else {
+            keys.entries.append(KeysBox.Entry(namespace: "mdta", key: Array(LivePhotoKeys.contentIdentifier.utf8)))
+            index = UInt32(keys.entries.count)
+        }
+        items[index] = BoxWriter.box(FourCC(index), dataBox)
+        let ilstBox = BoxWriter.box("ilst", items.keys.sorted().flatMap { items[$0] ?? [] })
+        if let keysPosition { parts[keysPosition] = keys.bytes } else { parts.append(keys.bytes) }
+        if let ilstPosition { parts[ilstPosition] = ilstBox } else { parts.append(ilstBox) }
+        if !parts.contains(where: { $0.count >= 8 && $0[4..<8].elementsEqual(Array("hdlr".utf8)) }) { parts.insert(HandlerBox.metadataBytes, at: 0) }
+        return BoxWriter.box("meta", (fullHeader ? [0, 0, 0, 0] : []) + parts.flatMap { $0 })
+    }
+}
