@@ -106,6 +106,14 @@ public struct ByteReader: Sendable {
 
     public mutating func u64() throws -> UInt64 { try uint(8) }
 
+    /// A table of 32-bit fields as sample tables store it: a 32-bit entry count, checked against
+    /// the bytes left before anything is allocated, then `fieldsPerEntry` values per entry, read
+    /// in one pass. Returns the count and the values.
+    public mutating func u32Table(fieldsPerEntry: Int, what: String) throws -> (count: Int, values: [UInt32]) {
+        let count = try checkCount(UInt64(try u32()), entrySize: 4 * fieldsPerEntry, what: what)
+        return (count, try u32s(count * fieldsPerEntry))
+    }
+
     /// `count` big-endian 32-bit values in one pass (sample tables hold thousands).
     public mutating func u32s(_ count: Int) throws -> [UInt32] {
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: 4)

@@ -42,10 +42,11 @@ struct MovieParser {
             boxes: boxes, majorBrand: majorBrand, compatibleBrands: compatible, timescale: 0, duration: 0,
             metadataHandler: nil, metadata: [], userDataMetadata: [], userData: [], tracks: [], warnings: [])
         var sawHeader = false
-        for (box, var child) in try BoxIterator.all(payload) {
+        for (box, child) in try BoxIterator.all(payload) {
             switch box.type {
             case "mvhd":
-                (movie.timescale, movie.duration) = try Self.timescaleAndDuration(&child)
+                let header = try model(child, as: MovieHeaderBox.self, "mvhd")
+                (movie.timescale, movie.duration) = (header.timescale, header.duration)
                 sawHeader = true
             case "trak":
                 guard movie.tracks.count < Limits.maxTracks else {
@@ -85,6 +86,21 @@ struct MovieParser {
         return movie
     }
 
+    /// A box model from its payload, with a warning for any byte it leaves unread.
+    mutating func model<T: BoxModel>(_ reader: ByteReader, as type: T.Type, _ name: FourCC) throws -> T {
+        var reader = reader
+        let value = try T(parsing: &reader)
+        noteUnread(reader, name.description)
+        return value
+    }
+
+    mutating func model<T: TypedBoxModel>(_ reader: ByteReader, as type: T.Type, _ name: FourCC) throws -> T {
+        var reader = reader
+        let value = try T(parsing: &reader, type: name)
+        noteUnread(reader, name.description)
+        return value
+    }
+
     mutating func noteUnread(_ reader: ByteReader, _ what: String) {
         if reader.remaining > 0 {
             warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(what)"))
@@ -98,36 +114,18 @@ struct MovieParser {
             path: reader.path, id: 0, flags: 0, duration: 0, width: 0, height: 0, handler: FourCC(0), handlerName: "",
             mediaTimescale: 0, mediaDuration: 0, language: "", editList: nil, references: [], sampleDescriptions: [],
             sampleTable: SampleTable(), timedMetadata: [], timedMetadataError: nil)
-        for (box, var child) in try BoxIterator.all(reader) {
+        for (box, child) in try BoxIterator.all(reader) {
             switch box.type {
             case "tkhd":
-                let header = try FullBoxHeader(&child)
-                track.flags = header.flags
-                if header.version == 1 {
-                    try child.skip(16)
-                    track.id = try child.u32()
-                    try child.skip(4)
-                    track.duration = try child.u64()
-                } else {
-                    try child.skip(8)
-                    track.id = try child.u32()
-                    try child.skip(4)
-                    track.duration = UInt64(try child.u32())
-                }
-                try child.skip(8 + 8 + 36)
-                track.width = Double(try child.u32()) / 65536
-                track.height = Double(try child.u32()) / 65536
-                noteUnread(child, "tkhd")
+                let header = try model(child, as: TrackHeaderBox.self, "tkhd")
+                (track.flags, track.id, track.duration, track.width, track.height) = (header.flags, header.trackID, header.duration, header.width, header.height)
             case "edts":
-                for (inner, var elst) in try BoxIterator.all(child) where inner.type == "elst" {
-                    track.editList = try editList(&elst)
+                for (inner, elst) in try BoxIterator.all(child) where inner.type == "elst" {
+                    track.editList = try model(elst, as: EditListBox.self, "elst").edits
                 }
             case "tref":
-                for (inner, var ids) in try BoxIterator.all(child) {
-                    let count = try ids.checkCount(UInt64(ids.remaining / 4), entrySize: 4, what: "tref")
-                    var list: [UInt32] = []
-                    for _ in 0..<count { list.append(try ids.u32()) }
-                    track.references.append(TrackReference(type: inner.type, trackIDs: list))
+                for (inner, ids) in try BoxIterator.all(child) {
+                    track.references.append(TrackReference(type: inner.type, trackIDs: try model(ids, as: TrackReferenceTypeBox.self, inner.type).trackIDs))
                 }
             case "mdia":
                 try media(child, into: &track)
@@ -138,33 +136,12 @@ struct MovieParser {
         return track
     }
 
-    mutating func editList(_ reader: inout ByteReader) throws -> [Edit] {
-        let header = try FullBoxHeader(&reader)
-        let entrySize = header.version == 1 ? 20 : 12
-        let count = try reader.checkCount(UInt64(try reader.u32()), entrySize: entrySize, what: "elst")
-        var edits: [Edit] = []
-        edits.reserveCapacity(count)
-        for _ in 0..<count {
-            if header.version == 1 {
-                let duration = try reader.u64()
-                let time = try reader.i64()
-                edits.append(Edit(segmentDuration: duration, mediaTime: time, rate: Double(try reader.i32()) / 65536))
-            } else {
-                let duration = UInt64(try reader.u32())
-                let time = Int64(try reader.i32())
-                edits.append(Edit(segmentDuration: duration, mediaTime: time, rate: Double(try reader.i32()) / 65536))
-            }
-        }
-        noteUnread(reader, "elst")
-        return edits
-    }
-
     mutating func media(_ reader: ByteReader, into track: inout Track) throws {
         for (box, var child) in try BoxIterator.all(reader) {
             switch box.type {
             case "mdhd":
-                (track.mediaTimescale, track.mediaDuration) = try Self.timescaleAndDuration(&child)
-                track.language = Self.language(try child.u16())
+                let header = try model(child, as: MediaHeaderBox.self, "mdhd")
+                (track.mediaTimescale, track.mediaDuration, track.language) = (header.timescale, header.duration, header.language)
             case "hdlr":
                 let handler = try HandlerBox(parsing: &child)
                 (track.handler, track.handlerName) = (handler.subtype, handler.name)
@@ -178,100 +155,26 @@ struct MovieParser {
         }
     }
 
-    /// `mvhd` and `mdhd` open alike: creation and modification times (32 or 64 bits by
-    /// version), then the timescale and the duration.
-    static func timescaleAndDuration(_ reader: inout ByteReader) throws -> (UInt32, UInt64) {
-        let header = try FullBoxHeader(&reader)
-        let wide = header.version == 1
-        try reader.skip(wide ? 16 : 8)
-        let timescale = try reader.u32()
-        return (timescale, wide ? try reader.u64() : UInt64(try reader.u32()))
-    }
-
-    /// ISO 639-2/T packed in 15 bits; values below 0x400 are Macintosh language codes.
-    static func language(_ packed: UInt16) -> String {
-        if packed < 0x400 { return packed == 0 ? "eng" : "mac:\(packed)" }
-        if packed == 0x7FFF { return "und" }
-        let letters = [(packed >> 10) & 0x1F, (packed >> 5) & 0x1F, packed & 0x1F].map { UInt8($0) + 0x60 }
-        guard letters.allSatisfy({ (0x61...0x7A).contains($0) }) else { return "und" }
-        return String(decoding: letters, as: UTF8.self)
-    }
-
-    /// `hdlr`: the handler subtype and its name (a counted string in QuickTime, NUL-terminated in ISO).
     mutating func sampleTable(_ reader: ByteReader, into track: inout Track) throws {
         var table = SampleTable()
-        for (box, var child) in try BoxIterator.all(reader) {
+        for (box, child) in try BoxIterator.all(reader) {
             switch box.type {
             case "stsd":
                 track.sampleDescriptions = try sampleDescriptions(child)
             case "stts":
-                _ = try FullBoxHeader(&child)
-                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 8, what: "stts")
-                let values = try child.u32s(count * 2)
-                table.timeToSample = (0..<count).map { TimeToSampleEntry(count: values[2 * $0], delta: values[2 * $0 + 1]) }
-                noteUnread(child, "stts")
+                table.timeToSample = try model(child, as: TimeToSampleBox.self, "stts").entries
             case "ctts":
-                _ = try FullBoxHeader(&child)
-                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 8, what: "ctts")
-                let values = try child.u32s(count * 2)
-                table.compositionOffsets = (0..<count).map {
-                    CompositionOffsetEntry(count: values[2 * $0], offset: Int32(bitPattern: values[2 * $0 + 1]))
-                }
+                table.compositionOffsets = try model(child, as: CompositionOffsetBox.self, "ctts").entries
             case "stss":
-                _ = try FullBoxHeader(&child)
-                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 4, what: "stss")
-                table.syncSamples = try child.u32s(count)
+                table.syncSamples = try model(child, as: SyncSampleBox.self, "stss").samples
             case "stsc":
-                _ = try FullBoxHeader(&child)
-                let count = try child.checkCount(UInt64(try child.u32()), entrySize: 12, what: "stsc")
-                let values = try child.u32s(count * 3)
-                table.sampleToChunk = (0..<count).map {
-                    SampleToChunkEntry(firstChunk: values[3 * $0], samplesPerChunk: values[3 * $0 + 1], descriptionIndex: values[3 * $0 + 2])
-                }
-                noteUnread(child, "stsc")
-            case "stsz":
-                _ = try FullBoxHeader(&child)
-                table.sizeBox = "stsz"
-                table.constantSampleSize = try child.u32()
-                table.sampleCount = try child.u32()
-                if table.constantSampleSize == 0 {
-                    let count = try child.checkCount(UInt64(table.sampleCount), entrySize: 4, what: "stsz")
-                    table.sampleSizes = try child.u32s(count)
-                }
-            case "stz2":
-                _ = try FullBoxHeader(&child)
-                table.sizeBox = "stz2"
-                try child.skip(3)
-                let fieldSize = Int(try child.u8())
-                guard [4, 8, 16].contains(fieldSize) else { throw child.error(.invalidValue, "stz2 field size \(fieldSize)") }
-                table.sampleCount = try child.u32()
-                let bytesNeeded = (UInt64(table.sampleCount) * UInt64(fieldSize) + 7) / 8
-                let byteCount = try child.checkCount(bytesNeeded, entrySize: 1, what: "stz2")
-                let raw = try child.read(byteCount)
-                table.sampleSizes.reserveCapacity(Int(table.sampleCount))
-                for index in 0..<Int(table.sampleCount) {
-                    switch fieldSize {
-                    case 4:
-                        let byte = raw[index / 2]
-                        table.sampleSizes.append(UInt32(index % 2 == 0 ? byte >> 4 : byte & 0xF))
-                    case 8:
-                        table.sampleSizes.append(UInt32(raw[index]))
-                    default:
-                        table.sampleSizes.append(UInt32(raw[2 * index]) << 8 | UInt32(raw[2 * index + 1]))
-                    }
-                }
+                table.sampleToChunk = try model(child, as: SampleToChunkBox.self, "stsc").entries
+            case "stsz", "stz2":
+                let sizes = try model(child, as: SampleSizeBox.self, box.type)
+                (table.sizeBox, table.constantSampleSize, table.sampleCount, table.sampleSizes) = (sizes.type, sizes.constantSize, sizes.sampleCount, sizes.sizes)
             case "stco", "co64":
-                _ = try FullBoxHeader(&child)
-                table.chunkOffsetBox = box.type
-                let width = box.type == "co64" ? 8 : 4
-                let count = try child.checkCount(UInt64(try child.u32()), entrySize: width, what: "\(box.type)")
-                if width == 8 {
-                    table.chunkOffsets.reserveCapacity(count)
-                    for _ in 0..<count { table.chunkOffsets.append(try child.u64()) }
-                } else {
-                    table.chunkOffsets = try child.u32s(count).map(UInt64.init)
-                }
-                noteUnread(child, "\(box.type)")
+                let offsets = try model(child, as: ChunkOffsetBox.self, box.type)
+                (table.chunkOffsetBox, table.chunkOffsets) = (offsets.type, offsets.offsets)
             default:
                 break
             }

@@ -1,0 +1,109 @@
+/// `mvhd`: the movie's timescale, duration and next track ID (QuickTime and ISO alike).
+public struct MovieHeaderBox: BoxModel, Equatable {
+    public var timescale: UInt32
+    public var duration: UInt64
+    public var nextTrackID: UInt32
+
+    public init(parsing reader: inout ByteReader) throws {
+        let times = try MediaTimes(parsing: &reader)
+        (timescale, duration) = (times.timescale, times.duration)
+        // rate, volume, reserved, matrix, pre-defined (or QuickTime's preview and selection times).
+        try reader.skip(4 + 2 + 10 + 36 + 24)
+        nextTrackID = try reader.u32()
+    }
+}
+
+/// `mdhd`: the media timescale, duration and language.
+public struct MediaHeaderBox: BoxModel, Equatable {
+    public var timescale: UInt32
+    public var duration: UInt64
+    public var language: String
+
+    public init(parsing reader: inout ByteReader) throws {
+        let times = try MediaTimes(parsing: &reader)
+        (timescale, duration) = (times.timescale, times.duration)
+        language = Self.language(try reader.u16())
+        _ = try reader.u16() // pre-defined (QuickTime: quality)
+    }
+
+    /// ISO 639-2/T packed in 15 bits; values below 0x400 are Macintosh language codes.
+    static func language(_ packed: UInt16) -> String {
+        if packed < 0x400 { return packed == 0 ? "eng" : "mac:\(packed)" }
+        if packed == 0x7FFF { return "und" }
+        let letters = [(packed >> 10) & 0x1F, (packed >> 5) & 0x1F, packed & 0x1F].map { UInt8($0) + 0x60 }
+        guard letters.allSatisfy({ (0x61...0x7A).contains($0) }) else { return "und" }
+        return String(decoding: letters, as: UTF8.self)
+    }
+}
+
+/// The opening `mvhd` and `mdhd` share: version and flags, creation and modification times
+/// (32 or 64 bits by version), the timescale, the duration.
+struct MediaTimes {
+    var timescale: UInt32
+    var duration: UInt64
+
+    init(parsing reader: inout ByteReader) throws {
+        let header = try FullBoxHeader(&reader)
+        let wide = header.version == 1
+        try reader.skip(wide ? 16 : 8)
+        timescale = try reader.u32()
+        duration = wide ? try reader.u64() : UInt64(try reader.u32())
+    }
+}
+
+/// `tkhd`: the track's ID, flags, duration (movie timescale) and presentation size.
+public struct TrackHeaderBox: BoxModel, Equatable {
+    public var flags: UInt32
+    public var trackID: UInt32
+    public var duration: UInt64
+    public var width: Double
+    public var height: Double
+
+    public init(parsing reader: inout ByteReader) throws {
+        let header = try FullBoxHeader(&reader)
+        flags = header.flags
+        if header.version == 1 {
+            try reader.skip(16)
+            trackID = try reader.u32()
+            try reader.skip(4)
+            duration = try reader.u64()
+        } else {
+            try reader.skip(8)
+            trackID = try reader.u32()
+            try reader.skip(4)
+            duration = UInt64(try reader.u32())
+        }
+        // reserved, layer, alternate group, volume, reserved, matrix.
+        try reader.skip(8 + 8 + 36)
+        width = Double(try reader.u32()) / 65536
+        height = Double(try reader.u32()) / 65536
+    }
+}
+
+/// `elst`: the edit list (version 0 or 1 entries).
+public struct EditListBox: BoxModel, Equatable {
+    public var edits: [Edit]
+
+    public init(parsing reader: inout ByteReader) throws {
+        let header = try FullBoxHeader(&reader)
+        let wide = header.version == 1
+        let count = try reader.checkCount(UInt64(try reader.u32()), entrySize: wide ? 20 : 12, what: "elst")
+        edits = []
+        edits.reserveCapacity(count)
+        for _ in 0..<count {
+            let duration = wide ? try reader.u64() : UInt64(try reader.u32())
+            let time = wide ? try reader.i64() : Int64(try reader.i32())
+            edits.append(Edit(segmentDuration: duration, mediaTime: time, rate: Double(try reader.i32()) / 65536))
+        }
+    }
+}
+
+/// One child of `tref` (`cdsc`, `chap`, ...): the track IDs it refers to.
+public struct TrackReferenceTypeBox: BoxModel, Equatable {
+    public var trackIDs: [UInt32]
+
+    public init(parsing reader: inout ByteReader) throws {
+        let count = try reader.checkCount(UInt64(reader.remaining / 4), entrySize: 4, what: "tref")
+        trackIDs = try reader.u32s(count)
+    }
+}
