@@ -62,34 +62,15 @@ public struct HEIFStructure: Sendable {
             case "hdlr":
                 structure.handler = try HandlerBox(parsing: &child).subtype
             case "pitm":
-                let header = try FullBoxHeader(&child)
-                structure.primaryItemID = header.version == 0 ? UInt32(try child.u16()) : try child.u32()
+                structure.primaryItemID = try PrimaryItemBox(parsing: &child).itemID
             case "iinf":
-                let header = try FullBoxHeader(&child)
-                _ = header.version == 0 ? UInt32(try child.u16()) : try child.u32()
-                for (entryBox, var entry) in try BoxIterator.all(try child.rest()) where entryBox.type == "infe" {
-                    guard infos.count < Limits.maxItems else { throw entry.error(.limitExceeded, "more than \(Limits.maxItems) items") }
-                    let info = try FullBoxHeader(&entry)
-                    guard info.version >= 2 else { continue }
-                    let id = info.version == 2 ? UInt32(try entry.u16()) : try entry.u32()
-                    try entry.skip(2)
-                    let type = try entry.fourCC()
-                    let name = try entry.cString()
-                    let contentType = type == "mime" && !entry.isAtEnd ? try entry.cString() : nil
-                    infos[id] = (type, name, contentType, info.flags & 1 != 0)
+                for entry in try ItemInfoBox(parsing: &child).entries {
+                    infos[entry.id] = (entry.type, entry.name, entry.contentType, entry.hidden)
                 }
             case "iloc":
-                locations = try Self.locations(&child)
+                locations = try ItemLocationBox(parsing: &child).locations
             case "iref":
-                let header = try FullBoxHeader(&child)
-                for (refBox, var ref) in try BoxIterator.all(try child.rest()) {
-                    let wide = header.version != 0
-                    let from = wide ? try ref.u32() : UInt32(try ref.u16())
-                    let count = try ref.checkCount(UInt64(try ref.u16()), entrySize: wide ? 4 : 2, what: "iref")
-                    var to: [UInt32] = []
-                    for _ in 0..<count { to.append(wide ? try ref.u32() : UInt32(try ref.u16())) }
-                    structure.references.append(HEIFReference(type: refBox.type, from: from, to: to))
-                }
+                structure.references += try ItemReferenceBox(parsing: &child).references
             case "idat":
                 structure.itemData = child
             case "iprp":
@@ -113,47 +94,6 @@ public struct HEIFStructure: Sendable {
             structure.items.append(HEIFItem(id: id, type: info.0, name: info.1, contentType: info.2, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.3, location: nil))
         }
         return structure
-    }
-
-    /// `iloc` versions 0, 1 and 2 with 0/4/8-byte offset, length, base-offset and index fields.
-    static func locations(_ reader: inout ByteReader) throws -> [(UInt32, UInt8, UInt64, [HEIFItem.Extent], HEIFItem.LocationFields?)] {
-        let header = try FullBoxHeader(&reader)
-        guard header.version <= 2 else { throw reader.error(.unsupported, "iloc version \(header.version)") }
-        let sizes = try reader.u8()
-        let more = try reader.u8()
-        let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 0xF), baseSize = Int(more >> 4)
-        let indexSize = header.version >= 1 ? Int(more & 0xF) : 0
-        for size in [offsetSize, lengthSize, baseSize, indexSize] where ![0, 4, 8].contains(size) {
-            throw reader.error(.invalidValue, "iloc field size \(size) (allowed: 0, 4, 8)")
-        }
-        func field(_ size: Int) throws -> UInt64 { size == 0 ? 0 : try reader.uint(size) }
-        let itemCount = header.version < 2 ? Int(try reader.u16()) : Int(try reader.u32())
-        let minimumEntry = (header.version < 2 ? 2 : 4) + 2 + baseSize + 2
-        _ = try reader.checkCount(UInt64(itemCount), entrySize: minimumEntry, what: "iloc")
-        var result: [(UInt32, UInt8, UInt64, [HEIFItem.Extent], HEIFItem.LocationFields?)] = []
-        for _ in 0..<itemCount {
-            let id = header.version < 2 ? UInt32(try reader.u16()) : try reader.u32()
-            let method: UInt8 = header.version >= 1 ? UInt8(try reader.u16() & 0xF) : 0
-            try reader.skip(2)
-            let baseAt = reader.offset
-            let base = try field(baseSize)
-            let extentCount = try reader.checkCount(UInt64(try reader.u16()), entrySize: indexSize + offsetSize + lengthSize, what: "iloc extents")
-            var extents: [HEIFItem.Extent] = []
-            var fields: HEIFItem.LocationFields?
-            for index in 0..<extentCount {
-                _ = try field(indexSize)
-                let offsetAt = reader.offset
-                let offset = try field(offsetSize)
-                let lengthAt = reader.offset
-                extents.append(HEIFItem.Extent(offset: offset, length: try field(lengthSize)))
-                if index == 0 {
-                    fields = HEIFItem.LocationFields(baseOffsetAt: baseAt, baseOffsetSize: baseSize, extentCount: extentCount, firstOffsetAt: offsetAt,
-                                                     offsetSize: offsetSize, firstLengthAt: lengthAt, lengthSize: lengthSize)
-                }
-            }
-            result.append((id, method, base, extents, fields))
-        }
-        return result
     }
 
     /// Reads an item's bytes (all extents), from the file or from `idat`, within `limit` bytes.

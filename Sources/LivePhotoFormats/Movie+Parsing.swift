@@ -157,10 +157,14 @@ struct MovieParser {
 
     mutating func sampleTable(_ reader: ByteReader, into track: inout Track) throws {
         var table = SampleTable()
-        for (box, child) in try BoxIterator.all(reader) {
+        for (box, var child) in try BoxIterator.all(reader) {
             switch box.type {
             case "stsd":
-                track.sampleDescriptions = try sampleDescriptions(child)
+                let descriptions = try SampleDescriptionBox(parsing: &child)
+                track.sampleDescriptions = descriptions.descriptions
+                if descriptions.descriptions.count != Int(descriptions.declaredCount) {
+                    warnings.append(child.error(.invalidValue, "stsd declares \(descriptions.declaredCount) entries but holds \(descriptions.descriptions.count)"))
+                }
             case "stts":
                 table.timeToSample = try model(child, as: TimeToSampleBox.self, "stts").entries
             case "ctts":
@@ -180,81 +184,6 @@ struct MovieParser {
             }
         }
         track.sampleTable = table
-    }
-
-    mutating func sampleDescriptions(_ reader: ByteReader) throws -> [SampleDescription] {
-        var reader = reader
-        _ = try FullBoxHeader(&reader)
-        let declared = try reader.u32()
-        var result: [SampleDescription] = []
-        for (box, var entry) in try BoxIterator.all(reader) {
-            var description = SampleDescription(
-                format: box.type, dataReferenceIndex: 0, width: nil, height: nil, compressorName: nil,
-                childTypes: [], metadataKeys: [])
-            try entry.skip(6)
-            description.dataReferenceIndex = try entry.u16()
-            var childrenStart: Int? = nil
-            if box.type == "mebx" {
-                childrenStart = 0
-            } else if entry.remaining >= 70, Self.videoFormats.contains(box.type) || Self.looksLikeVideoEntry(entry) {
-                try entry.skip(16)
-                description.width = try entry.u16()
-                description.height = try entry.u16()
-                try entry.skip(14)
-                let nameBytes = try entry.read(32)
-                let length = min(Int(nameBytes[0]), 31)
-                description.compressorName = String(decoding: nameBytes[1..<(1 + length)], as: UTF8.self)
-                try entry.skip(4)
-                childrenStart = 0
-            }
-            if childrenStart != nil, entry.remaining >= 8 {
-                var children = BoxIterator(try entry.rest())
-                while let (child, payload) = try children.next() {
-                    description.childTypes.append(child.type)
-                    if box.type == "mebx", child.type == "keys" {
-                        description.metadataKeys = try metadataKeyDeclarations(payload)
-                    }
-                }
-            }
-            result.append(description)
-        }
-        if result.count != Int(declared) {
-            warnings.append(reader.error(.invalidValue, "stsd declares \(declared) entries but holds \(result.count)"))
-        }
-        return result
-    }
-
-    static let videoFormats: Set<FourCC> = ["avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "mp4v", "jpeg", "apcn", "apch", "apcs", "apco", "ap4h", "av01", "vp09"]
-
-    /// A visual sample entry has pre_defined/reserved zeros and a 72 dpi resolution at fixed places.
-    static func looksLikeVideoEntry(_ entry: ByteReader) -> Bool {
-        guard let head = entry.peek(36) else { return false }
-        return head[28..<32].elementsEqual([0x00, 0x48, 0x00, 0x00])
-    }
-
-    /// The `keys` box of a `mebx` sample entry: one box per key, typed by its local id, holding `keyd` and `dtyp`.
-    func metadataKeyDeclarations(_ reader: ByteReader) throws -> [MetadataKeyDeclaration] {
-        var keys: [MetadataKeyDeclaration] = []
-        for (box, payload) in try BoxIterator.all(reader) {
-            guard keys.count < Limits.maxKeys else { throw payload.error(.limitExceeded, "more than \(Limits.maxKeys) metadata keys") }
-            var declaration = MetadataKeyDeclaration(localID: box.type.value, namespace: FourCC(0), key: "", dataTypeNamespace: nil, dataType: nil)
-            for (inner, var content) in try BoxIterator.all(payload) {
-                switch inner.type {
-                case "keyd":
-                    declaration.namespace = try content.fourCC()
-                    guard content.remaining <= Limits.maxStringBytes else { throw content.error(.limitExceeded, "key of \(content.remaining) bytes") }
-                    declaration.key = String(decoding: try content.restBytes(), as: UTF8.self)
-                case "dtyp":
-                    let namespace = try content.u32()
-                    declaration.dataTypeNamespace = namespace
-                    declaration.dataType = namespace == 0 && content.remaining >= 4 ? try content.u32() : nil
-                default:
-                    break
-                }
-            }
-            keys.append(declaration)
-        }
-        return keys
     }
 
     /// `udta` items: QuickTime international text (`©xyz` and friends), else raw bytes.

@@ -1,0 +1,79 @@
+/// `stsd`: the sample descriptions of a track, with what lpcheck reads of each entry: video
+/// entries' size and compressor name, every entry's child box types, and the keys a `mebx`
+/// (timed metadata) entry declares.
+public struct SampleDescriptionBox: BoxModel, Equatable {
+    /// The entry count the box states (its entries are counted too: a mismatch is a warning).
+    public var declaredCount: UInt32
+    public var descriptions: [SampleDescription]
+
+    public init(parsing reader: inout ByteReader) throws {
+        _ = try FullBoxHeader(&reader)
+        declaredCount = try reader.u32()
+        descriptions = []
+        for (box, var entry) in try BoxIterator.all(try reader.rest()) {
+            var description = SampleDescription(
+                format: box.type, dataReferenceIndex: 0, width: nil, height: nil, compressorName: nil,
+                childTypes: [], metadataKeys: [])
+            try entry.skip(6)
+            description.dataReferenceIndex = try entry.u16()
+            var hasChildren = false
+            if box.type == "mebx" {
+                hasChildren = true
+            } else if entry.remaining >= 70, Self.videoFormats.contains(box.type) || Self.looksLikeVideoEntry(entry) {
+                try entry.skip(16)
+                description.width = try entry.u16()
+                description.height = try entry.u16()
+                try entry.skip(14)
+                let nameBytes = try entry.read(32)
+                let length = min(Int(nameBytes[0]), 31)
+                description.compressorName = String(decoding: nameBytes[1..<(1 + length)], as: UTF8.self)
+                try entry.skip(4)
+                hasChildren = true
+            }
+            if hasChildren, entry.remaining >= 8 {
+                var children = BoxIterator(try entry.rest())
+                while let (child, payload) = try children.next() {
+                    description.childTypes.append(child.type)
+                    if box.type == "mebx", child.type == "keys" {
+                        description.metadataKeys = try Self.metadataKeyDeclarations(payload)
+                    }
+                }
+            }
+            descriptions.append(description)
+        }
+    }
+
+    static let videoFormats: Set<FourCC> = ["avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "mp4v", "jpeg", "apcn", "apch", "apcs", "apco", "ap4h", "av01", "vp09"]
+
+    /// A visual sample entry has pre_defined/reserved zeros and a 72 dpi resolution at fixed places.
+    static func looksLikeVideoEntry(_ entry: ByteReader) -> Bool {
+        guard let head = entry.peek(36) else { return false }
+        return head[28..<32].elementsEqual([0x00, 0x48, 0x00, 0x00])
+    }
+
+    /// A `mebx` entry's `keys`: one box per local key id, holding `keyd` (namespace and key) and
+    /// `dtyp` (data type namespace and well-known type).
+    static func metadataKeyDeclarations(_ reader: ByteReader) throws -> [MetadataKeyDeclaration] {
+        var keys: [MetadataKeyDeclaration] = []
+        for (box, payload) in try BoxIterator.all(reader) {
+            guard keys.count < Limits.maxKeys else { throw payload.error(.limitExceeded, "more than \(Limits.maxKeys) metadata keys") }
+            var declaration = MetadataKeyDeclaration(localID: box.type.value, namespace: FourCC(0), key: "", dataTypeNamespace: nil, dataType: nil)
+            for (inner, var content) in try BoxIterator.all(payload) {
+                switch inner.type {
+                case "keyd":
+                    declaration.namespace = try content.fourCC()
+                    guard content.remaining <= Limits.maxStringBytes else { throw content.error(.limitExceeded, "key of \(content.remaining) bytes") }
+                    declaration.key = String(decoding: try content.restBytes(), as: UTF8.self)
+                case "dtyp":
+                    let namespace = try content.u32()
+                    declaration.dataTypeNamespace = namespace
+                    declaration.dataType = namespace == 0 && content.remaining >= 4 ? try content.u32() : nil
+                default:
+                    break
+                }
+            }
+            keys.append(declaration)
+        }
+        return keys
+    }
+}
