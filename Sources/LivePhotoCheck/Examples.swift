@@ -1,6 +1,7 @@
 import LivePhotoFormats
 
-/// Building blocks for rule examples and tests: a camera-like pair whose parts can be changed.
+/// Building blocks for rule examples (shipped with each rule, as its documentation and the
+/// registry test's input) and tests: a camera-like pair whose parts can be changed.
 public enum Example {
     public static let identifier = "8E2F3C61-6A1D-4B7E-9F0C-2D5A7B9C1E34"
 
@@ -60,5 +61,10 @@ public enum Example {
                 facts.stillImageTime = time
             }
         }
+    }
+
+    /// A motion photo's facts as a Pixel writes them, its movie found there or not.
+    public static func motionPhoto(found: Bool) -> MotionPhoto {
+        MotionPhoto(source: "Container", version: "1", videoOffset: 131_582, videoLength: 8_730, videoFound: found, presentationTimestampUs: 0)
     }
 }

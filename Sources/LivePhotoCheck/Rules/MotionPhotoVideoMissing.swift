@@ -16,12 +16,12 @@ enum MotionPhotoVideoMissing: Rule {
     static let examples: [RuleExample] = [
         .triggers("video removed", {
             var still = Example.still("PXL.MP.jpg", identifier: nil)
-            still.motionPhoto = MotionPhotoFacts.make(found: false)
+            still.motionPhoto = Example.motionPhoto(found: false)
             return CheckItem(kind: .motionPhoto, still: still)
         }()),
         .passes("video present", {
             var still = Example.still("PXL.MP.jpg", identifier: nil)
-            still.motionPhoto = MotionPhotoFacts.make(found: true)
+            still.motionPhoto = Example.motionPhoto(found: true)
             return CheckItem(kind: .motionPhoto, still: still)
         }()),
     ]
