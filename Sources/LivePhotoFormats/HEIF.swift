@@ -55,8 +55,8 @@ public struct HEIFStructure: Sendable {
         var reader = payload
         _ = try FullBoxHeader(&reader)
         var structure = HEIFStructure(handler: nil, primaryItemID: nil, items: [], references: [], propertyTypes: [], itemData: nil)
-        var infos: [UInt32: (FourCC, String, String?, Bool)] = [:]
-        var locations: [(UInt32, UInt8, UInt64, [HEIFItem.Extent], HEIFItem.LocationFields?)] = []
+        var infos: [UInt32: ItemInfoBox.Entry] = [:]
+        var locations: [ItemLocationBox.Location] = []
         for (box, var child) in try BoxIterator.all(reader) {
             switch box.type {
             case "hdlr":
@@ -64,9 +64,7 @@ public struct HEIFStructure: Sendable {
             case "pitm":
                 structure.primaryItemID = try PrimaryItemBox(parsing: &child).itemID
             case "iinf":
-                for entry in try ItemInfoBox(parsing: &child).entries {
-                    infos[entry.id] = (entry.type, entry.name, entry.contentType, entry.hidden)
-                }
+                infos = try ItemInfoBox(parsing: &child).entries
             case "iloc":
                 locations = try ItemLocationBox(parsing: &child).locations
             case "iref":
@@ -87,11 +85,11 @@ public struct HEIFStructure: Sendable {
             located.insert(id)
             let info = infos[id]
             structure.items.append(HEIFItem(
-                id: id, type: info?.0 ?? FourCC(0), name: info?.1 ?? "", contentType: info?.2,
-                constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.3 ?? false, location: fields))
+                id: id, type: info?.type ?? FourCC(0), name: info?.name ?? "", contentType: info?.contentType,
+                constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.hidden ?? false, location: fields))
         }
         for (id, info) in infos.filter({ !located.contains($0.key) }).sorted(by: { $0.key < $1.key }) {
-            structure.items.append(HEIFItem(id: id, type: info.0, name: info.1, contentType: info.2, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.3, location: nil))
+            structure.items.append(HEIFItem(id: id, type: info.type, name: info.name, contentType: info.contentType, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.hidden, location: nil))
         }
         return structure
     }

@@ -46,7 +46,8 @@ struct MovieParser {
             switch box.type {
             case "mvhd":
                 let header = try model(child, as: MovieHeaderBox.self, "mvhd")
-                (movie.timescale, movie.duration) = (header.timescale, header.duration)
+                movie.timescale = header.timescale
+                movie.duration = header.duration
                 sawHeader = true
             case "trak":
                 guard movie.tracks.count < Limits.maxTracks else {
@@ -90,14 +91,14 @@ struct MovieParser {
     mutating func model<T: BoxModel>(_ reader: ByteReader, as type: T.Type, _ name: FourCC) throws -> T {
         var reader = reader
         let value = try T(parsing: &reader)
-        noteUnread(reader, name.description)
+        if reader.remaining > 0 { noteUnread(reader, name.description) }
         return value
     }
 
     mutating func model<T: TypedBoxModel>(_ reader: ByteReader, as type: T.Type, _ name: FourCC) throws -> T {
         var reader = reader
         let value = try T(parsing: &reader, type: name)
-        noteUnread(reader, name.description)
+        if reader.remaining > 0 { noteUnread(reader, name.description) }
         return value
     }
 
@@ -118,7 +119,11 @@ struct MovieParser {
             switch box.type {
             case "tkhd":
                 let header = try model(child, as: TrackHeaderBox.self, "tkhd")
-                (track.flags, track.id, track.duration, track.width, track.height) = (header.flags, header.trackID, header.duration, header.width, header.height)
+                track.flags = header.flags
+                track.id = header.trackID
+                track.duration = header.duration
+                track.width = header.width
+                track.height = header.height
             case "edts":
                 for (inner, elst) in try BoxIterator.all(child) where inner.type == "elst" {
                     track.editList = try model(elst, as: EditListBox.self, "elst").edits
@@ -141,10 +146,13 @@ struct MovieParser {
             switch box.type {
             case "mdhd":
                 let header = try model(child, as: MediaHeaderBox.self, "mdhd")
-                (track.mediaTimescale, track.mediaDuration, track.language) = (header.timescale, header.duration, header.language)
+                track.mediaTimescale = header.timescale
+                track.mediaDuration = header.duration
+                track.language = header.language
             case "hdlr":
                 let handler = try HandlerBox(parsing: &child)
-                (track.handler, track.handlerName) = (handler.subtype, handler.name)
+                track.handler = handler.subtype
+                track.handlerName = handler.name
             case "minf":
                 for (inner, payload) in try BoxIterator.all(child) where inner.type == "stbl" {
                     try sampleTable(payload, into: &track)
@@ -175,10 +183,14 @@ struct MovieParser {
                 table.sampleToChunk = try model(child, as: SampleToChunkBox.self, "stsc").entries
             case "stsz", "stz2":
                 let sizes = try model(child, as: SampleSizeBox.self, box.type)
-                (table.sizeBox, table.constantSampleSize, table.sampleCount, table.sampleSizes) = (sizes.type, sizes.constantSize, sizes.sampleCount, sizes.sizes)
+                table.sizeBox = sizes.type
+                table.constantSampleSize = sizes.constantSize
+                table.sampleCount = sizes.sampleCount
+                table.sampleSizes = sizes.sizes
             case "stco", "co64":
                 let offsets = try model(child, as: ChunkOffsetBox.self, box.type)
-                (table.chunkOffsetBox, table.chunkOffsets) = (offsets.type, offsets.offsets)
+                table.chunkOffsetBox = offsets.type
+                table.chunkOffsets = offsets.offsets
             default:
                 break
             }

@@ -17,11 +17,13 @@ public struct ItemInfoBox: BoxModel, Equatable {
         public var hidden: Bool
     }
 
-    public var entries: [Entry] = []
+    /// Entries by item ID (a later entry with the same ID replaces an earlier one).
+    public var entries: [UInt32: Entry]
 
     public init(parsing reader: inout ByteReader) throws {
         let header = try FullBoxHeader(&reader)
         _ = header.version == 0 ? UInt32(try reader.u16()) : try reader.u32()
+        var entries: [UInt32: Entry] = [:]
         for (entryBox, var entry) in try BoxIterator.all(try reader.rest()) where entryBox.type == "infe" {
             guard entries.count < Limits.maxItems else { throw entry.error(.limitExceeded, "more than \(Limits.maxItems) items") }
             let info = try FullBoxHeader(&entry)
@@ -31,8 +33,9 @@ public struct ItemInfoBox: BoxModel, Equatable {
             let type = try entry.fourCC()
             let name = try entry.cString()
             let contentType = type == "mime" && !entry.isAtEnd ? try entry.cString() : nil
-            entries.append(Entry(id: id, type: type, name: name, contentType: contentType, hidden: info.flags & 1 != 0))
+            entries[id] = Entry(id: id, type: type, name: name, contentType: contentType, hidden: info.flags & 1 != 0)
         }
+        self.entries = entries
     }
 }
 

@@ -18,10 +18,11 @@ public enum QuickTimeMeta {
             }
         }
         var items: [MetadataItem] = []
+        let names = keys.map(\.text)
         if let ilst {
             for (box, payload) in try BoxIterator.all(ilst) {
                 let index = box.type.value
-                let key = index >= 1 && Int(index) <= keys.count ? (keys[Int(index) - 1].namespace, keys[Int(index) - 1].text) : (FourCC(0), box.type.description)
+                let key = index >= 1 && Int(index) <= keys.count ? (keys[Int(index) - 1].namespace, names[Int(index) - 1]) : (FourCC(0), box.type.description)
                 for (inner, var data) in try BoxIterator.all(payload) where inner.type == "data" {
                     let typeIndicator = try data.u32()
                     let locale = try data.u32()
