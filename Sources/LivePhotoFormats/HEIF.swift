@@ -47,8 +47,18 @@ public struct HEIFStructure: Sendable {
     public var propertyTypes: [FourCC]
     /// `idat` payload range.
     var itemData: ByteReader?
+    /// Bytes a box left unread (the rest of `meta` was read).
+    public var warnings: [ParseError] = []
     var metaPath = "meta"
 
+
+    /// A box model from its payload, with a warning for any byte it leaves unread.
+    mutating func model<T: BoxModel>(_ reader: ByteReader, as type: T.Type, _ name: FourCC) throws -> T {
+        var reader = reader
+        let value = try T(parsing: &reader)
+        if reader.remaining > 0 { warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(name)")) }
+        return value
+    }
 
     /// Parses the payload of the top-level `meta` box.
     public static func parse(_ payload: ByteReader) throws -> HEIFStructure {
@@ -57,18 +67,18 @@ public struct HEIFStructure: Sendable {
         var structure = HEIFStructure(handler: nil, primaryItemID: nil, items: [], references: [], propertyTypes: [], itemData: nil)
         var infos: [UInt32: ItemInfoBox.Entry] = [:]
         var locations: [ItemLocationBox.Location] = []
-        for (box, var child) in try BoxIterator.all(reader) {
+        for (box, child) in try BoxIterator.all(reader) {
             switch box.type {
             case "hdlr":
-                structure.handler = try HandlerBox(parsing: &child).subtype
+                structure.handler = try structure.model(child, as: HandlerBox.self, box.type).subtype
             case "pitm":
-                structure.primaryItemID = try PrimaryItemBox(parsing: &child).itemID
+                structure.primaryItemID = try structure.model(child, as: PrimaryItemBox.self, box.type).itemID
             case "iinf":
-                infos = try ItemInfoBox(parsing: &child).entries
+                infos = try structure.model(child, as: ItemInfoBox.self, box.type).entries
             case "iloc":
-                locations = try ItemLocationBox(parsing: &child).locations
+                locations = try structure.model(child, as: ItemLocationBox.self, box.type).locations
             case "iref":
-                structure.references += try ItemReferenceBox(parsing: &child).references
+                structure.references += try structure.model(child, as: ItemReferenceBox.self, box.type).references
             case "idat":
                 structure.itemData = child
             case "iprp":

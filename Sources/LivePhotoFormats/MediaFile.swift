@@ -40,12 +40,10 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
         var reader = ByteReader(head)
         guard let size = try? reader.u32(), let type = try? reader.fourCC() else { return .unknown }
         if type == "ftyp", size >= 16 {
-            var brands: [FourCC] = []
-            if let major = try? reader.fourCC() { brands.append(major) }
-            _ = try? reader.u32()
-            let end = min(Int(size), head.count)
-            while reader.position + 4 <= end, let brand = try? reader.fourCC() { brands.append(brand) }
-            let major = brands.first ?? FourCC(0)
+            var payload = ByteReader(Array(head[8..<min(Int(size), head.count)]), base: 8, path: "ftyp")
+            guard let box = try? FileTypeBox(parsing: &payload) else { return .unknown }
+            let brands = box.brands
+            let major = box.majorBrand
             if avifBrands.contains(major) { return .avif }
             if heicBrands.contains(major) { return .heic }
             if major == "qt  " { return .quickTime }

@@ -29,10 +29,9 @@ struct MovieParser {
         var majorBrand: FourCC?
         var compatible: [FourCC] = []
         if let ftyp = boxes.first(where: { $0.type == "ftyp" }), ftyp.end <= source.size, ftyp.payloadSize <= 4096 {
-            var reader = try source.payload(of: ftyp, path: "ftyp")
-            majorBrand = try reader.fourCC()
-            try reader.skip(4)
-            while reader.remaining >= 4 { compatible.append(try reader.fourCC()) }
+            let box = try model(try source.payload(of: ftyp, path: "ftyp"), as: FileTypeBox.self, "ftyp")
+            majorBrand = box.majorBrand
+            compatible = box.compatibleBrands
         }
         let moov = boxes[moovIndex]
         let payload = try source.payload(of: moov, path: "moov")

@@ -28,6 +28,7 @@ extension Still {
             let payload = try source.payload(of: meta, path: "meta")
             var heif = try HEIFStructure.parse(payload)
             heif.metaPath = "meta"
+            still.warnings += heif.warnings
             var inner = payload
             try inner.skip(4)
             if options.boxTree { still.boxes[metaIndex].children = try BoxTable.tree(inner, depth: 1) }

@@ -14,11 +14,16 @@ public struct HandlerBox: Sendable, Equatable {
             name = ""
             return
         }
-        if let first = reader.peek(1)?.first, Int(first) == reader.remaining - 1, first > 0 {
-            try reader.skip(1)
-            name = String(decoding: try reader.restBytes(), as: UTF8.self)
+        // The name runs to the box's end: a counted string (QuickTime) or a NUL-terminated one
+        // (ISO), which writers often pad with more NULs; the padding is part of the field.
+        guard reader.remaining <= Limits.maxStringBytes + 1 || reader.peek(Limits.maxStringBytes)?.contains(0) == true else {
+            throw reader.error(.limitExceeded, "handler name of \(reader.remaining) bytes")
+        }
+        let rest = try reader.restBytes()
+        if let first = rest.first, Int(first) == rest.count - 1, first > 0 {
+            name = String(decoding: rest.dropFirst(), as: UTF8.self)
         } else {
-            name = try reader.cString()
+            name = String(decoding: rest.prefix { $0 != 0 }, as: UTF8.self)
         }
     }
 

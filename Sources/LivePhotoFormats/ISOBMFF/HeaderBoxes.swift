@@ -107,3 +107,21 @@ public struct TrackReferenceTypeBox: BoxModel, Equatable {
         trackIDs = try reader.u32s(count)
     }
 }
+
+/// `ftyp`: the major brand, its minor version and the compatible brands (a trailing partial
+/// brand is ignored: format detection reads only the first bytes of a file).
+public struct FileTypeBox: BoxModel, Equatable {
+    public var majorBrand: FourCC
+    public var minorVersion: UInt32
+    public var compatibleBrands: [FourCC]
+
+    public init(parsing reader: inout ByteReader) throws {
+        majorBrand = try reader.fourCC()
+        minorVersion = try reader.u32()
+        compatibleBrands = []
+        while reader.remaining >= 4, compatibleBrands.count < 256 { compatibleBrands.append(try reader.fourCC()) }
+    }
+
+    /// All brands, the major one first.
+    public var brands: [FourCC] { [majorBrand] + compatibleBrands }
+}
