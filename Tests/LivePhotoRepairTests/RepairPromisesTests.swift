@@ -113,4 +113,24 @@ struct RepairPromisesTests {
         // The other name kept the old content, as the plan said.
         #expect(MediaFile.inspect(path: outside.appendingPathComponent("kept.MOV").path).contentIdentifier == "F08C4D29-CD6A-47D9-9200-02BD19D9F3F2")
     }
+
+    @Test("a lost moment is placed on the middle frame and labelled as guessed; ExifTool then reads the pair")
+    func guessedMoment() throws {
+        let folder = try Scratch.folder("guessed")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shared = try #require(Locations.sharedSamples).appendingPathComponent("LycheeOrg__Lychee")
+        let still = folder.appendingPathComponent("IMG_1.JPG"), movie = folder.appendingPathComponent("IMG_1.MOV")
+        try Data(contentsOf: shared.appendingPathComponent("train.jpg")).write(to: still)
+        // ffmpeg keeps the video only: the identifier and the still-image-time track are gone.
+        let remux = try Scratch.run("ffmpeg", ["-v", "error", "-i", shared.appendingPathComponent("train.mov").path, "-map", "0:v", "-c", "copy", "-f", "mov", movie.path])
+        #expect(remux.status == 0, "\(remux.stderr)")
+        let frames = try Scratch.frameChecksums(movie)
+        let result = try Scratch.lpcheck(["repair", folder.path])
+        #expect(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("GUESSED: the middle frame"))
+        let record = try Scratch.exiftool(movie)
+        #expect(record["Keys:ContentIdentifier"] as? String == "E905E6C6-C747-4805-942F-9904A0281F02")
+        #expect(Scratch.stillImageTime(record) == -1)
+        #expect(try Scratch.frameChecksums(movie) == frames)
+    }
 }
