@@ -36,19 +36,43 @@ public enum CheckHTML: Sendable {
             out += "<tr><td>\(kind.rawValue)</td><td>\(report.count(kind))</td></tr>\n"
         }
         out += "</table>\n"
+        // Failing items first (worst finding first), then the rest, each in report order.
+        let order = report.items.indices.sorted { left, right in
+            let a = rank(report.items[left]), b = rank(report.items[right])
+            return a != b ? a < b : left < right
+        }
         if !report.countsByRule.isEmpty {
+            // Each rule links to the first item it found something in; each finding links back.
+            var first: [String: Int] = [:]
+            for (position, index) in order.enumerated() {
+                for finding in report.items[index].findings where first[finding.rule] == nil { first[finding.rule] = position }
+            }
             out += "<table class=\"summary\"><tr><th>rule</th><th>findings</th></tr>\n"
-            for (rule, count) in report.countsByRule { out += "<tr><td>\(Markup.escape(rule))</td><td>\(count)</td></tr>\n" }
+            for (rule, count) in report.countsByRule {
+                let name = Markup.escape(rule)
+                let cell = first[rule].map { "<a href=\"#item-\($0)\">\(name)</a>" } ?? name
+                out += "<tr id=\"rule-\(name)\"><td>\(cell)</td><td>\(count)</td></tr>\n"
+            }
             out += "</table>\n"
         }
-        for item in report.items { out += card(item, fixes: fixes) }
+        for (position, index) in order.enumerated() { out += card(report.items[index], fixes: fixes, anchor: "item-\(position)") }
         out += "</main>\n</body>\n</html>\n"
         return out
     }
 
-    static func card(_ item: CheckItem, fixes: [String: String]) -> String {
+    /// 0 for items with a gating error, 1 warning, 2 info, 3 none.
+    static func rank(_ item: CheckItem) -> Int {
+        switch item.findings.filter({ !$0.baselined }).map(\.severity).max() {
+        case .error?: return 0
+        case .warning?: return 1
+        case .info?: return 2
+        case nil: return 3
+        }
+    }
+
+    static func card(_ item: CheckItem, fixes: [String: String], anchor: String) -> String {
         let worst = item.findings.filter { !$0.baselined }.map(\.severity).max()
-        var out = "<section class=\"card \(worst?.rawValue ?? "clean")\">\n"
+        var out = "<section class=\"card \(worst?.rawValue ?? "clean")\" id=\"\(anchor)\">\n"
         if let thumbnail = item.still?.thumbnail {
             out += "<img class=\"thumb\" alt=\"thumbnail\" src=\"data:image/jpeg;base64,\(Data(thumbnail).base64EncodedString())\">\n"
         } else {
@@ -88,7 +112,7 @@ public enum CheckHTML: Sendable {
             out += "<ul class=\"findings\">\n"
             for finding in item.findings {
                 out += "<li\(finding.baselined ? " class=\"baselined\"" : "")><span class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span>"
-                out += "<span class=\"rule\">\(Markup.escape(finding.rule))</span> \(Markup.escape(finding.message))"
+                out += "<a class=\"rule\" href=\"#rule-\(Markup.escape(finding.rule))\">\(Markup.escape(finding.rule))</a> \(Markup.escape(finding.message))"
                 if let offset = finding.offset { out += " <span class=\"rule\">@\(offset)</span>" }
                 if finding.baselined { out += " <span class=\"rule\">(baseline)</span>" }
                 if let fix = fixes[finding.rule] { out += "<span class=\"fix\">Fix: \(Markup.escape(fix))</span>" }

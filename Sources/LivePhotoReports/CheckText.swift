@@ -1,9 +1,11 @@
 import LivePhotoCheck
 
 /// The terminal summary of a check: per item (items with findings; all with `verbose`), per
-/// rule, totals. Text from files is made terminal-safe; colour only when asked.
+/// rule, totals. Text from files is made terminal-safe; colour only when asked. `showInfo: false`
+/// (the terminal's default unless `--verbose` or `--fail-on info`) leaves info findings out of
+/// the item list; the totals still count them and say they are hidden.
 public enum CheckText: Sendable {
-    public static func render(_ report: CheckReport, color: Bool = false, verbose: Bool = false) -> String {
+    public static func render(_ report: CheckReport, color: Bool = false, verbose: Bool = false, showInfo: Bool = true) -> String {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         func label(_ severity: Severity) -> String {
             switch severity {
@@ -13,7 +15,8 @@ public enum CheckText: Sendable {
             }
         }
         var out = ""
-        for item in report.items where verbose || !item.findings.isEmpty {
+        let shows = { (finding: Finding) in showInfo || verbose || finding.severity != .info }
+        for item in report.items where verbose || item.findings.contains(where: shows) {
             let files = [item.still?.path, item.movie?.path].compactMap { $0?.terminalSafe }.joined(separator: " + ")
             let identifier = item.contentIdentifier.map { " [\($0.terminalSafe)]" } ?? ""
             out += "\(paint(item.kind.rawValue, "1")) \(files)\(identifier)\n"
@@ -22,7 +25,7 @@ public enum CheckText: Sendable {
                 out += "  variant of " + [original.still, original.movie].compactMap { $0?.terminalSafe }.joined(separator: " + ") + "\n"
             }
             if verbose { for sidecar in item.sidecars { out += "  sidecar \(sidecar.terminalSafe)\n" } }
-            for finding in item.findings {
+            for finding in item.findings where shows(finding) {
                 let where_ = finding.offset.map { " @\($0)" } ?? ""
                 let accepted = finding.baselined ? " (baseline)" : ""
                 out += "  \(label(finding.severity)) \(finding.rule): \(finding.message.terminalSafe)\(where_)\(accepted)\n"
@@ -44,6 +47,7 @@ public enum CheckText: Sendable {
         let baselined = report.findings.filter(\.baselined).count
         out += "\(report.count(.error)) errors, \(report.count(.warning)) warnings, \(report.count(.info)) infos"
         if baselined > 0 { out += " (\(baselined) more accepted by the baseline)" }
+        if !showInfo && !verbose && report.count(.info) > 0 { out += " (infos not listed: --verbose lists them)" }
         let verdict = report.passed ? paint("PASS", "32;1") : paint("FAIL", "31;1")
         out += ": \(verdict) (fail on \(report.failOn.rawValue))\n"
         return out

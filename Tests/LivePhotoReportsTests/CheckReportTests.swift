@@ -53,6 +53,33 @@ struct CheckReportTests {
         }
     }
 
+    @Test("the terminal summary leaves info findings out unless asked, and says so")
+    func infosHidden() {
+        let report = Self.report()
+        #expect(report.count(.info) > 0)
+        let hidden = CheckText.render(report, showInfo: false)
+        #expect(!hidden.contains("  info "))
+        #expect(hidden.contains("\(report.count(.info)) infos (infos not listed: --verbose lists them)"))
+        #expect(CheckText.render(report).contains("  info identifier-variant"))
+        #expect(CheckText.render(report, verbose: true, showInfo: false).contains("  info identifier-variant"))
+    }
+
+    @Test("the HTML report puts failing items first and links rules and findings both ways")
+    func htmlOrderAndLinks() throws {
+        let report = Self.report()
+        let html = CheckHTML.render(report)
+        let cards = html.components(separatedBy: "<section class=\"card ").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let ranks = cards.map { ["error": 0, "warning": 1, "info": 2, "clean": 3][$0] ?? 9 }
+        #expect(ranks == ranks.sorted(), "\(cards)")
+        for (rule, _) in report.countsByRule {
+            #expect(html.contains("<tr id=\"rule-\(rule)\">"))
+            #expect(html.contains("href=\"#rule-\(rule)\""))
+            let target = try #require(html.range(of: "<tr id=\"rule-\(rule)\"><td><a href=\"#")).upperBound
+            let anchor = String(html[target...].prefix { $0 != "\"" })
+            #expect(html.contains("id=\"\(anchor)\">"), "\(rule) links to \(anchor)")
+        }
+    }
+
     static let formats: [(String, @Sendable (CheckReport) -> String)] = [
         ("report.json", CheckJSON.render), ("report.plist", CheckPlist.render), ("report.html", CheckHTML.render),
         ("report.junit.xml", CheckJUnit.render), ("report.sarif", CheckSARIF.render), ("report.txt", { CheckText.render($0) }),

@@ -105,7 +105,8 @@ struct Check: ParsableCommand {
         }
         if !quiet && !stdoutUsed {
             let color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            print(CheckText.render(report, color: color, verbose: verbose), terminator: "")
+            let showInfo = report.failOn == .info
+            print(CheckText.render(report, color: color, verbose: verbose, showInfo: showInfo), terminator: "")
         }
         let readable = report.items.contains { $0.kind != .unreadable }
         if !readable {
