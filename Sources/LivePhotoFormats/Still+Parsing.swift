@@ -77,7 +77,10 @@ extension Still {
             }
         }
         still.motionPhoto = try motionPhoto(still, source: source)
-        if format == .jpeg, let warning = try missingEndOfImage(still, source: source) { still.warnings.append(warning) }
+        // A segment walk that already ran into the end of the file has said where the file is cut.
+        if format == .jpeg, !still.warnings.contains(where: { $0.code == .truncated }), let warning = try missingEndOfImage(still, source: source) {
+            still.warnings.append(warning)
+        }
         return still
     }
 
