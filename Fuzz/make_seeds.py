@@ -9,6 +9,7 @@ import os
 import struct
 import subprocess
 import sys
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = [os.path.join(ROOT, "Samples"), os.path.join(os.path.dirname(ROOT), "shared", "samples")]
@@ -55,6 +56,20 @@ def skeleton_jpeg(data):
     return data[:pos] + b"\x00" * 16 + b"\xff\xd9"
 
 
+def png_chunk(kind, payload):
+    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload) & 0xFFFFFFFF)
+
+
+def png_seed(tiff, xmp):
+    """A 1x1 PNG carrying `tiff` in eXIf (the Apple MakerNote inside) and `xmp` in iTXt."""
+    seed = b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0))
+    if tiff:
+        seed += png_chunk(b"eXIf", tiff)
+    if xmp:
+        seed += png_chunk(b"iTXt", b"XML:com.adobe.xmp\x00\x00\x00\x00\x00" + xmp)
+    return seed + png_chunk(b"IDAT", zlib.compress(b"\x00\x00")) + png_chunk(b"IEND", b"")
+
+
 def exiftool_block(tag, path):
     try:
         return subprocess.run(["exiftool", "-b", "-" + tag, path], capture_output=True, check=False, timeout=30).stdout
@@ -77,10 +92,16 @@ def main():
         kind = "jpeg" if is_jpeg else ("movie" if path.lower().endswith((".mov", ".mp4")) else "heif")
         for target in (kind, "inspect", "repair"):
             open(os.path.join(out, target, name), "wb").write(seed)
+        blocks = {}
         for target, tag in (("makerapple", "MakerNotes"), ("exif", "EXIF"), ("xmp", "XMP")):
             block = exiftool_block(tag, path)
+            blocks[target] = block
             if block:
                 open(os.path.join(out, target, name), "wb").write(block)
+        # PNG stills: the same EXIF (a TIFF, as eXIf holds it) and XMP in a minimal PNG.
+        tiff = blocks["exif"][6:] if blocks["exif"].startswith(b"Exif\x00\x00") else blocks["exif"]
+        if is_jpeg and (tiff or blocks["xmp"]):
+            open(os.path.join(out, "inspect", name + ".png"), "wb").write(png_seed(tiff, blocks["xmp"]))
 
 
 if __name__ == "__main__":
