@@ -14,7 +14,7 @@ enum Target: String, CaseIterable {
     case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair
 }
 
-nonisolated(unsafe) let target = Target(rawValue: ProcessInfo.processInfo.environment["LPCHECK_FUZZ_TARGET"] ?? "") ?? .inspect
+let target = Target(rawValue: ProcessInfo.processInfo.environment["LPCHECK_FUZZ_TARGET"] ?? "") ?? .inspect
 
 func run(_ bytes: [UInt8]) {
     switch target {
