@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A self-contained Linux lpcheck for CI systems that do not build Swift: the Swift runtime and
+# Foundation linked statically (only system C libraries stay dynamic: libexif, libxml2 and what
+# they need, libstdc++, libc), stripped, with bash/zsh/fish completions and the man page.
+# Usage: Scripts/build-release.sh [OUTDIR]   (default dist/; then Scripts/install.sh PREFIX)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-dist}"
+scratch=.build-release
+./Scripts/bootstrap.sh
+# The man page comes from ArgumentParser's plugin, which builds its own release binary; the
+# static link afterwards only relinks.
+swift package --scratch-path "$scratch" plugin generate-manual --configuration release >/dev/null
+swift build -c release --product lpcheck --static-swift-stdlib --scratch-path "$scratch"
+mkdir -p "$out/bin" "$out/share/man/man1" "$out/share/bash-completion/completions" \
+  "$out/share/zsh/site-functions" "$out/share/fish/vendor_completions.d"
+install -m 0755 "$scratch/release/lpcheck" "$out/bin/lpcheck"
+strip "$out/bin/lpcheck"
+if ldd "$out/bin/lpcheck" | grep -Ei "libswift|libFoundation|libdispatch|libBlocksRuntime|_Testing"; then
+  echo "build-release.sh: the binary still links a Swift runtime library (above)" >&2
+  exit 1
+fi
+install -m 0644 "$scratch/plugins/GenerateManual/outputs/lpcheck/lpcheck.1" "$out/share/man/man1/lpcheck.1"
+"$out/bin/lpcheck" --generate-completion-script bash > "$out/share/bash-completion/completions/lpcheck"
+"$out/bin/lpcheck" --generate-completion-script zsh > "$out/share/zsh/site-functions/_lpcheck"
+"$out/bin/lpcheck" --generate-completion-script fish > "$out/share/fish/vendor_completions.d/lpcheck.fish"
+echo "build-release.sh: $out/bin/lpcheck ($(du -h "$out/bin/lpcheck" | cut -f1)), man page and completions in $out/share"
