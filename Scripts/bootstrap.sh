@@ -24,6 +24,11 @@ if command -v dpkg-query >/dev/null 2>&1; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_packages[@]}" >/dev/null
   fi
+  # pre-commit, for the test of the hook definition (.pre-commit-hooks.yaml).
+  if ! command -v pre-commit >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    echo "bootstrap: installing pre-commit (PyPI)"
+    python3 -m pip install --quiet pre-commit >/dev/null 2>&1 || echo "bootstrap: pre-commit could not be installed; its test will skip" >&2
+  fi
 elif command -v brew >/dev/null 2>&1; then
   for formula in pkg-config libexif libxml2 exiftool ffmpeg; do
     brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
