@@ -1,0 +1,13 @@
+# A small image with lpcheck (documented, not built by the tests: no Docker engine runs where
+# they do). Build: docker build -t lpcheck .   Run: docker run --rm -v "$PWD:/data" lpcheck check /data
+# Stage 1 builds the self-contained binary; stage 2 carries it with the C libraries it needs.
+FROM swift:6.1-bookworm AS build
+WORKDIR /src
+COPY . .
+RUN ./Scripts/build-release.sh /dist
+
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends libexif12 libxml2 && rm -rf /var/lib/apt/lists/*
+COPY --from=build /dist/bin/lpcheck /usr/local/bin/lpcheck
+COPY --from=build /dist/share /usr/local/share
+ENTRYPOINT ["lpcheck"]
