@@ -19,6 +19,9 @@ import LivePhotoFormats
 public enum Pairing {
     /// How many of the other files sharing an identifier an item lists.
     static let listedSharers = 10
+    /// Identifier groups with more files than this are paired by exact folder and name only, and
+    /// every member is reported as a conflict (the group is not told apart further).
+    public static let largeGroup = 256
 
     /// `identical` tells whether two files of equal size hold the same bytes (the checker compares
     /// them; nil leaves copies undetected).
@@ -129,7 +132,7 @@ public enum Pairing {
 
         /// Groups larger than this (a generator that stamped one identifier on everything) are
         /// resolved by exact names only: the full resolution compares every still with every movie.
-        static let largeGroup = 256
+        static let largeGroup = Pairing.largeGroup
 
         mutating func resolve(_ stills: [Int], _ movies: [Int], identifier: String) {
             if stills.count + movies.count > Self.largeGroup {

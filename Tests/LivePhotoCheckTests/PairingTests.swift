@@ -117,7 +117,7 @@ struct PairingTests {
         // The movie that carries the identifier exists: the message must not deny it.
         let absent = findings.first { $0.rule == "movie-absent" }
         #expect(absent?.message.contains("no movie of the scan carries") == false)
-        #expect(absent?.message.contains("are paired with other files") == true)
+        #expect(absent?.message.contains("belong to other items") == true)
     }
 
     @Test("a same-named movie that is unreadable or paired elsewhere is named, never denied")
@@ -131,6 +131,38 @@ struct PairingTests {
         let message = checked(items).first { $0.rule == "movie-absent" }?.message ?? ""
         #expect(message.contains("a/IMG_7.MOV has its name but it is unreadable"))
         #expect(!message.contains("no movie has its folder and name"))
+    }
+
+    @Test("a copy of the paired movie is a duplicate; the stranger's message says the movies belong to other items, not that they are paired")
+    func strangerBesideDuplicate() {
+        var movie = Example.movie("a/IMG_1.MOV")
+        movie.identity = FileIdentity(device: 1, inode: 2)
+        var copy = Example.movie("b/copy.MOV")
+        copy.identity = FileIdentity(device: 1, inode: 3)
+        let items = Pairing.items([Example.still("a/IMG_1.JPG"), movie, copy, Example.still("a/DSC_5.JPG")]) { $0.isMovie && $1.isMovie }
+        #expect(items.first { $0.movie?.path == "b/copy.MOV" }?.kind == .duplicate)
+        let message = checked(items).first { $0.rule == "movie-absent" }?.message ?? ""
+        #expect(message.contains("the 2 movie(s) carrying its identifier"))
+        #expect(message.contains("belong to other items"))
+        #expect(!message.contains("paired with other files"))
+    }
+
+    @Test("a generator that stamped one identifier on hundreds of files: paired by exact names, in linear time, every member a conflict that says so")
+    func largeGroup() {
+        var files: [FileFacts] = []
+        for index in 0..<200 {
+            files.append(Example.still("g/IMG_\(index).JPG"))
+            files.append(Example.movie("g/IMG_\(index).MOV"))
+        }
+        files.append(Example.still("g/extra.JPG"))
+        let items = Pairing.items(files)
+        #expect(items.count == 201)
+        #expect(items.filter { $0.kind == .pair }.count == 200)
+        #expect(items.filter { !$0.identifierConflict }.isEmpty)
+        #expect(items.first { $0.kind == .pair }.map { $0.still?.baseName == $0.movie?.baseName } == true)
+        let shared = checked(items).filter { $0.rule == "identifier-shared" }
+        #expect(shared.count == 201)
+        #expect(shared.allSatisfy { $0.message.contains("carried by 401 files (more than 256") })
     }
 
     @Test("variant marks: each is removed and named")

@@ -10,6 +10,9 @@ enum IdentifierShared: FixableRule {
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.identifierConflict, item.sharingCount > 0, let identifier = item.contentIdentifier else { return [] }
         let others = item.sharingIdentifier.prefix(5).joined(separator: ", ") + (item.sharingCount > 5 ? ", …" : "")
+        if item.sharingCount + item.fileCount > Pairing.largeGroup {
+            return [finding("The identifier \(identifier) is carried by \(item.sharingCount + item.fileCount) files (more than \(Pairing.largeGroup): only files of one folder and name were paired, the rest are not told apart), among them \(others).", item.primary)]
+        }
         return [finding("The identifier \(identifier) is also carried by \(item.sharingCount) other file(s) named like none of this item's files: \(others).", item.primary)]
     }
 

@@ -23,7 +23,7 @@ enum Absence {
         let carriers = other == "movie" ? item.carriers.movies : item.carriers.stills
         if let identifier {
             parts.append(carriers == 0 ? "no \(other) of the scan carries its identifier \(identifier)"
-                         : "the \(carriers) \(other)(s) carrying its identifier \(identifier) are paired with other files")
+                         : "the \(carriers) \(other)(s) carrying its identifier \(identifier) belong to other items (paired, duplicates or variants)")
         } else {
             parts.append("it has no identifier")
         }
