@@ -55,7 +55,8 @@ public enum CheckHTML: Sendable {
             }
             out += "</table>\n"
         }
-        for (position, index) in order.enumerated() { out += card(report.items[index], fixes: fixes, anchor: "item-\(position)") }
+        let listed = Set(report.countsByRule.map(\.rule))
+        for (position, index) in order.enumerated() { out += card(report.items[index], fixes: fixes, anchor: "item-\(position)", listed: listed) }
         out += "</main>\n</body>\n</html>\n"
         return out
     }
@@ -70,7 +71,7 @@ public enum CheckHTML: Sendable {
         }
     }
 
-    static func card(_ item: CheckItem, fixes: [String: String], anchor: String) -> String {
+    static func card(_ item: CheckItem, fixes: [String: String], anchor: String, listed: Set<String>) -> String {
         let worst = item.findings.filter { !$0.baselined }.map(\.severity).max()
         var out = "<section class=\"card \(worst?.rawValue ?? "clean")\" id=\"\(anchor)\">\n"
         if let thumbnail = item.still?.thumbnail {
@@ -112,7 +113,9 @@ public enum CheckHTML: Sendable {
             out += "<ul class=\"findings\">\n"
             for finding in item.findings {
                 out += "<li\(finding.baselined ? " class=\"baselined\"" : "")><span class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span>"
-                out += "<a class=\"rule\" href=\"#rule-\(Markup.escape(finding.rule))\">\(Markup.escape(finding.rule))</a> \(Markup.escape(finding.message))"
+                // Only rules in the table (gating findings) have a row to link to.
+                let rule = Markup.escape(finding.rule)
+                out += (listed.contains(finding.rule) ? "<a class=\"rule\" href=\"#rule-\(rule)\">\(rule)</a>" : "<span class=\"rule\">\(rule)</span>") + " \(Markup.escape(finding.message))"
                 if let offset = finding.offset { out += " <span class=\"rule\">@\(offset)</span>" }
                 if finding.baselined { out += " <span class=\"rule\">(baseline)</span>" }
                 if let fix = fixes[finding.rule] { out += "<span class=\"fix\">Fix: \(Markup.escape(fix))</span>" }

@@ -78,6 +78,14 @@ struct CheckReportTests {
             let anchor = String(html[target...].prefix { $0 != "\"" })
             #expect(html.contains("id=\"\(anchor)\">"), "\(rule) links to \(anchor)")
         }
+        // Every link to a rule has its row (a baselined finding's rule may have none).
+        var accepted = report
+        accepted.items[0].findings = accepted.items[0].findings.map { var finding = $0; finding.baselined = true; return finding }
+        let withBaseline = CheckHTML.render(accepted)
+        for link in withBaseline.components(separatedBy: "href=\"#rule-").dropFirst() {
+            let rule = String(link.prefix { $0 != "\"" })
+            #expect(withBaseline.contains("<tr id=\"rule-\(rule)\">"), "dangling link to \(rule)")
+        }
     }
 
     static let formats: [(String, @Sendable (CheckReport) -> String)] = [

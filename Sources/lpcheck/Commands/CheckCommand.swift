@@ -13,9 +13,13 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find every still and movie below the given folders, pair them, check them, report.",
         discussion: """
-        Pairs by content identifier first, then by folder and file name. Every file lands in one \
-        item: pair, still-only, movie-only, motion-photo, not-live-photo or unreadable. \
-        `lpcheck rules` lists the rules.
+        Pairs by content identifier first (files sharing one are grouped: same folder and name, \
+        then names without export marks such as " (1)", "-edited", "IMG_E", "_HEVC", then the \
+        closest folder), then by folder and file name. Every file lands in one item: pair, \
+        still-only, movie-only, motion-photo, not-live-photo, unreadable, duplicate (a hard link \
+        or byte copy) or variant (another rendition of a Live Photo). Sidecars (.AAE, .xmp, \
+        Takeout .json) go with their item; other files are left out (--verbose lists them). \
+        Info findings are listed with --verbose or --fail-on info. `lpcheck rules` lists the rules.
 
         Reports: --format text|json|plist|html|junit|sarif, each with an --output FILE in the same \
         order (several in one run; one format may go to standard output). The terminal summary is \
@@ -54,7 +58,7 @@ struct Check: ParsableCommand {
     @Option(help: "Files read at once (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Flag(help: "List every item in the terminal summary, not only those with findings.")
+    @Flag(help: "List every item, info findings and left-out files in the terminal summary.")
     var verbose = false
 
     @Flag(help: "No terminal summary.")
