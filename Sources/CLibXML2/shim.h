@@ -7,4 +7,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlmemory.h>
+// xmlFree is a global function pointer, which Swift's concurrency checking rejects.
+static inline void lpcheck_xml_free(void *pointer) { xmlFree(pointer); }
 #endif

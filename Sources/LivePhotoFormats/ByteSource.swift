@@ -59,6 +59,27 @@ public final class MemorySource: ByteSource {
     }
 }
 
+/// A range of another source seen as a whole: a movie embedded in a still. Offsets are relative
+/// to the window's start; nothing outside it can be read.
+public final class WindowSource: ByteSource {
+    public let base: ByteSource
+    public let start: Int64
+    public let size: Int64
+    public var stats: ReadStats { base.stats }
+
+    public init(_ base: ByteSource, range: Range<Int64>) {
+        self.base = base
+        let lower = min(max(0, range.lowerBound), base.size)
+        start = lower
+        size = min(max(lower, range.upperBound), base.size) - lower
+    }
+
+    public func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        try checkRange(offset, count, path: "")
+        return try base.read(at: start + offset, count: count)
+    }
+}
+
 /// A file opened read-only; reads with `pread`, so the file position is never shared.
 public final class FileSource: ByteSource {
     public let path: String

@@ -71,6 +71,16 @@ public struct MotionPhoto: Sendable, Equatable {
     /// Whether a movie box (`ftyp`) really starts at that offset inside the file.
     public var videoFound: Bool
     public var presentationTimestampUs: Int64?
+    /// Where a movie really is (its top-level boxes walked from its `ftyp`), however it was found.
+    public var movieRange: Range<Int64>? = nil
+    /// How `movieRange` was found: `described` (where the XMP says), `mpvd`, `Samsung trailer`, or `ftyp search`.
+    public var foundBy: String? = nil
+    /// The XMP `Container:Directory` items, in order.
+    public var directory: [XMPPacket.DirectoryItem] = []
+    /// The top-level `mpvd` box of a HEIC motion photo, header included.
+    public var mpvd: Range<Int64>? = nil
+    /// A Samsung SEF trailer: its records up to the end of the file.
+    public var samsungTrailer: Range<Int64>? = nil
 
     public init(source: String, version: String?, videoOffset: Int64?, videoLength: Int64?, videoFound: Bool, presentationTimestampUs: Int64?) {
         self.source = source
@@ -95,6 +105,8 @@ public struct Still: Sendable {
     public var makerNote: AppleMakerNote?
     public var xmp: XMPPacket?
     public var motionPhoto: MotionPhoto?
+    /// The movie inside a motion photo, read from its own bytes (`MotionPhoto.movieRange`).
+    public var embeddedMovie: Movie? = nil
     public var warnings: [ParseError]
     /// The EXIF IFD1 JPEG thumbnail, when asked for (`InspectOptions.thumbnail`).
     public var thumbnail: [UInt8]? = nil

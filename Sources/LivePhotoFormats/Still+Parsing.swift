@@ -77,6 +77,9 @@ extension Still {
             }
         }
         still.motionPhoto = try motionPhoto(still, source: source)
+        if let range = still.motionPhoto?.movieRange {
+            still.embeddedMovie = try? Movie.read(from: WindowSource(source, range: range), options: options)
+        }
         // A segment walk that already ran into the end of the file has said where the file is cut.
         if format == .jpeg, !still.warnings.contains(where: { $0.code == .truncated }), let warning = try missingEndOfImage(still, source: source) {
             still.warnings.append(warning)
@@ -152,6 +155,28 @@ extension Still {
     /// Finds an embedded movie from XMP (`GCamera:MicroVideo*`, `GCamera:MotionPhoto` with a
     /// `Container:Directory`) or a Samsung `mpvd` box, and checks that a movie starts where it is said to.
     static func motionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
+        guard var motion = try declaredMotionPhoto(still, source: source) else { return nil }
+        motion.directory = still.xmp?.directory ?? []
+        let trailer = SamsungTrailer.read(from: source)
+        motion.samsungTrailer = trailer?.range
+        let mpvd = still.boxes.first { $0.type == "mpvd" }
+        motion.mpvd = mpvd.map { $0.offset..<$0.end }
+        // Where the movie is: the mpvd box, the trailer's record, the described offset, else a search.
+        if let mpvd, let range = EmbeddedMovie.extent(at: mpvd.payloadOffset, in: source, limit: mpvd.end) {
+            (motion.movieRange, motion.foundBy) = (range, "mpvd")
+        } else if let record = trailer?.motionPhoto, let range = EmbeddedMovie.extent(at: record.data.lowerBound, in: source, limit: record.data.upperBound) {
+            (motion.movieRange, motion.foundBy) = (range, "Samsung trailer")
+        } else if motion.videoFound, let offset = motion.videoOffset, let range = EmbeddedMovie.extent(at: offset, in: source) {
+            (motion.movieRange, motion.foundBy) = (range, "described")
+        } else if let scan = still.jpeg?.segments.last(where: { $0.marker == 0xDA }),
+                  let start = EmbeddedMovie.search(in: source, range: scan.payloadOffset..<source.size),
+                  let range = EmbeddedMovie.extent(at: start, in: source) {
+            (motion.movieRange, motion.foundBy) = (range, "ftyp search")
+        }
+        return motion
+    }
+
+    static func declaredMotionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
         let described = try describedMotionPhoto(still, source: source)
         // Samsung HEIF motion photos keep the movie in a top-level 'mpvd' box; their XMP
         // directory lengths describe a trailer instead. Where the XMP misses, the box decides.

@@ -38,6 +38,11 @@ public struct Moment: Sendable, Equatable {
         case guessed
         /// `make` without --time or --frame: the middle frame, its documented default.
         case middle
+        /// `convert`: the frame a motion photo's presentation timestamp falls on.
+        case presentationTimestamp = "presentation-timestamp"
+        /// `convert`: a motion photo without a timestamp (or -1): the frame just before the
+        /// video's midpoint, which Motion Photo 1.0 tells players to show.
+        case motionPhotoDefault = "motion-photo-default"
     }
 
     public var seconds: Double
@@ -52,6 +57,8 @@ public struct Moment: Sendable, Equatable {
         case .requested: return "\(time) (as asked)"
         case .guessed: return "\(time) (GUESSED: the middle frame; the movie's moment was lost; give --time or --frame to choose)"
         case .middle: return "\(time) (the middle frame; --time or --frame choose another)"
+        case .presentationTimestamp: return "\(time) (the motion photo's presentation timestamp, on the frame it falls on)"
+        case .motionPhotoDefault: return "\(time) (the frame just before the video's midpoint: the motion photo gives no timestamp, and Motion Photo 1.0 says players show that frame)"
         }
     }
 }
@@ -91,6 +98,8 @@ public struct FilePlan: Sendable {
     public var identifier: String?
     public var stillImageTime: StillImagePlacement?
     public var quickTimeBrand = false
+    /// A motion photo is written: its movie must be found where its XMP says, with this timestamp.
+    public var motionPhotoTimestampUs: Int64?
 }
 
 /// The repair of one item: the files to write, the findings it fixes and those it leaves.
@@ -234,6 +243,16 @@ public enum Repairer {
                       abs(seconds - placement.seconds) <= 1.0 / Double(max(1, time.mediaTimescale)) + 1e-9 else {
                     throw RepairProblem("the written \(plan.destination) has no still-image-time at \(placement.seconds) s")
                 }
+            }
+            if let timestamp = plan.motionPhotoTimestampUs {
+                guard let motion = read.still?.motionPhoto, motion.videoFound, let range = motion.movieRange, range.upperBound == file.size,
+                      motion.presentationTimestampUs == timestamp, read.still?.embeddedMovie?.primaryVideoTrack != nil else {
+                    throw RepairProblem("the written \(plan.destination) is not a motion photo whose movie is where its XMP says, last, with timestamp \(timestamp) µs")
+                }
+                let motionItem = CheckItem(kind: .motionPhoto, still: FileFacts(read))
+                let failing = RuleRegistry.all.filter { $0.description.category == "motion-photo" }
+                    .flatMap { $0.check(motionItem, context: RuleContext()) }.filter { $0.severity >= .warning }
+                if let first = failing.first { throw RepairProblem("the written \(plan.destination) fails \(first.rule): \(first.message)") }
             }
             var facts = FileFacts(read)
             facts.path = plan.path

@@ -90,7 +90,8 @@ public enum SafeFileWriter {
         let temporary = (folder.isEmpty ? "." : folder) + "/.\(name).lpcheck-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         var info = stat()
         let hasOriginal = PathBytes.status(original, &info) == 0
-        let mode = hasOriginal ? mode_t(info.st_mode & 0o7777) : 0o644
+        // A replacement keeps the original's mode; a new file (make, convert) gets the umask's.
+        let mode = inPlace && hasOriginal ? mode_t(info.st_mode & 0o7777) : 0o666
         let output = PathBytes.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard output >= 0 else {
             throw Failure("cannot create a temporary file beside \(destination): \(String(cString: strerror(errno)))")
@@ -103,6 +104,8 @@ public enum SafeFileWriter {
         let input = PathBytes.open(original, O_RDONLY)
         guard input >= 0 else { throw Failure("cannot open \(original): \(String(cString: strerror(errno)))") }
         defer { close(input) }
+        var others: [String: Int32] = [:]
+        defer { for descriptor in others.values { close(descriptor) } }
         var position: Int64 = 0
         for piece in patch.pieces {
             switch piece {
@@ -110,6 +113,14 @@ public enum SafeFileWriter {
                 try copyRange(from: input, range: range, to: output, at: position)
             case .bytes(let bytes):
                 try writeAll(output, bytes, at: position)
+            case .copyFile(let path, let range):
+                if others[path] == nil {
+                    let descriptor = PathBytes.open(path, O_RDONLY)
+                    guard descriptor >= 0 else { throw Failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+                    others[path] = descriptor
+                }
+                guard let descriptor = others[path] else { throw Failure("cannot open \(path)") }
+                try copyRange(from: descriptor, range: range, to: output, at: position)
             }
             position += piece.count
             FaultInjection.step("piece")

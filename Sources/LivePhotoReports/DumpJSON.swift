@@ -176,7 +176,15 @@ public enum DumpJSON {
             ("videoLength", motion.videoLength.map(JSONValue.int) ?? .null),
             ("videoFound", .bool(motion.videoFound)),
             ("presentationTimestampUs", motion.presentationTimestampUs.map(JSONValue.int) ?? .null),
+            ("movie", motion.movieRange.map(range) ?? .null),
+            ("movieFoundBy", .optional(motion.foundBy)),
+            ("mpvd", motion.mpvd.map(range) ?? .null),
+            ("samsungTrailer", motion.samsungTrailer.map(range) ?? .null),
         ])
+    }
+
+    static func range(_ range: Range<Int64>) -> JSONValue {
+        .object([("offset", .int(range.lowerBound)), ("length", .int(range.upperBound - range.lowerBound))])
     }
 
     // MARK: Movies

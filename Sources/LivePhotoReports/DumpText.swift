@@ -93,6 +93,10 @@ public enum DumpText {
             }
             if let motion = still.motionPhoto {
                 line(1, "motion photo (\(motion.source)): video at \(motion.videoOffset.map(String.init) ?? "?") length \(motion.videoLength.map(String.init) ?? "?"), \(motion.videoFound ? "found" : "NOT found")")
+                if let range = motion.movieRange {
+                    line(2, "movie: \(range.upperBound - range.lowerBound) bytes at \(range.lowerBound) (found by \(motion.foundBy ?? "?"))")
+                }
+                if let trailer = motion.samsungTrailer { line(2, "Samsung trailer: \(trailer.upperBound - trailer.lowerBound) bytes at \(trailer.lowerBound)") }
             }
         }
 

@@ -120,7 +120,7 @@ public enum ExifEditor {
             out.replaceSubrange((noteEntry.position + 4)..<(noteEntry.position + 12), with: writer.u32(UInt32(rebuilt.count)) + writer.u32(UInt32(at)))
             return Result(tiff: out, note: "MakerApple rebuilt with 0x0011 (\(kept.count) entries, moved to the end of the TIFF)", inPlace: false)
         } else if noteEntry != nil {
-            replaced = " (the existing non-Apple MakerNote is replaced; the backup keeps it)"
+            replaced = " (the existing non-Apple MakerNote is replaced)"
         }
 
         // No Apple MakerNote: append one, with a new Exif IFD (and a new IFD0 when there was no Exif IFD).

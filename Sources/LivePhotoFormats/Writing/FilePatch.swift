@@ -6,10 +6,12 @@ public struct FilePatch: Sendable {
         case copy(Range<Int64>)
         /// New bytes.
         case bytes([UInt8])
+        /// Bytes copied unchanged from another file (conversions join a still and a movie).
+        case copyFile(String, Range<Int64>)
 
         public var count: Int64 {
             switch self {
-            case .copy(let range): return range.upperBound - range.lowerBound
+            case .copy(let range), .copyFile(_, let range): return range.upperBound - range.lowerBound
             case .bytes(let bytes): return Int64(bytes.count)
             }
         }
@@ -57,6 +59,78 @@ public struct FilePatch: Sendable {
         }
     }
 
+    /// The original up to `end` with each range replaced by its bytes (ranges sorted, not
+    /// overlapping, inside `0..<end`); an empty range inserts.
+    public static func replacingRanges(_ replacements: [(range: Range<Int64>, bytes: [UInt8])], end: Int64) -> FilePatch {
+        var patch = FilePatch()
+        var cursor: Int64 = 0
+        for replacement in replacements.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            patch.copy(cursor..<replacement.range.lowerBound)
+            patch.append(replacement.bytes)
+            cursor = replacement.range.upperBound
+        }
+        patch.copy(cursor..<end)
+        return patch
+    }
+
+    /// This patch with its copied ranges read from `path` at `base` on: a patch written against
+    /// a window of a file (a movie embedded in a still) or against another file.
+    public func copying(from path: String, base: Int64 = 0) -> FilePatch {
+        var moved = self
+        moved.pieces = pieces.map { piece in
+            switch piece {
+            case .copy(let range): return .copyFile(path, (range.lowerBound + base)..<(range.upperBound + base))
+            case .copyFile(let other, let range): return .copyFile(other, range)
+            case .bytes: return piece
+            }
+        }
+        return moved
+    }
+
+    /// This patch with copied ranges moved by `base` (a patch written against a window of its own source).
+    public func shifted(by base: Int64) -> FilePatch {
+        var moved = self
+        moved.pieces = pieces.map { piece in
+            if case .copy(let range) = piece { return .copy((range.lowerBound + base)..<(range.upperBound + base)) }
+            return piece
+        }
+        return moved
+    }
+
+    /// This patch with the original's bytes at `offset` replaced by `bytes` (same length), inside copied pieces.
+    public func overlaying(_ bytes: [UInt8], at offset: Int64) throws -> FilePatch {
+        let end = offset + Int64(bytes.count)
+        var result = FilePatch()
+        var placed = false
+        for piece in pieces {
+            guard case .copy(let range) = piece, range.lowerBound <= offset, end <= range.upperBound, !placed else {
+                result.append(FilePatch(pieces: [piece]))
+                continue
+            }
+            result.copy(range.lowerBound..<offset)
+            result.append(bytes)
+            result.copy(end..<range.upperBound)
+            placed = true
+        }
+        guard placed else { throw WriteError(.inconsistentInput, "bytes \(offset)..<\(end) are not copied unchanged by the patch") }
+        result.notes = notes
+        result.losses = losses
+        return result
+    }
+
+    /// Appends another patch's pieces (its notes and losses too).
+    public mutating func append(_ other: FilePatch) {
+        for piece in other.pieces {
+            switch piece {
+            case .copy(let range): copy(range)
+            case .bytes(let bytes): append(bytes)
+            case .copyFile: pieces.append(piece)
+            }
+        }
+        notes += other.notes
+        losses += other.losses
+    }
+
     /// Applies in-place replacements (same length) at absolute offsets of the original.
     public static func withReplacements(_ replacements: [(offset: Int64, bytes: [UInt8])], size: Int64) -> FilePatch {
         var patch = FilePatch()
@@ -71,12 +145,15 @@ public struct FilePatch: Sendable {
     }
 
     /// Renders the whole output in memory (tests and small files).
-    public func render(from source: ByteSource) throws -> [UInt8] {
+    public func render(from source: ByteSource, files: [String: ByteSource] = [:]) throws -> [UInt8] {
         var out: [UInt8] = []
         for piece in pieces {
             switch piece {
             case .copy(let range): out += try source.read(at: range.lowerBound, count: Int(range.upperBound - range.lowerBound))
             case .bytes(let bytes): out += bytes
+            case .copyFile(let path, let range):
+                guard let other = files[path] else { throw WriteError(.missingStructure, "no source for \(path)") }
+                out += try other.read(at: range.lowerBound, count: Int(range.upperBound - range.lowerBound))
             }
         }
         return out

@@ -252,16 +252,20 @@ public enum MovieRewriter {
     /// A box (trak and below) with every chunk offset at or past `threshold` moved by `delta`;
     /// `stco` becomes `co64` when a value no longer fits 32 bits. Other boxes are copied as they are.
     static func shiftingChunkOffsets(_ bytes: [UInt8], by delta: Int64, from threshold: UInt64) throws -> [UInt8] {
-        var reader = ByteReader(bytes, base: 0, path: "trak")
-        let header = try BoxHeader.parse(&reader, available: Int64(bytes.count))
-        let type = header.type
-        let payload = Array(bytes[header.headerSize..<Int(header.size)])
-        func moved(_ value: UInt64) throws -> UInt64 {
+        try mappingChunkOffsets(bytes) { value in
             guard value >= threshold else { return value }
             let (result, overflow) = Int64(clamping: value).addingReportingOverflow(delta)
             guard !overflow, result >= 0 else { throw WriteError(.fieldOverflow, "a chunk offset overflows when shifted") }
             return UInt64(result)
         }
+    }
+
+    /// A box (trak and below) with every chunk offset replaced by `moved(offset)`.
+    static func mappingChunkOffsets(_ bytes: [UInt8], _ moved: (UInt64) throws -> UInt64) throws -> [UInt8] {
+        var reader = ByteReader(bytes, base: 0, path: "trak")
+        let header = try BoxHeader.parse(&reader, available: Int64(bytes.count))
+        let type = header.type
+        let payload = Array(bytes[header.headerSize..<Int(header.size)])
         switch type {
         case _ where BoxTable.trackToSampleTable.contains(type):
             var inner = ByteReader(payload, base: 0, path: "\(type)")
@@ -270,7 +274,7 @@ public enum MovieRewriter {
                 var probe = inner
                 let child = try BoxHeader.parse(&probe, available: Int64(inner.remaining))
                 guard child.size <= Int64(inner.remaining) else { throw WriteError(.inconsistentInput, "box '\(child.type)' runs past its parent") }
-                out += try shiftingChunkOffsets(try inner.read(Int(child.size)), by: delta, from: threshold)
+                out += try mappingChunkOffsets(try inner.read(Int(child.size)), moved)
             }
             out += try inner.restBytes()
             return BoxWriter.box(type, out)
@@ -348,12 +352,7 @@ public enum MovieRewriter {
             result.copy(0..<ftyp.payloadOffset)
             result.append(payload)
             result.copy(ftyp.end..<first.upperBound)
-            for piece in remaining {
-                switch piece {
-                case .copy(let range): result.copy(range)
-                case .bytes(let bytes): result.append(bytes)
-                }
-            }
+            result.append(FilePatch(pieces: remaining))
             return result
         }
         return patch

@@ -17,22 +17,28 @@ public enum StillRewriter {
     }
 
     static func jpeg(_ still: Still, source: ByteSource, identifier: String) throws -> FilePatch {
+        let exif = try jpegExif(still, identifier: identifier)
+        var patch = FilePatch.replacingRanges([(exif.range, exif.bytes)], end: source.size)
+        patch.notes = [exif.note]
+        return patch
+    }
+
+    /// The Exif APP1 segment with the identifier: the range it replaces (empty: inserted after
+    /// SOI, or after a leading JFIF APP0), its bytes and what changed.
+    public static func jpegExif(_ still: Still, identifier: String) throws -> (range: Range<Int64>, bytes: [UInt8], note: String) {
         guard let jpeg = still.jpeg else { throw WriteError(.missingStructure, "no JPEG structure") }
         if let segment = jpeg.segments.first(where: { $0.label == "Exif" }), let exif = jpeg.exif {
             let edit = try ExifEditor.settingContentIdentifier(exif.tiff, identifier: identifier)
             let range = segment.offset..<(segment.payloadOffset + Int64(segment.length))
-            var patch = FilePatch.replacing(range, with: try app1(edit.tiff), size: source.size)
-            patch.notes = [edit.note + (edit.inPlace ? "" : "; APP1 Exif \(segment.length + 2) → \(edit.tiff.count + 8) bytes")]
-            return patch
+            return (range, try app1(edit.tiff), edit.note + (edit.inPlace ? "" : "; APP1 Exif \(segment.length + 2) → \(edit.tiff.count + 8) bytes"))
         }
-        // No Exif: a new APP1 after SOI, or after a leading JFIF APP0.
-        let after = jpeg.segments.dropFirst().first.flatMap { $0.marker == 0xE0 ? $0.payloadOffset + Int64($0.length) : nil } ?? 2
-        var patch = FilePatch()
-        patch.copy(0..<after)
-        patch.append(try app1(ExifEditor.newTIFF(identifier: identifier)))
-        patch.copy(after..<source.size)
-        patch.notes = ["new APP1 Exif segment with an Apple MakerNote holding 0x0011"]
-        return patch
+        let after = jpegInsertionPoint(jpeg)
+        return (after..<after, try app1(ExifEditor.newTIFF(identifier: identifier)), "new APP1 Exif segment with an Apple MakerNote holding 0x0011")
+    }
+
+    /// Where a new APP1 goes: after SOI, or after a leading JFIF APP0.
+    static func jpegInsertionPoint(_ jpeg: JPEGStructure) -> Int64 {
+        jpeg.segments.dropFirst().first.flatMap { $0.marker == 0xE0 ? $0.payloadOffset + Int64($0.length) : nil } ?? 2
     }
 
     static func heif(_ still: Still, source: ByteSource, identifier: String) throws -> FilePatch {
@@ -45,12 +51,20 @@ public enum StillRewriter {
         }
         let (bytes, start) = try heif.data(of: item, from: source)
         let tiffStart = try HEIFStructure.exifTIFFStart(bytes, base: start, path: "Exif item")
-        let prefix = Array(bytes[..<tiffStart])
+        var prefix = Array(bytes[..<tiffStart])
+        // The header's offset counts the bytes between it and the TIFF header; writers that put
+        // "Exif\0\0" there and count 0 leave a TIFF other readers (ExifTool) do not find.
+        let declared = prefix.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        var corrected = ""
+        if tiffStart >= 4, declared != UInt32(tiffStart - 4) {
+            prefix.replaceSubrange(0..<4, with: BoxWriter.u32(UInt32(tiffStart - 4)))
+            corrected = "; the Exif item's header offset corrected (\(declared) → \(tiffStart - 4): the TIFF header follows \"Exif\\0\\0\")"
+        }
         let tiff = Array(bytes[tiffStart...])
         let edit = try ExifEditor.settingContentIdentifier(tiff, identifier: identifier)
         if edit.inPlace {
             var patch = FilePatch.replacing(start..<(start + Int64(bytes.count)), with: prefix + edit.tiff, size: source.size)
-            patch.notes = [edit.note + " (Exif item, same size)"]
+            patch.notes = [edit.note + " (Exif item, same size)" + corrected]
             return patch
         }
         // The grown item goes to a new mdat at the end; iloc's fields are rewritten in place.
@@ -75,7 +89,7 @@ public enum StillRewriter {
         // (A zero-width length means "to the end of the file", which the appended item is.)
         var patch = FilePatch.withReplacements(replacements, size: source.size)
         patch.append(BoxWriter.box("mdat", payload))
-        patch.notes = [edit.note + "; the Exif item (\(bytes.count) → \(payload.count) bytes) moves to a new mdat at the end, iloc updated in place"]
+        patch.notes = [edit.note + "; the Exif item (\(bytes.count) → \(payload.count) bytes) moves to a new mdat at the end, iloc updated in place" + corrected]
         return patch
     }
 }

@@ -34,4 +34,16 @@ struct ConfigurationOptions: ParsableArguments {
         if let failOn { checker.configuration.failOn = failOn }
         return checker
     }
+
+    /// The check report over `paths` that repair and convert act on; exit 2 when nothing is readable.
+    func readableReport(_ paths: [String]) throws -> CheckReport {
+        var checker = try checker(paths)
+        checker.version = LPCheck.configuration.version
+        let report = checker.run()
+        guard report.items.contains(where: { $0.kind != .unreadable }) else {
+            printError("lpcheck: nothing readable in \(paths.joined(separator: ", "))")
+            throw ExitCode(2)
+        }
+        return report
+    }
 }

@@ -71,13 +71,7 @@ struct Repair: ParsableCommand {
     @OptionGroup var settings: ConfigurationOptions
 
     func run() throws {
-        var checker = try settings.checker(paths)
-        checker.version = LPCheck.configuration.version
-        let report = checker.run()
-        guard report.items.contains(where: { $0.kind != .unreadable }) else {
-            printError("lpcheck: nothing readable in \(paths.joined(separator: ", "))")
-            throw ExitCode(2)
-        }
+        let report = try settings.readableReport(paths)
         var options = RepairOptions()
         options.prefer = prefer
         options.time = placement.time

@@ -1,0 +1,192 @@
+/// Conversions between an Android motion photo (one file: a still with its movie appended, Motion
+/// Photo format 1.0) and a Live Photo (a still and a QuickTime movie), as patches: image and
+/// media bytes are only ever copied, never decoded or re-encoded.
+public enum MotionPhotoWriter {
+    static let xmpHeader = JPEGStructure.xmpHeader
+
+    // MARK: Motion photo → Live Photo
+
+    /// The Live Photo's still: the motion photo's own bytes up to its movie, the identifier in an
+    /// Apple MakerNote, the motion-photo XMP fields (and the directory's movie item) removed.
+    public static func livePhotoStill(_ still: Still, source: ByteSource, identifier: String) throws -> FilePatch {
+        guard let motion = still.motionPhoto, let movie = motion.movieRange else {
+            throw WriteError(.missingStructure, "no embedded movie was found in this motion photo")
+        }
+        var patch: FilePatch
+        var losses = trailerLosses(motion, movie: movie, source: source)
+        if let range = still.tiff?.makerNoteRange, still.makerNote == nil {
+            losses.append("the vendor MakerNote (\(range.count) bytes) is replaced by an Apple MakerNote: Exif holds one MakerNote and Photos reads the identifier there")
+        }
+        switch still.format {
+        case .jpeg:
+            guard let jpeg = still.jpeg else { throw WriteError(.missingStructure, "no JPEG structure") }
+            let cut = min(movie.lowerBound, motion.samsungTrailer?.lowerBound ?? movie.lowerBound)
+            let exif = try StillRewriter.jpegExif(still, identifier: identifier)
+            var replacements = [(range: exif.range, bytes: exif.bytes)]
+            var notes = [exif.note]
+            if let segment = jpeg.segments.first(where: { $0.label == "XMP" }), let xmp = jpeg.xmp {
+                let edited = try XMPEditor.removingMotionPhoto(xmp.bytes, path: "APP1 XMP")
+                replacements.append((segment.offset..<(segment.payloadOffset + Int64(segment.length)), try xmpSegment(edited.bytes)))
+                notes.append("XMP: removed \(edited.removed.joined(separator: ", "))")
+            }
+            guard replacements.allSatisfy({ $0.range.upperBound <= cut }) else {
+                throw WriteError(.inconsistentInput, "the movie at byte \(movie.lowerBound) starts inside the still's metadata segments")
+            }
+            patch = FilePatch.replacingRanges(replacements, end: cut)
+            notes.append("the still: bytes 0..<\(cut) (the image data unchanged); the movie (\(movie.count) bytes at \(movie.lowerBound)) is not part of it")
+            patch.notes = notes
+        case .heic, .heif:
+            guard let heif = still.heif, let mpvd = motion.mpvd, mpvd.lowerBound <= movie.lowerBound, movie.upperBound <= mpvd.upperBound else {
+                throw WriteError(.unsupportedLayout, "a HEIC motion photo converts when its movie is in a top-level mpvd box; this one's is not")
+            }
+            for item in heif.items where item.constructionMethod == 0 {
+                for extent in item.extents {
+                    let (end, overflow) = item.baseOffset.addingReportingOverflow(extent.offset &+ extent.length)
+                    guard !overflow, end <= UInt64(mpvd.lowerBound) else {
+                        throw WriteError(.unsupportedLayout, "item \(item.id) has data after the mpvd box at \(mpvd.lowerBound); cutting the movie out would move it")
+                    }
+                }
+            }
+            let window = WindowSource(source, range: 0..<mpvd.lowerBound)
+            patch = try StillRewriter.heif(still, source: window, identifier: identifier)
+            if let item = heif.items.first(where: { $0.type == "mime" && ($0.contentType ?? "").contains("rdf+xml") }),
+               item.constructionMethod == 0, item.extents.count == 1 {
+                let (bytes, offset) = try heif.data(of: item, from: window)
+                let edited = try XMPEditor.removingMotionPhoto(bytes, path: "XMP item")
+                guard let padded = XMPEditor.padded(edited.bytes, to: bytes.count) else {
+                    throw WriteError(.fieldOverflow, "the XMP item would grow when the motion-photo fields are removed")
+                }
+                patch = try patch.overlaying(padded, at: offset)
+                patch.notes.append("XMP item \(item.id): removed \(edited.removed.joined(separator: ", ")) (same size, padded)")
+            }
+            patch.notes.append("the still: bytes 0..<\(mpvd.lowerBound); the mpvd box (\(mpvd.count) bytes) is not part of it")
+        default:
+            throw WriteError(.unsupportedLayout, "converting a \(still.format.rawValue) motion photo is not supported (JPEG and HEIC are)")
+        }
+        patch.losses = losses
+        return patch
+    }
+
+    /// What lies after the movie and is not kept: Samsung trailer records other than the movie, other bytes.
+    static func trailerLosses(_ motion: MotionPhoto, movie: Range<Int64>, source: ByteSource) -> [String] {
+        if motion.samsungTrailer != nil, let trailer = SamsungTrailer.read(from: source) {
+            let others = trailer.records.filter { $0.name != SamsungTrailer.motionPhotoData && !$0.data.isEmpty }.map(\.name)
+            return others.isEmpty ? [] : ["the Samsung trailer's records \(others.joined(separator: ", ")) (Samsung Gallery data) are not kept"]
+        }
+        let after = (motion.mpvd?.upperBound ?? movie.upperBound)
+        return after < source.size ? ["\(source.size - after) bytes after the movie (no known structure) are not kept"] : []
+    }
+
+    /// The Live Photo's movie: the embedded movie's bytes, the QuickTime brand, the identifier in
+    /// `moov/meta` and a still-image-time track at `placement`.
+    public static func livePhotoMovie(_ still: Still, source: ByteSource, identifier: String, placement: StillImagePlacement) throws -> FilePatch {
+        guard let range = still.motionPhoto?.movieRange else { throw WriteError(.missingStructure, "no embedded movie was found in this motion photo") }
+        let window = WindowSource(source, range: range)
+        let movie = try still.embeddedMovie ?? Movie.read(from: window, options: .check)
+        let patch = try MovieRewriter.rewrite(movie, source: window, edits: MovieEdits(contentIdentifier: identifier, stillImageTime: placement, quickTimeBrand: true))
+        return patch.shifted(by: range.lowerBound)
+    }
+
+    // MARK: Live Photo → motion photo
+
+    /// A Motion Photo 1.0 JPEG: the still's bytes with the motion-photo XMP (directory of the
+    /// primary image and the movie), then the movie as a self-contained MP4, last.
+    public static func motionPhotoJPEG(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
+        guard let jpeg = still.jpeg else { throw WriteError(.missingStructure, "no JPEG structure") }
+        let video = try ISOMovieWriter.mp4(movie, source: movieSource)
+        let fields = XMPEditor.MotionFields(primaryMime: "image/jpeg", primaryPadding: 0, movieLength: video.outputSize, presentationTimestampUs: timestampUs)
+        let segment = jpeg.segments.first { $0.label == "XMP" }
+        let packet = try XMPEditor.settingMotionPhoto(jpeg.xmp?.bytes, fields: fields, path: "APP1 XMP")
+        let range: Range<Int64>
+        if let segment {
+            range = segment.offset..<(segment.payloadOffset + Int64(segment.length))
+        } else {
+            let exif = jpeg.segments.first { $0.label == "Exif" }
+            let at = exif.map { $0.payloadOffset + Int64($0.length) } ?? StillRewriter.jpegInsertionPoint(jpeg)
+            range = at..<at
+        }
+        // MPF offsets count from the MPF segment: nothing before it may change size.
+        if let mpf = jpeg.segments.first(where: { $0.label == "MPF" }), mpf.offset < range.lowerBound {
+            throw WriteError(.unsupportedLayout, "the XMP segment comes after the MPF segment at \(mpf.offset); resizing it would break the MPF image offsets")
+        }
+        var patch = FilePatch.replacingRanges([(range, try xmpSegment(packet))], end: source.size)
+        patch.notes = ["XMP: GCamera:MotionPhoto 1, version 1, presentation timestamp \(timestampUs) µs, a directory of the primary image and the movie (\(video.outputSize) bytes)"]
+        patch.append(video.copying(from: moviePath))
+        return patch
+    }
+
+    /// A Motion Photo 1.0 HEIC: not written yet (the XMP item must be added to `meta`).
+    public static func motionPhotoHEIC(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
+        throw WriteError(.unsupportedLayout, "writing a HEIC motion photo is not supported yet (JPEG stills convert)")
+    }
+
+    static func xmpSegment(_ packet: [UInt8]) throws -> [UInt8] {
+        let length = 2 + xmpHeader.count + packet.count
+        guard length <= 0xFFFF else { throw WriteError(.fieldOverflow, "the XMP segment would be \(length) bytes, more than a JPEG segment holds (65535)") }
+        return [0xFF, 0xE1] + BoxWriter.u16(UInt16(length)) + xmpHeader + packet
+    }
+}
+
+/// A QuickTime movie rewritten as a self-contained ISO MP4 for a motion photo: ISO brands, the new
+/// `moov` first, Apple-only timed metadata and audio the spec does not allow dropped, every other
+/// top-level box and every sample copied with chunk offsets moved to match.
+public enum ISOMovieWriter {
+    /// Audio sample formats that are uncompressed PCM (Motion Photo 1.0 movies carry AAC audio).
+    static let pcmFormats: Set<FourCC> = ["lpcm", "sowt", "twos", "in24", "in32", "fl32", "fl64", "raw "]
+
+    public static func mp4(_ movie: Movie, source: ByteSource) throws -> FilePatch {
+        guard let moov = movie.boxes.first(where: { $0.type == "moov" }) else { throw WriteError(.missingStructure, "no moov box") }
+        let payload = try source.payload(of: moov, path: "moov")
+        var children = try BoxIterator.all(payload).map { (box: $0.box, bytes: try MovieRewriter.raw($0.box, payload: $0.payload, header: payload)) }
+        var notes: [String] = []
+        var dropped: Set<String> = []
+        for track in movie.tracks {
+            if track.isTimedMetadata {
+                dropped.insert(track.path)
+                notes.append("drop track \(track.id): Apple timed metadata (mebx: \(track.declaredKeys.map(\.key).joined(separator: ", ")))")
+            } else if track.handler == "soun", let format = track.sampleDescriptions.first?.format, pcmFormats.contains(format) {
+                dropped.insert(track.path)
+                notes.append("drop track \(track.id): '\(format)' PCM audio, which a Motion Photo 1.0 movie does not carry")
+            }
+        }
+        let all = children
+        children = all.indices.filter { !dropped.contains(MovieRewriter.pathOfChild(all, $0)) }.map { all[$0] }
+        guard children.contains(where: { $0.box.type == "trak" }) else { throw WriteError(.missingStructure, "no track is left for the MP4") }
+        let ftyp = BoxWriter.box("ftyp", FourCC("mp42").bytes + BoxWriter.u32(0) + FourCC("isom").bytes + FourCC("mp42").bytes)
+        let data = movie.boxes.filter { $0.type != "ftyp" && $0.type != "moov" }
+        for box in data where box.end > source.size {
+            throw WriteError(.inconsistentInput, "box '\(box.type)' at \(box.offset) runs past the end of the movie")
+        }
+        // The new moov's size fixes where the data lands; a chunk offset that needs 64 bits grows
+        // it, so settle the size first.
+        var moovSize = 8 + children.reduce(0) { $0 + $1.bytes.count }
+        var rebuilt: [[UInt8]] = []
+        for _ in 0..<4 {
+            var position = Int64(ftyp.count + moovSize)
+            var moved: [(old: Range<Int64>, new: Int64)] = []
+            for box in data {
+                moved.append((box.offset..<box.end, position))
+                position += box.size
+            }
+            rebuilt = try children.map { child in
+                guard child.box.type == "trak" else { return child.bytes }
+                return try MovieRewriter.mappingChunkOffsets(child.bytes) { value in
+                    guard let signed = Int64(exactly: value), let hit = moved.first(where: { $0.old.contains(signed) }) else {
+                        throw WriteError(.inconsistentInput, "chunk offset \(value) points at no media box")
+                    }
+                    return UInt64(signed - hit.old.lowerBound + hit.new)
+                }
+            }
+            let size = 8 + rebuilt.reduce(0) { $0 + $1.count }
+            if size == moovSize { break }
+            moovSize = size
+        }
+        guard moovSize <= Int(UInt32.max) else { throw WriteError(.fieldOverflow, "the moov box would not fit 32 bits") }
+        var patch = FilePatch()
+        patch.append(ftyp + MovieRewriter.moovHeader(size: moovSize, headerSize: 8) + rebuilt.flatMap { $0 })
+        for box in data { patch.copy(box.offset..<box.end) }
+        notes.insert("ftyp '\(movie.majorBrand?.description ?? "none")' → 'mp42' (isom, mp42); moov (\(moovSize) bytes) first, \(data.count) box(es) of media copied after it with chunk offsets moved", at: 0)
+        patch.notes = notes
+        return patch
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+
+/// What `convert` makes.
+public enum ConversionTarget: String, Sendable, CaseIterable {
+    /// A still and a QuickTime movie from a motion photo.
+    case livePhoto = "live-photo"
+    /// One motion photo file (Motion Photo 1.0) from a Live Photo pair.
+    case motionPhoto = "motion-photo"
+
+    /// The item kind each target converts from.
+    public var source: ItemKind { self == .livePhoto ? .motionPhoto : .pair }
+}
+
+/// Plans conversions between motion photos and Live Photos as item plans, so they are written,
+/// read back and checked like repairs; the inputs are never written.
+public enum Converter {
+    /// One item's conversion into `folder`. Existing outputs are a problem unless `options.force`.
+    public static func plan(_ item: CheckItem, to target: ConversionTarget, folder: String, options: RepairOptions) -> ItemPlan {
+        var plan = ItemPlan(item: item)
+        do {
+            switch target {
+            case .livePhoto: try planLivePhoto(&plan, folder: folder, options: options)
+            case .motionPhoto: try planMotionPhoto(&plan, folder: folder, options: options)
+            }
+            for file in plan.files where PathBytes.exists(file.destination) && !options.force {
+                throw RepairProblem("\(file.destination) exists (use --force to replace it)")
+            }
+        } catch {
+            plan.problems.append("\(error)")
+            plan.files = []
+        }
+        return plan
+    }
+
+    /// Output name: the input's name without its extension and without a `.MP` motion-photo mark.
+    static func baseName(_ path: String) -> String {
+        var base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        if base.uppercased().hasSuffix(".MP") { base = String(base.dropLast(3)) }
+        return base
+    }
+
+    static func planLivePhoto(_ plan: inout ItemPlan, folder: String, options: RepairOptions) throws {
+        guard plan.item.kind == .motionPhoto, let facts = plan.item.still else { throw RepairProblem("not a motion photo") }
+        let file = MediaFile.inspect(path: facts.path, options: .check)
+        guard let still = file.still, file.error == nil else { throw RepairProblem("\(facts.path): \(file.error?.description ?? "not a still")") }
+        guard let motion = still.motionPhoto, let range = motion.movieRange, let movie = still.embeddedMovie else {
+            throw RepairProblem("\(facts.path): the XMP marks a motion photo but no readable movie was found in the file")
+        }
+        if motion.foundBy == "ftyp search" {
+            plan.reasons.append("the movie was found by its ftyp box at byte \(range.lowerBound), not where the XMP says (\(motion.videoOffset.map(String.init) ?? "nowhere")): the directory is stale")
+        } else if motion.foundBy == "Samsung trailer" || motion.foundBy == "mpvd" {
+            plan.reasons.append("the movie was found in the \(motion.foundBy ?? "") (\(range.count) bytes at \(range.lowerBound)), which is authoritative over the XMP lengths")
+        }
+        let identifier: String
+        if let own = still.contentIdentifier, IdentifierShape.isUUID(own) {
+            identifier = own.uppercased()
+            plan.reasons.append("identifier \(identifier): the still's own (an earlier conversion kept it)")
+        } else {
+            identifier = DeterministicIdentifier.make(["convert", facts.path, String(facts.size)].joined(separator: "\n"))
+            plan.reasons.append("identifier \(identifier): new, derived from the input, so a rerun writes the same")
+        }
+        let moment = try Self.moment(forMotionPhoto: motion, movie: movie, options: options)
+        plan.edits = ItemEdits(identifier: identifier, moment: moment, brand: true)
+        plan.reasons.append("still moment: \(moment.description)")
+        let source = try FileSource(path: facts.path)
+        let identity = try SafeFileWriter.Identity.of(facts.path)
+        let stillPatch = try MotionPhotoWriter.livePhotoStill(still, source: source, identifier: identifier)
+        let placement = StillImagePlacement(seconds: moment.seconds, value: moment.value)
+        let moviePatch = try MotionPhotoWriter.livePhotoMovie(still, source: source, identifier: identifier, placement: placement)
+        let base = folder + "/" + baseName(facts.path)
+        plan.files = [
+            FilePlan(path: facts.path, destination: base + (still.format == .jpeg ? ".JPG" : ".HEIC"), patch: stillPatch, identity: identity, identifier: identifier),
+            FilePlan(path: facts.path, destination: base + ".MOV", patch: moviePatch, identity: identity, identifier: identifier,
+                     stillImageTime: placement, quickTimeBrand: true),
+        ]
+        plan.losses = stillPatch.losses + moviePatch.losses
+    }
+
+    static func planMotionPhoto(_ plan: inout ItemPlan, folder: String, options: RepairOptions) throws {
+        guard plan.item.kind == .pair, let stillFacts = plan.item.still, let movieFacts = plan.item.movie else { throw RepairProblem("not a Live Photo pair") }
+        let stillFile = MediaFile.inspect(path: stillFacts.path, options: .check)
+        let movieFile = MediaFile.inspect(path: movieFacts.path, options: .check)
+        guard let still = stillFile.still, stillFile.error == nil else { throw RepairProblem("\(stillFacts.path): \(stillFile.error?.description ?? "not a still")") }
+        guard let movie = movieFile.movie, movieFile.error == nil else { throw RepairProblem("\(movieFacts.path): \(movieFile.error?.description ?? "not a movie")") }
+        guard still.motionPhoto == nil else { throw RepairProblem("\(stillFacts.path) is already a motion photo") }
+        let moment = try Self.moment(forLivePhoto: movie, options: options)
+        plan.reasons.append("presentation timestamp: \(moment.description)")
+        let timestamp = Int64((moment.seconds * 1_000_000).rounded())
+        let source = try FileSource(path: stillFacts.path)
+        let movieSource = try FileSource(path: movieFacts.path)
+        let patch: FilePatch
+        let destination: String
+        switch still.format {
+        case .jpeg:
+            patch = try MotionPhotoWriter.motionPhotoJPEG(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp)
+            destination = folder + "/" + baseName(stillFacts.path) + ".MP.jpg"
+        case .heic, .heif:
+            patch = try MotionPhotoWriter.motionPhotoHEIC(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp)
+            destination = folder + "/" + baseName(stillFacts.path) + ".MP.heic"
+        default:
+            throw RepairProblem("a \(still.format.rawValue) still does not convert to a motion photo (JPEG and HEIC do)")
+        }
+        if still.contentIdentifier != nil {
+            plan.reasons.append("the still keeps its MakerNote identifier \(still.contentIdentifier ?? ""), so converting back restores the pair")
+        }
+        var file = FilePlan(path: stillFacts.path, destination: destination, patch: patch, identity: try SafeFileWriter.Identity.of(stillFacts.path),
+                            identifier: still.contentIdentifier)
+        file.motionPhotoTimestampUs = timestamp
+        plan.files = [file]
+        plan.losses = patch.losses
+    }
+
+    /// The frame a motion photo's presentation timestamp falls on; -1 or none: the frame just
+    /// before the video's midpoint, as Motion Photo 1.0 tells players to show.
+    static func moment(forMotionPhoto motion: MotionPhoto, movie: Movie, options: RepairOptions) throws -> Moment {
+        let frames = movie.videoFrames()
+        guard let last = frames.last else { throw RepairProblem("the embedded movie has no video frames") }
+        if let requested = try requested(frames: frames, options: options) { return requested }
+        if let timestamp = motion.presentationTimestampUs, timestamp >= 0 {
+            let seconds = Double(timestamp) / 1_000_000
+            if let frame = frames.last(where: { $0.start <= seconds + 1e-6 }), seconds < frame.start + frame.duration {
+                return Moment(seconds: frame.start, origin: .presentationTimestamp, value: -1)
+            }
+            let middle = frameBeforeMidpoint(frames, end: last.start + last.duration)
+            return Moment(seconds: middle, origin: .guessed, value: -1)
+        }
+        return Moment(seconds: frameBeforeMidpoint(frames, end: last.start + last.duration), origin: .motionPhotoDefault, value: -1)
+    }
+
+    /// A Live Photo's still moment on the frame it falls on; without a valid one, a guess.
+    static func moment(forLivePhoto movie: Movie, options: RepairOptions) throws -> Moment {
+        let frames = movie.videoFrames()
+        guard let last = frames.last else { throw RepairProblem("the movie has no video frames") }
+        if let requested = try requested(frames: frames, options: options) { return requested }
+        if let seconds = movie.stillImageTime?.seconds,
+           let frame = frames.last(where: { $0.start <= seconds + 1e-6 }), seconds < frame.start + frame.duration {
+            return Moment(seconds: frame.start, origin: .kept, value: -1)
+        }
+        return Moment(seconds: frameBeforeMidpoint(frames, end: last.start + last.duration), origin: .guessed, value: -1)
+    }
+
+    static func requested(frames: [(start: Double, duration: Double)], options: RepairOptions) throws -> Moment? {
+        if let index = options.frame {
+            guard index < frames.count else { throw RepairProblem("--frame \(index): the movie has \(frames.count) frames") }
+            return Moment(seconds: frames[index].start, origin: .requested, value: -1)
+        }
+        if let time = options.time {
+            guard let frame = frames.last(where: { $0.start <= time + 1e-6 }), time < frame.start + frame.duration else {
+                throw RepairProblem("--time \(time): no video frame is shown then")
+            }
+            return Moment(seconds: frame.start, origin: .requested, value: -1)
+        }
+        return nil
+    }
+
+    static func frameBeforeMidpoint(_ frames: [(start: Double, duration: Double)], end: Double) -> Double {
+        let middle = end / 2
+        return frames.last(where: { $0.start < middle })?.start ?? frames.first?.start ?? 0
+    }
+}
