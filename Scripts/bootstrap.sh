@@ -29,6 +29,11 @@ if command -v dpkg-query >/dev/null 2>&1; then
     echo "bootstrap: installing pre-commit (PyPI)"
     python3 -m pip install --quiet pre-commit >/dev/null 2>&1 || echo "bootstrap: pre-commit could not be installed; its test will skip" >&2
   fi
+  # pillow-heif (libheif), the decoder the convert tests compare HEIC pixels with.
+  if command -v python3 >/dev/null 2>&1 && ! python3 -c "import pillow_heif" >/dev/null 2>&1; then
+    echo "bootstrap: installing pillow-heif (PyPI)"
+    python3 -m pip install --quiet pillow-heif >/dev/null 2>&1 || echo "bootstrap: pillow-heif could not be installed; HEIC pixel comparisons will skip" >&2
+  fi
 elif command -v brew >/dev/null 2>&1; then
   for formula in pkg-config libexif libxml2 exiftool ffmpeg; do
     brew list "$formula" >/dev/null 2>&1 || brew install "$formula"

@@ -50,8 +50,8 @@ public enum Converter {
         }
         if motion.foundBy == "ftyp search" {
             plan.reasons.append("the movie was found by its ftyp box at byte \(range.lowerBound), not where the XMP says (\(motion.videoOffset.map(String.init) ?? "nowhere")): the directory is stale")
-        } else if motion.foundBy == "Samsung trailer" || motion.foundBy == "mpvd" {
-            plan.reasons.append("the movie was found in the \(motion.foundBy ?? "") (\(range.count) bytes at \(range.lowerBound)), which is authoritative over the XMP lengths")
+        } else if (motion.foundBy == "Samsung trailer" || motion.foundBy == "mpvd") && (motion.videoOffset != range.lowerBound || motion.videoLength != range.count) {
+            plan.reasons.append("the movie was found in the \(motion.foundBy ?? "") (\(range.count) bytes at \(range.lowerBound)), which is authoritative: the XMP says \(motion.videoLength.map(String.init) ?? "?") bytes at \(motion.videoOffset.map(String.init) ?? "?")")
         }
         let identifier: String
         if let own = still.contentIdentifier, IdentifierShape.isUUID(own) {

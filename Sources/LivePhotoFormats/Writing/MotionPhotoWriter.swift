@@ -115,9 +115,66 @@ public enum MotionPhotoWriter {
         return patch
     }
 
-    /// A Motion Photo 1.0 HEIC: not written yet (the XMP item must be added to `meta`).
+    /// A Motion Photo 1.0 HEIC. Nothing already in the file moves: the old `meta` becomes a `free`
+    /// box of its size, and after the last byte come the new `meta` (an XMP item added to `iinf`,
+    /// `iloc` and `iref`), an `mdat` holding the XMP, and the `mpvd` box holding the MP4, last.
     public static func motionPhotoHEIC(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
-        throw WriteError(.unsupportedLayout, "writing a HEIC motion photo is not supported yet (JPEG stills convert)")
+        guard let heif = still.heif, let meta = still.boxes.first(where: { $0.type == "meta" }) else { throw WriteError(.missingStructure, "no HEIF meta box") }
+        let existing = heif.items.first { $0.type == "mime" && ($0.contentType ?? "").contains("rdf+xml") }
+        guard let primary = heif.primaryItemID, meta.size <= Int64(UInt32.max) else { throw WriteError(.missingStructure, "no primary item (pitm)") }
+        let video = try ISOMovieWriter.mp4(movie, source: movieSource)
+        let mpvdHeader = video.outputSize + 8 <= Int64(UInt32.max) ? 8 : 16
+        let fields = XMPEditor.MotionFields(primaryMime: "image/heic", primaryPadding: Int64(mpvdHeader), movieLength: video.outputSize, presentationTimestampUs: timestampUs)
+        let packet = try XMPEditor.settingMotionPhoto(try existing.map { try heif.data(of: $0, from: source).bytes }, fields: fields, path: "XMP item")
+        let itemID = existing?.id ?? (heif.items.map(\.id).max() ?? 0) + 1
+        guard itemID <= 0xFFFF else { throw WriteError(.fieldOverflow, "item ID \(itemID) does not fit 16 bits") }
+
+        var payload = try source.payload(of: meta, path: "meta")
+        let versionAndFlags = try payload.read(4)
+        var children = try BoxIterator.all(payload).map { (type: $0.box.type, offset: $0.box.offset, bytes: try MovieRewriter.raw($0.box, payload: $0.payload, header: payload)) }
+        func replace(_ type: FourCC, _ change: ([UInt8]) throws -> [UInt8]) throws {
+            guard let index = children.firstIndex(where: { $0.type == type }) else { throw WriteError(.missingStructure, "no \(type) box in meta") }
+            children[index].bytes = try change(children[index].bytes)
+        }
+        if existing == nil {
+            try replace("iinf") { try HEIFItemEditing.addingInfo(to: $0, itemID: UInt16(itemID)) }
+            let reference = BoxWriter.box("cdsc", BoxWriter.u16(UInt16(itemID)) + BoxWriter.u16(1) + BoxWriter.u16(UInt16(clamping: primary)))
+            if children.contains(where: { $0.type == "iref" }) {
+                try replace("iref") { try HEIFItemEditing.addingReference(to: $0, reference) }
+            } else {
+                children.append(("iref", 0, BoxWriter.fullBox("iref", reference)))
+            }
+        }
+        // The XMP's offset is known once the new meta's size is; its field has a fixed width.
+        func metaBytes(xmpOffset: UInt64) throws -> [UInt8] {
+            var all = children
+            guard let index = all.firstIndex(where: { $0.type == "iloc" }) else { throw WriteError(.missingStructure, "no iloc box in meta") }
+            if let existing {
+                all[index].bytes = try HEIFItemEditing.relocating(existing, in: all[index].bytes, ilocOffset: all[index].offset, offset: xmpOffset, length: UInt64(packet.count))
+            } else {
+                all[index].bytes = try HEIFItemEditing.addingLocation(to: all[index].bytes, itemID: UInt16(itemID), offset: xmpOffset, length: UInt64(packet.count))
+            }
+            return BoxWriter.box("meta", versionAndFlags + all.flatMap(\.bytes))
+        }
+        let size = try metaBytes(xmpOffset: 0).count
+        let newMeta = try metaBytes(xmpOffset: UInt64(source.size) + UInt64(size) + 8)
+        guard newMeta.count == size else { throw WriteError(.inconsistentInput, "the new meta changed size with its offsets") }
+
+        var patch = FilePatch()
+        patch.copy(0..<meta.offset)
+        patch.append(BoxWriter.free(size: Int(meta.size)))
+        patch.copy(meta.end..<source.size)
+        patch.append(newMeta)
+        patch.append(BoxWriter.box("mdat", packet))
+        patch.append(mpvdHeader == 8 ? BoxWriter.u32(UInt32(video.outputSize + 8)) + FourCC("mpvd").bytes
+                                     : BoxWriter.u32(1) + FourCC("mpvd").bytes + BoxWriter.u64(UInt64(video.outputSize + 16)))
+        patch.notes = [
+            "meta (\(meta.size) bytes at \(meta.offset)) becomes free space; nothing in the file moves",
+            "a new meta at the end with \(existing == nil ? "XMP item \(itemID) (iinf, iloc, iref cdsc → item \(primary))" : "XMP item \(itemID)'s packet extended and moved (iloc)"): GCamera:MotionPhoto 1, version 1, presentation timestamp \(timestampUs) µs, a directory of the primary image (padding \(mpvdHeader)) and the movie (\(video.outputSize) bytes)",
+            "the movie in a top-level mpvd box, last",
+        ]
+        patch.append(video.copying(from: moviePath))
+        return patch
     }
 
     static func xmpSegment(_ packet: [UInt8]) throws -> [UInt8] {
@@ -188,5 +245,82 @@ public enum ISOMovieWriter {
         notes.insert("ftyp '\(movie.majorBrand?.description ?? "none")' → 'mp42' (isom, mp42); moov (\(moovSize) bytes) first, \(data.count) box(es) of media copied after it with chunk offsets moved", at: 0)
         patch.notes = notes
         return patch
+    }
+}
+
+/// Adding one item to a HEIF `meta`: an entry in `iinf`, `iloc` and `iref`, each box rebuilt from
+/// its own bytes with the count raised; entries already there are copied unchanged.
+enum HEIFItemEditing {
+    /// `iinf` with an `infe` (version 2) for an XMP `mime` item.
+    static func addingInfo(to box: [UInt8], itemID: UInt16) throws -> [UInt8] {
+        var reader = ByteReader(box, base: 0, path: "iinf")
+        let header = try BoxHeader.parse(&reader, available: Int64(box.count))
+        let version = try reader.u8()
+        let flags = try reader.read(3)
+        let count = version == 0 ? UInt32(try reader.u16()) : try reader.u32()
+        guard count < (version == 0 ? 0xFFFF : UInt32.max) else { throw WriteError(.fieldOverflow, "iinf holds no more items") }
+        let entries = Array(box[reader.position..<Int(header.size)])
+        let entry = BoxWriter.fullBox("infe", version: 2, BoxWriter.u16(itemID) + BoxWriter.u16(0) + FourCC("mime").bytes + [0]
+                                      + Array("application/rdf+xml".utf8) + [0])
+        let countBytes = version == 0 ? BoxWriter.u16(UInt16(count + 1)) : BoxWriter.u32(count + 1)
+        return BoxWriter.box("iinf", [version] + flags + countBytes + entries + entry)
+    }
+
+    /// `iref` with one more reference box.
+    static func addingReference(to box: [UInt8], _ reference: [UInt8]) throws -> [UInt8] {
+        var reader = ByteReader(box, base: 0, path: "iref")
+        let header = try BoxHeader.parse(&reader, available: Int64(box.count))
+        let version = try reader.u8()
+        guard version == 0 else { throw WriteError(.unsupportedLayout, "iref version \(version) (32-bit item IDs) is not written") }
+        return BoxWriter.box("iref", Array(box[header.headerSize..<Int(header.size)]) + reference)
+    }
+
+    /// `iloc` (its bytes, at `ilocOffset` in the file) with `item`'s one extent moved to `offset` in this file.
+    static func relocating(_ item: HEIFItem, in box: [UInt8], ilocOffset: Int64, offset: UInt64, length: UInt64) throws -> [UInt8] {
+        guard item.constructionMethod == 0, item.extents.count == 1, let fields = item.location, fields.extentCount == 1,
+              [4, 8].contains(fields.offsetSize), [4, 8].contains(fields.lengthSize) else {
+            throw WriteError(.unsupportedLayout, "the XMP item is stored in \(item.extents.count) extents, in idat, or without offset and length fields")
+        }
+        guard fields.offsetSize == 8 || offset <= UInt64(UInt32.max), fields.lengthSize == 8 || length <= UInt64(UInt32.max) else {
+            throw WriteError(.fieldOverflow, "the XMP item's new offset or length does not fit iloc")
+        }
+        var out = box
+        func put(_ value: UInt64, at absolute: Int64, width: Int) throws {
+            let at = Int(absolute - ilocOffset)
+            guard at >= 0, at + width <= out.count else { throw WriteError(.inconsistentInput, "an iloc field lies outside iloc") }
+            out.replaceSubrange(at..<(at + width), with: BoxWriter.uint(value, width: width))
+        }
+        try put(offset, at: fields.firstOffsetAt, width: fields.offsetSize)
+        try put(length, at: fields.firstLengthAt, width: fields.lengthSize)
+        if fields.baseOffsetSize > 0 { try put(0, at: fields.baseOffsetAt, width: fields.baseOffsetSize) }
+        return out
+    }
+
+    /// `iloc` with one more item: one extent in this file at `offset`.
+    static func addingLocation(to box: [UInt8], itemID: UInt16, offset: UInt64, length: UInt64) throws -> [UInt8] {
+        var reader = ByteReader(box, base: 0, path: "iloc")
+        let header = try BoxHeader.parse(&reader, available: Int64(box.count))
+        let start = reader.position
+        let version = try reader.u8()
+        _ = try reader.read(3)
+        let sizes = try reader.u8(), more = try reader.u8()
+        let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 0x0F), baseSize = Int(more >> 4)
+        let indexSize = version >= 1 ? Int(more & 0x0F) : 0
+        guard version <= 2, [4, 8].contains(offsetSize), [4, 8].contains(lengthSize), [0, 4, 8].contains(baseSize), [0, 4, 8].contains(indexSize) else {
+            throw WriteError(.unsupportedLayout, "iloc version \(version) with field sizes \(offsetSize)/\(lengthSize)/\(baseSize)/\(indexSize) is not written")
+        }
+        guard offsetSize == 8 || offset <= UInt64(UInt32.max), lengthSize == 8 || length <= UInt64(UInt32.max) else {
+            throw WriteError(.fieldOverflow, "the XMP item's offset does not fit iloc's \(offsetSize)-byte field")
+        }
+        let countAt = reader.position
+        let count = version < 2 ? UInt32(try reader.u16()) : try reader.u32()
+        guard count < (version < 2 ? 0xFFFF : UInt32.max) else { throw WriteError(.fieldOverflow, "iloc holds no more items") }
+        let entries = Array(box[reader.position..<Int(header.size)])
+        var entry = version < 2 ? BoxWriter.u16(itemID) : BoxWriter.u32(UInt32(itemID))
+        if version >= 1 { entry += BoxWriter.u16(0) }  // construction method 0: this file
+        entry += BoxWriter.u16(0) + BoxWriter.uint(0, width: baseSize) + BoxWriter.u16(1)
+        entry += BoxWriter.uint(0, width: indexSize) + BoxWriter.uint(offset, width: offsetSize) + BoxWriter.uint(length, width: lengthSize)
+        let countBytes = version < 2 ? BoxWriter.u16(UInt16(count + 1)) : BoxWriter.u32(count + 1)
+        return BoxWriter.box("iloc", Array(box[start..<countAt]) + countBytes + entries + entry)
     }
 }
