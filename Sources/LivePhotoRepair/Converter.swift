@@ -50,7 +50,7 @@ public enum Converter {
         }
         if motion.foundBy == "ftyp search" {
             plan.reasons.append("the movie was found by its ftyp box at byte \(range.lowerBound), not where the XMP says (\(motion.videoOffset.map(String.init) ?? "nowhere")): the directory is stale")
-        } else if (motion.foundBy == "Samsung trailer" || motion.foundBy == "mpvd") && (motion.videoOffset != range.lowerBound || motion.videoLength != range.count) {
+        } else if (motion.foundBy == "Samsung trailer" || motion.foundBy == "mpvd") && (motion.videoOffset != range.lowerBound || motion.videoLength != Int64(range.count)) {
             plan.reasons.append("the movie was found in the \(motion.foundBy ?? "") (\(range.count) bytes at \(range.lowerBound)), which is authoritative: the XMP says \(motion.videoLength.map(String.init) ?? "?") bytes at \(motion.videoOffset.map(String.init) ?? "?")")
         }
         let identifier: String
