@@ -65,6 +65,26 @@ public enum Example {
 
     /// A motion photo's facts as a Pixel writes them, its movie found there or not.
     public static func motionPhoto(found: Bool) -> MotionPhoto {
-        MotionPhoto(source: "Container", version: "1", videoOffset: 131_582, videoLength: 8_730, videoFound: found, presentationTimestampUs: 0)
+        var motion = MotionPhoto(source: "Container", version: "1", videoOffset: 131_582, videoLength: 8_730, videoFound: found, presentationTimestampUs: 0)
+        motion.directory = [
+            XMPPacket.DirectoryItem(fields: ["Mime": "image/jpeg", "Semantic": "Primary", "Length": "0", "Padding": "0"]),
+            XMPPacket.DirectoryItem(fields: ["Mime": "video/mp4", "Semantic": "MotionPhoto", "Length": "8730", "Padding": "0"]),
+        ]
+        if found { (motion.movieRange, motion.foundBy) = (131_582..<140_312, "described") }
+        return motion
+    }
+
+    /// A motion photo item: a Pixel still of 140,312 bytes, its movie 38 frames of 1/15 s.
+    public static func motionPhotoItem(_ change: (inout MotionPhoto) -> Void = { _ in }) -> CheckItem {
+        var still = Example.still("PXL.MP.jpg", identifier: nil)
+        still.size = 140_312
+        var motion = motionPhoto(found: true)
+        change(&motion)
+        still.motionPhoto = motion
+        var movie = MovieFacts()
+        movie.durationSeconds = 38.0 / 15
+        movie.frames = [MovieFacts.FrameRun(start: 0, duration: 1.0 / 15, count: 38)]
+        still.motionMovie = motion.movieRange == nil ? nil : movie
+        return CheckItem(kind: .motionPhoto, still: still)
     }
 }

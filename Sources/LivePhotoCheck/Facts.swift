@@ -22,6 +22,8 @@ public struct FileFacts: Sendable {
     public var make: String?
     public var model: String?
     public var motionPhoto: MotionPhoto?
+    /// The movie inside a motion photo.
+    public var motionMovie: MovieFacts?
     public var thumbnail: [UInt8]?
 
     // Movies
@@ -167,31 +169,36 @@ extension FileFacts {
             motionPhoto = still.motionPhoto
             thumbnail = still.thumbnail
         }
-        if let movie = file.movie {
-            var facts = MovieFacts()
-            facts.brand = movie.majorBrand
-            facts.quickTimeCompatible = movie.compatibleBrands.contains("qt  ")
-            facts.durationSeconds = movie.durationSeconds
-            facts.metadataHandler = movie.metadataHandler
-            facts.hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
-            facts.contentIdentifierLocation = movie.contentIdentifierLocation
-            facts.videoTrackCount = movie.videoTracks.count
-            facts.frameDurations = movie.frameDurations
-            facts.frames = MovieFacts.FrameRun.runs(movie.videoFrames(limit: 100_000))
-            facts.timedMetadataTrackCount = movie.tracks.filter(\.isTimedMetadata).count
-            let videoIDs = Set(movie.videoTracks.map(\.id))
-            facts.stillImageTimeTracks = movie.stillImageTimeTracks.map { track in
-                let key = track.declaredKeys.first { $0.key == LivePhotoKeys.stillImageTime }
-                return MovieFacts.StillImageTimeTrack(
-                    trackID: track.id, path: track.path,
-                    declaredType: key?.dataTypeNamespace == 0 ? key?.dataType : nil,
-                    sampleCount: Int(track.sampleTable.sampleCount),
-                    referencesVideo: track.references.contains { $0.type == "cdsc" && $0.trackIDs.contains(where: videoIDs.contains) },
-                    readError: track.timedMetadataError,
-                    sampleHoldsKey: track.timedMetadata.contains { $0.items.contains { $0.key == LivePhotoKeys.stillImageTime } })
-            }
-            facts.stillImageTime = movie.stillImageTime
-            self.movie = facts
+        if let movie = file.movie { self.movie = MovieFacts(movie) }
+        if let embedded = file.still?.embeddedMovie { motionMovie = MovieFacts(embedded) }
+    }
+}
+
+extension MovieFacts {
+    /// Summarises a movie (a movie file, or the movie inside a motion photo).
+    public init(_ movie: Movie) {
+        self.init()
+        brand = movie.majorBrand
+        quickTimeCompatible = movie.compatibleBrands.contains("qt  ")
+        durationSeconds = movie.durationSeconds
+        metadataHandler = movie.metadataHandler
+        hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
+        contentIdentifierLocation = movie.contentIdentifierLocation
+        videoTrackCount = movie.videoTracks.count
+        frameDurations = movie.frameDurations
+        frames = MovieFacts.FrameRun.runs(movie.videoFrames(limit: 100_000))
+        timedMetadataTrackCount = movie.tracks.filter(\.isTimedMetadata).count
+        let videoIDs = Set(movie.videoTracks.map(\.id))
+        stillImageTimeTracks = movie.stillImageTimeTracks.map { track in
+            let key = track.declaredKeys.first { $0.key == LivePhotoKeys.stillImageTime }
+            return MovieFacts.StillImageTimeTrack(
+                trackID: track.id, path: track.path,
+                declaredType: key?.dataTypeNamespace == 0 ? key?.dataType : nil,
+                sampleCount: Int(track.sampleTable.sampleCount),
+                referencesVideo: track.references.contains { $0.type == "cdsc" && $0.trackIDs.contains(where: videoIDs.contains) },
+                readError: track.timedMetadataError,
+                sampleHoldsKey: track.timedMetadata.contains { $0.items.contains { $0.key == LivePhotoKeys.stillImageTime } })
         }
+        stillImageTime = movie.stillImageTime
     }
 }

@@ -81,6 +81,8 @@ public struct MotionPhoto: Sendable, Equatable {
     public var mpvd: Range<Int64>? = nil
     /// A Samsung SEF trailer: its records up to the end of the file.
     public var samsungTrailer: Range<Int64>? = nil
+    /// The movie's last box runs past the end of the file (or its mpvd): what it claims.
+    public var movieCutShort: String? = nil
 
     public init(source: String, version: String?, videoOffset: Int64?, videoLength: Int64?, videoFound: Bool, presentationTimestampUs: Int64?) {
         self.source = source

@@ -5,7 +5,13 @@ public enum EmbeddedMovie {
     /// The bytes of a movie whose `ftyp` starts at `start`: top-level boxes walked while their
     /// headers are sound and inside `limit`; nil unless `ftyp` comes first and a `moov` follows.
     public static func extent(at start: Int64, in source: ByteSource, limit: Int64? = nil) -> Range<Int64>? {
+        walk(at: start, in: source, limit: limit)?.range
+    }
+
+    /// The walk of `extent`, and the box that runs past the end when the movie is cut short.
+    public static func walk(at start: Int64, in source: ByteSource, limit: Int64? = nil) -> (range: Range<Int64>, cutShort: (type: String, offset: Int64, size: Int64)?)? {
         let end = min(limit ?? source.size, source.size)
+        var cutShort: (type: String, offset: Int64, size: Int64)?
         var position = start
         var sawMovie = false
         var boxes = 0
@@ -23,12 +29,19 @@ public enum EmbeddedMovie {
             } else if size == 0 {
                 size = end - position
             }
-            guard size >= 8, size <= end - position else { break }
+            guard size >= 8 else { break }
+            guard size <= end - position else {
+                // A box with a sound type whose size passes the end: the movie is cut short.
+                if type.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x20 }) {
+                    cutShort = (String(decoding: type, as: UTF8.self), position, size)
+                }
+                break
+            }
             if type == Array("moov".utf8) { sawMovie = true }
             position += size
             boxes += 1
         }
-        return sawMovie ? start..<position : nil
+        return sawMovie ? (start..<position, cutShort) : nil
     }
 
     /// The first `ftyp` box (its header start) in `range`, read in blocks, that begins a movie.

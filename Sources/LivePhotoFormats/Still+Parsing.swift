@@ -159,19 +159,29 @@ extension Still {
         motion.directory = still.xmp?.directory ?? []
         let trailer = SamsungTrailer.read(from: source)
         motion.samsungTrailer = trailer?.range
+        // In HEIC, Samsung wraps the trailer in a top-level 'sefd' box.
+        if let range = trailer?.range, let box = still.boxes.first(where: { $0.type == "sefd" && $0.offset < range.lowerBound && range.lowerBound <= $0.payloadOffset }) {
+            motion.samsungTrailer = box.offset..<range.upperBound
+        }
         let mpvd = still.boxes.first { $0.type == "mpvd" }
+        func cutShort(_ cut: (type: String, offset: Int64, size: Int64)?, ending end: Int64, _ what: String) -> String? {
+            cut.map { "box '\($0.type)' at byte \($0.offset) claims \($0.size) bytes, but \(what) ends \(end - $0.offset) bytes after its start" }
+        }
         motion.mpvd = mpvd.map { $0.offset..<$0.end }
         // Where the movie is: the mpvd box, the trailer's record, the described offset, else a search.
-        if let mpvd, let range = EmbeddedMovie.extent(at: mpvd.payloadOffset, in: source, limit: mpvd.end) {
-            (motion.movieRange, motion.foundBy) = (range, "mpvd")
+        if let mpvd, let walk = EmbeddedMovie.walk(at: mpvd.payloadOffset, in: source, limit: mpvd.end) {
+            (motion.movieRange, motion.foundBy) = (walk.range, "mpvd")
+            motion.movieCutShort = cutShort(walk.cutShort, ending: min(mpvd.end, source.size), "the mpvd box")
         } else if let record = trailer?.motionPhoto, let range = EmbeddedMovie.extent(at: record.data.lowerBound, in: source, limit: record.data.upperBound) {
             (motion.movieRange, motion.foundBy) = (range, "Samsung trailer")
-        } else if motion.videoFound, let offset = motion.videoOffset, let range = EmbeddedMovie.extent(at: offset, in: source) {
-            (motion.movieRange, motion.foundBy) = (range, "described")
+        } else if motion.videoFound, let offset = motion.videoOffset, let walk = EmbeddedMovie.walk(at: offset, in: source) {
+            (motion.movieRange, motion.foundBy) = (walk.range, "described")
+            motion.movieCutShort = cutShort(walk.cutShort, ending: source.size, "the file")
         } else if let scan = still.jpeg?.segments.last(where: { $0.marker == 0xDA }),
                   let start = EmbeddedMovie.search(in: source, range: scan.payloadOffset..<source.size),
-                  let range = EmbeddedMovie.extent(at: start, in: source) {
-            (motion.movieRange, motion.foundBy) = (range, "ftyp search")
+                  let walk = EmbeddedMovie.walk(at: start, in: source) {
+            (motion.movieRange, motion.foundBy) = (walk.range, "ftyp search")
+            motion.movieCutShort = cutShort(walk.cutShort, ending: source.size, "the file")
         }
         return motion
     }

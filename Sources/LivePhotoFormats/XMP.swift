@@ -12,6 +12,7 @@ public struct XMPPacket: Sendable, Equatable {
     /// One `Container:Item` of a motion photo directory (Mime, Semantic, Length, Padding).
     public struct DirectoryItem: Sendable, Equatable {
         public var fields: [String: String]
+        public init(fields: [String: String]) { self.fields = fields }
         public var mime: String? { fields["Mime"] }
         public var semantic: String? { fields["Semantic"] }
         public var length: Int64? { fields["Length"].flatMap { Int64($0.trimmingSpaces) } }

@@ -48,6 +48,7 @@ public enum Converter {
         guard let motion = still.motionPhoto, let range = motion.movieRange, let movie = still.embeddedMovie else {
             throw RepairProblem("\(facts.path): the XMP marks a motion photo but no readable movie was found in the file")
         }
+        if let cut = motion.movieCutShort { throw RepairProblem("\(facts.path): the embedded movie is cut short: \(cut)") }
         if motion.foundBy == "ftyp search" {
             plan.reasons.append("the movie was found by its ftyp box at byte \(range.lowerBound), not where the XMP says (\(motion.videoOffset.map(String.init) ?? "nowhere")): the directory is stale")
         } else if (motion.foundBy == "Samsung trailer" || motion.foundBy == "mpvd") && (motion.videoOffset != range.lowerBound || motion.videoLength != Int64(range.count)) {

@@ -6,7 +6,8 @@ enum MotionPhotoVideoMissing: Rule {
         fix: "Re-export the motion photo, or fix Item:Length / MicroVideoOffset to the appended movie's length.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard let still = item.still, let motion = still.motionPhoto, !motion.videoFound else { return [] }
+        // A movie found elsewhere (a stale directory) is motion-photo-directory-mismatch's; an empty mpvd is motion-photo-mpvd-empty's.
+        guard let still = item.still, let motion = still.motionPhoto, motion.movieRange == nil, !MotionPhotoMpvdEmpty.isEmpty(motion) else { return [] }
         guard let offset = motion.videoOffset else {
             return [finding("The XMP marks a motion photo (\(motion.source)) but gives no movie length or offset.", still)]
         }
