@@ -79,7 +79,7 @@ def exiftool_block(tag, path):
 
 def main():
     out = sys.argv[1]
-    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair"]
+    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
     for index, path in enumerate(media_files()):
@@ -90,10 +90,18 @@ def main():
         if len(seed) > 1 << 20:
             continue
         kind = "jpeg" if is_jpeg else ("movie" if path.lower().endswith((".mov", ".mp4")) else "heif")
-        for target in (kind, "inspect", "repair"):
+        for target in (kind, "inspect", "repair", "convert"):
             open(os.path.join(out, target, name), "wb").write(seed)
+        # Motion photos for convert: whole when small, else the still's skeleton with the movie's.
+        if is_jpeg and (b"MotionPhoto" in data or b"MicroVideo" in data):
+            if len(data) <= 1 << 16:
+                motion = data
+            else:
+                start = data.find(b"ftyp", len(seed)) - 4
+                motion = seed + (skeleton_boxes(data[start:]) if start > 0 else b"")
+            open(os.path.join(out, "convert", name + ".motion.jpg"), "wb").write(motion)
         blocks = {}
-        for target, tag in (("makerapple", "MakerNotes"), ("exif", "EXIF"), ("xmp", "XMP")):
+        for target, tag in (("makerapple", "MakerNotes"), ("exif", "EXIF"), ("xmp", "XMP"), ("convert", "XMP")):
             block = exiftool_block(tag, path)
             blocks[target] = block
             if block:

@@ -5,7 +5,7 @@ import LivePhotoReports
 struct LPCheck: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lpcheck",
-        abstract: "Live Photo forensics and validation: read, check, report and repair Apple Live Photos.",
+        abstract: "Live Photo forensics and validation: read, check, report, repair and convert Apple Live Photos (and Android motion photos).",
         discussion: "`lpcheck DIR...` is `lpcheck check DIR...`.",
         version: "0.1.0",
         subcommands: [Check.self, Dump.self, Repair.self, Make.self, Convert.self, Rules.self],

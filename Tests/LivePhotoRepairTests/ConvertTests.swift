@@ -70,13 +70,23 @@ struct ConvertTests {
         let folder = try Scratch.folder("convert-live")
         defer { try? FileManager.default.removeItem(at: folder) }
         var comparedMovies = 0, comparedPixels = 0
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("convert.schema.json"))
         for (index, input) in inputs.enumerated() {
             // One folder per input: names repeat across the sample sources.
             let inFolder = folder.appendingPathComponent("in\(index)"), outFolder = folder.appendingPathComponent("out\(index)")
             try FileManager.default.createDirectory(at: inFolder, withIntermediateDirectories: true)
             let copy = try #require(try Scratch.copy([input], into: inFolder).first)
             let before = try Data(contentsOf: copy)
+            // The dry run plans exactly what the real run writes, and writes nothing.
+            let dry = try Scratch.lpcheck(["convert", inFolder.path, "--to", "live-photo", "-o", outFolder.path, "--force", "--format", "json", "--dry-run"])
+            #expect(dry.status == 0 && !FileManager.default.fileExists(atPath: outFolder.path), "\(dry.text)")
             let run = try Scratch.lpcheck(["convert", inFolder.path, "--to", "live-photo", "-o", outFolder.path, "--force", "--format", "json"])
+            #expect(try validator.validate(json: run.stdout).isEmpty)
+            func outputs(_ data: Data) -> [String] {
+                let items = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]] ?? []
+                return items.flatMap { ($0["outputs"] as? [[String: Any]] ?? []).map { "\($0["path"] ?? "") \($0["size"] ?? "") \($0["newBytes"] ?? "")" } }
+            }
+            #expect(outputs(dry.stdout) == outputs(run.stdout) && !outputs(run.stdout).isEmpty)
             #expect(run.status == 0, "\(input.lastPathComponent): \(run.text) \(run.stderr)")
             #expect(try Data(contentsOf: copy) == before, "the input was written")
             let document = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])

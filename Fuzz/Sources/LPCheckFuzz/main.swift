@@ -3,7 +3,7 @@ import LivePhotoCheck
 import LivePhotoFormats
 
 // One fuzzing binary, one target per reader, chosen by LPCHECK_FUZZ_TARGET:
-// movie, jpeg, heif, makerapple, exif, xmp, inspect, repair.
+// movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert.
 
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
@@ -11,7 +11,7 @@ func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
 
 enum Target: String, CaseIterable {
-    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair
+    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert
 }
 
 let target = Target(rawValue: ProcessInfo.processInfo.environment["LPCHECK_FUZZ_TARGET"] ?? "") ?? .inspect
@@ -59,6 +59,25 @@ func run(_ bytes: [UInt8]) {
             _ = MediaFile.inspect(source: MemorySource(output), path: "output").contentIdentifier
         }
         _ = try? ExifEditor.settingContentIdentifier(bytes, identifier: "11111111-2222-3333-4444-555555555555")
+    case .convert:
+        // The motion-photo readers and both directions of the conversion writers, outputs read back.
+        let source = MemorySource(bytes)
+        _ = SamsungTrailer.read(from: source)
+        _ = EmbeddedMovie.search(in: source, range: 0..<source.size)
+        _ = try? XMPEditor.removingMotionPhoto(bytes, path: "XMP")
+        let fields = XMPEditor.MotionFields(primaryMime: "image/jpeg", primaryPadding: 0, movieLength: 1000, presentationTimestampUs: 500_000)
+        _ = try? XMPEditor.settingMotionPhoto(bytes, fields: fields, path: "XMP")
+        let file = MediaFile.inspect(source: source, path: "input", options: .check)
+        let identifier = "11111111-2222-3333-4444-555555555555"
+        if let still = file.still, still.motionPhoto != nil {
+            for patch in [try? MotionPhotoWriter.livePhotoStill(still, source: source, identifier: identifier),
+                          try? MotionPhotoWriter.livePhotoMovie(still, source: source, identifier: identifier, placement: StillImagePlacement(seconds: 0.1))] {
+                if let output = try? patch?.render(from: source) { _ = MediaFile.inspect(source: MemorySource(output), path: "output", options: .check) }
+            }
+        }
+        if let movie = file.movie, let patch = try? ISOMovieWriter.mp4(movie, source: source), let output = try? patch.render(from: source) {
+            _ = MediaFile.inspect(source: MemorySource(output), path: "output.mp4", options: .check).movie?.videoFrames(limit: 1000)
+        }
     }
 }
 

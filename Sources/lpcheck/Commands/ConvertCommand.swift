@@ -17,9 +17,10 @@ struct Convert: ParsableCommand {
         the motion-photo XMP removed; the movie's samples copied into a QuickTime movie with the \
         identifier and a still-image-time track at the presentation timestamp's frame (no \
         timestamp: the frame just before the middle, as the spec says). --to motion-photo converts \
-        every Live Photo pair with a JPEG still into NAME.MP.jpg: the still's bytes, XMP with the \
-        Motion Photo 1.0 fields and directory, and the movie appended as a self-contained MP4 \
-        (timed-metadata and PCM audio tracks dropped, samples copied), its timestamp the still moment.
+        every Live Photo pair into NAME.MP.jpg (JPEG still) or NAME.MP.heic (HEIC still, the movie \
+        in an mpvd box): the still's bytes, XMP with the Motion Photo 1.0 fields and directory, and \
+        the movie last as a self-contained MP4 (timed-metadata and PCM audio tracks dropped, samples \
+        copied), its timestamp the still moment.
 
         The plan is printed first. Inputs are never written; each output is written to a temporary \
         file, fsynced, read back and checked, then renamed. An existing output is refused without \
