@@ -10,10 +10,15 @@ enum MotionPhotoDirectoryMismatch: Rule {
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let still = item.still, let motion = still.motionPhoto, let movie = motion.movieRange else { return [] }
         var problems: [String] = []
-        if motion.foundBy == "ftyp search" {
-            problems.append("the XMP places the movie at byte \(motion.videoOffset.map(String.init) ?? "nowhere"), but it starts at byte \(movie.lowerBound) (found by its ftyp box): the directory is stale")
+        if motion.foundBy == "ftyp search", let offset = motion.videoOffset {
+            problems.append("the XMP places the movie at byte \(offset), but it starts at byte \(movie.lowerBound) (found by its ftyp box): the directory is stale")
+        } else if motion.foundBy == "ftyp search" && !motion.directory.isEmpty {
+            problems.append("the directory's lengths add up to more than the file; the movie starts at byte \(movie.lowerBound) (found by its ftyp box)")
         }
         let directory = motion.directory
+        if motion.source == "Container" && directory.isEmpty && motion.videoOffset == nil {
+            problems.append("GCamera:MotionPhoto is 1 but the XMP has no directory item nor offset for the movie; it was found \(motion.foundBy == "ftyp search" ? "by its ftyp box" : "in the \(motion.foundBy ?? "file")")")
+        }
         if let first = directory.first {
             if first.semantic != "Primary" { problems.append("the first directory item is \(first.semantic ?? "unnamed"), not Primary") }
             if let length = first.length, length != 0 { problems.append("the Primary item's Item:Length is \(length), not 0") }
@@ -43,6 +48,9 @@ enum MotionPhotoDirectoryMismatch: Rule {
         }),
         .triggers("movie length wrong", Example.motionPhotoItem { motion in
             motion.directory[1].fields["Length"] = "9000"
+        }),
+        .triggers("MotionPhoto=1 without a directory (Samsung)", Example.motionPhotoItem { motion in
+            (motion.directory, motion.videoOffset, motion.videoLength, motion.videoFound, motion.foundBy) = ([], nil, nil, false, "Samsung trailer")
         }),
         .passes("Pixel directory", Example.motionPhotoItem()),
     ]
