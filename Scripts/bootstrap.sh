@@ -13,8 +13,8 @@ fi
 
 if command -v dpkg-query >/dev/null 2>&1; then
   # build: C libraries behind the shims (pkg-config finds them); tests: ExifTool and ffmpeg as
-  # oracles, Chromium to load HTML reports.
-  for pkg in pkg-config libexif-dev libxml2-dev libimage-exiftool-perl ffmpeg chromium ${LPCHECK_EXTRA_PACKAGES:-}; do
+  # oracles, Chromium to load HTML reports, GNU parallel for the sharded scan.
+  for pkg in pkg-config libexif-dev libxml2-dev libimage-exiftool-perl ffmpeg chromium parallel ${LPCHECK_EXTRA_PACKAGES:-}; do
     have_pkg "$pkg" || need_packages+=("$pkg")
   done
   if [ ${#need_packages[@]} -gt 0 ]; then

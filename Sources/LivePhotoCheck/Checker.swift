@@ -1,6 +1,22 @@
 import Foundation
 import LivePhotoFormats
 
+/// What a scan found: the facts of every file discovery named, and what it could not read or
+/// left unread. `lpcheck scan` writes it as records; `check --facts` reads it back.
+public struct ScanResult: Sendable {
+    public var roots: [String]
+    public var files: [FileFacts]
+    public var hidden: [String]
+    public var problems: [(path: String, reason: String)]
+
+    public init(roots: [String], files: [FileFacts], hidden: [String], problems: [(path: String, reason: String)]) {
+        self.roots = roots
+        self.files = files
+        self.hidden = hidden
+        self.problems = problems
+    }
+}
+
 /// Runs a check: discovery, reading in parallel, pairing, rules.
 public struct Checker {
     public var roots: [String]
@@ -17,9 +33,30 @@ public struct Checker {
     public init(roots: [String]) { self.roots = roots }
 
     public func run() -> CheckReport {
-        let discovery = Discovery(exclude: configuration.exclude).find(roots)
-        var leftOut: [LeftOutFile] = discovery.hidden.map { LeftOutFile(path: $0, reason: "hidden file (name starts with a dot)") }
-        var items = pairedItems(discovery.files, leftOut: &leftOut)
+        var scanned = scan(Discovery(exclude: configuration.exclude).find(roots))
+        return report(&scanned)
+    }
+
+    /// Reads every file discovery found (the facts `lpcheck scan` records).
+    public func scan(_ discovery: Discovery.Result) -> ScanResult {
+        ScanResult(roots: roots, files: Self.inspect(discovery.files, options: inspectOptions, jobs: jobs, progress: progress),
+                   hidden: discovery.hidden, problems: discovery.problems)
+    }
+
+    /// What `check` reads of each file.
+    public var inspectOptions: InspectOptions {
+        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, boxTree: false, decodePlists: false)
+    }
+
+    /// Pairs the scanned files and runs the rules. The facts are moved out of `scanned` into the
+    /// items, so a large library holds one copy of them. `compare` confirms suspected byte copies
+    /// (same identifier group, same size) and is the only reader of file contents here.
+    public func report(_ scanned: inout ScanResult, compare: ((FileFacts, FileFacts) -> Bool)? = { FileComparison.identical($0.path, $1.path) }) -> CheckReport {
+        var leftOut: [LeftOutFile] = scanned.hidden.map { LeftOutFile(path: $0, reason: "hidden file (name starts with a dot)") }
+        var files = scanned.files
+        scanned.files = []
+        var items = pairedItems(&files, leftOut: &leftOut, compare: compare)
+        files.removeAll()
         let active = RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
             configuration.severity(of: RuleRegistry.describe(rule)).map { (rule, $0) }
         }
@@ -39,20 +76,16 @@ public struct Checker {
         }
         for index in items.indices { items[index].findings = findings[index] }
         return CheckReport(
-            version: version, roots: roots, items: items, rules: active.map { rule, severity in
+            version: version, roots: scanned.roots, items: items, rules: active.map { rule, severity in
                 var description = RuleRegistry.describe(rule)
                 description.severity = severity
                 return description
-            }, failOn: configuration.failOn ?? .error, ignoredFiles: leftOut.count, discoveryProblems: discovery.problems,
+            }, failOn: configuration.failOn ?? .error, ignoredFiles: leftOut.count, discoveryProblems: scanned.problems,
             leftOut: leftOut.sorted { $0.path < $1.path })
     }
 
-    /// Reads the files and pairs them; sidecars go to their items, the other files that are not
-    /// media to `leftOut`. The per-file facts live only inside this function, so a large library
-    /// holds one copy of them (in the items), not three.
-    func pairedItems(_ paths: [String], leftOut: inout [LeftOutFile]) -> [CheckItem] {
-        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, boxTree: false, decodePlists: false)
-        var facts = Self.inspect(paths, options: options, jobs: jobs, progress: progress)
+    /// Pairs the files; sidecars go to their items, the other files that are not media to `leftOut`.
+    func pairedItems(_ facts: inout [FileFacts], leftOut: inout [LeftOutFile], compare: ((FileFacts, FileFacts) -> Bool)?) -> [CheckItem] {
         var kept = 0
         var sidecars: [FileFacts] = []
         for index in facts.indices {
@@ -68,7 +101,7 @@ public struct Checker {
             kept += 1
         }
         facts.removeLast(facts.count - kept)
-        var items = Pairing.items(facts) { FileComparison.identical($0.path, $1.path) }
+        var items = Pairing.items(facts, identical: compare)
         for sidecar in Sidecars.attach(sidecars, to: &items) {
             leftOut.append(LeftOutFile(path: sidecar.path, reason: "sidecar (.\(sidecar.fileExtension)) describing no file of the scan"))
         }
@@ -87,7 +120,7 @@ public struct Checker {
     }
 
     /// Reads files on `jobs` threads; results keep the input order.
-    static func inspect(_ paths: [String], options: InspectOptions, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?) -> [FileFacts] {
+    public static func inspect(_ paths: [String], options: InspectOptions, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?) -> [FileFacts] {
         let results = ResultBox(count: paths.count)
         let workers = max(1, min(jobs, paths.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in

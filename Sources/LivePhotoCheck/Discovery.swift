@@ -16,6 +16,12 @@ public struct Discovery {
         /// Hidden files (names starting with a dot) that were not read, so that they are named
         /// rather than silently skipped. Hidden folders are not entered and not listed.
         public var hidden: [String] = []
+
+        public init(files: [String] = [], problems: [(path: String, reason: String)] = [], hidden: [String] = []) {
+            self.files = files
+            self.problems = problems
+            self.hidden = hidden
+        }
     }
 
     /// Name of the hidden folder in which `repair` keeps backups.
@@ -95,6 +101,37 @@ public struct Discovery {
             }
             stack.append(contentsOf: folders.reversed())
         }
+    }
+
+    /// Paths listed by hand (`scan --files-from`) sorted into what a walk would have made of
+    /// them: files, hidden files (named, not read), and paths a walk never reaches (inside a
+    /// hidden folder, excluded), which are dropped.
+    public func listed(_ paths: [String]) -> Result {
+        var result = Result(files: [], problems: [])
+        for path in paths where !isExcluded(path) {
+            let components = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." && $0 != ".." }
+            guard let name = components.last else { continue }
+            if components.dropLast().contains(where: { $0.hasPrefix(".") }) { continue }
+            var info = stat()
+            guard PathBytes.status(path, &info) == 0 else {
+                result.problems.append((path, String(cString: strerror(errno))))
+                continue
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            if name.hasPrefix(".") { result.hidden.append(path) } else { result.files.append(path) }
+        }
+        result.files.sort(by: Self.walkOrder)
+        result.hidden.sort(by: Self.walkOrder)
+        return result
+    }
+
+    /// The order a walk lists files in: a folder's files by name, then its subfolders by name.
+    public static func walkOrder(_ a: String, _ b: String) -> Bool {
+        let left = a.split(separator: "/", omittingEmptySubsequences: false), right = b.split(separator: "/", omittingEmptySubsequences: false)
+        let leftFolder = left.dropLast(), rightFolder = right.dropLast()
+        for (x, y) in zip(leftFolder, rightFolder) where x != y { return String(x) < String(y) }
+        if leftFolder.count != rightFolder.count { return leftFolder.count < rightFolder.count }
+        return String(left.last ?? "") < String(right.last ?? "")
     }
 
     func isExcluded(_ path: String) -> Bool {

@@ -2,7 +2,7 @@ import LivePhotoFormats
 
 /// What the rules know of one file: a compact summary of what the readers found. Rules read
 /// these models only, never bytes; keeping them small keeps memory bounded on large libraries.
-public struct FileFacts: Sendable {
+public struct FileFacts: Sendable, Codable {
     public var path: String
     public var format: FileFormat
     public var kind: MediaFile.Kind
@@ -28,6 +28,13 @@ public struct FileFacts: Sendable {
 
     // Movies
     public var movie: MovieFacts?
+
+    /// What `lpcheck scan` records (Reports/facts.schema.json): everything pairing and the rules
+    /// read. Thumbnails stay out: they are for HTML reports and would make records large.
+    enum CodingKeys: String, CodingKey {
+        case path, format, kind, size, error, warnings, contentIdentifier, bytesRead, identity
+        case hasAppleMakerNote, make, model, motionPhoto, motionMovie, movie
+    }
 
     public init(path: String, format: FileFormat, kind: MediaFile.Kind, size: Int64 = 0, error: ParseError? = nil,
                 warnings: [ParseError] = [], contentIdentifier: String? = nil) {
@@ -79,7 +86,7 @@ public struct FileFacts: Sendable {
     public var isMovie: Bool { format.isMovie }
 }
 
-public struct MovieFacts: Sendable {
+public struct MovieFacts: Sendable, Codable {
     public var brand: FourCC?
     /// Whether `ftyp` lists `qt  ` among its compatible brands.
     public var quickTimeCompatible = false
@@ -98,7 +105,7 @@ public struct MovieFacts: Sendable {
     public var stillImageTime: StillImageTime?
 
     /// `count` frames of `duration` seconds each, the first starting at `start`.
-    public struct FrameRun: Sendable, Equatable {
+    public struct FrameRun: Sendable, Equatable, Codable {
         public var start: Double
         public var duration: Double
         public var count: Int
@@ -127,7 +134,7 @@ public struct MovieFacts: Sendable {
 
     public var frameCount: Int { frames.reduce(0) { $0 + $1.count } }
 
-    public struct StillImageTimeTrack: Sendable {
+    public struct StillImageTimeTrack: Sendable, Codable {
         public var trackID: UInt32
         public var path: String
         /// `dtyp` of the key: namespace 0 with a well-known type.

@@ -136,7 +136,7 @@ public final class FileSource: ByteSource {
 }
 
 /// Which file a path leads to: paths with equal device and inode are hard links of one file.
-public struct FileIdentity: Sendable, Hashable {
+public struct FileIdentity: Sendable, Hashable, Codable {
     public var device: UInt64
     public var inode: UInt64
     /// How many names the file has (`st_nlink`).

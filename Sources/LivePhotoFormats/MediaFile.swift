@@ -61,7 +61,7 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
 }
 
 /// An Android-style motion photo: a still with a movie inside the same file.
-public struct MotionPhoto: Sendable, Equatable {
+public struct MotionPhoto: Sendable, Equatable, Codable {
     /// `MicroVideo` (v1 XMP), `Container` (Camera XMP directory), or `mpvd` (Samsung HEIF box).
     public var source: String
     public var version: String?

@@ -5,7 +5,7 @@ public enum LivePhotoKeys {
 }
 
 /// Where the still image sits in the movie.
-public struct StillImageTime: Sendable, Equatable {
+public struct StillImageTime: Sendable, Equatable, Codable {
     public var trackID: UInt32
     public var trackPath: String
     /// The decoded value (-1 from cameras, often 0 from software); nil when undecodable.

@@ -1,6 +1,6 @@
 /// A reader's failure: what went wrong (a stable code), where (absolute byte offset and
 /// box or segment path) and a sentence for people.
-public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ParseError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     public enum Code: String, Sendable, Codable {
         /// The data ends before a structure it announced.
         case truncated

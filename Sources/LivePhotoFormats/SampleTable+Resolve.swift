@@ -64,7 +64,7 @@ extension SampleTable {
 }
 
 /// Frame durations of a video track, from its `stts`.
-public struct FrameDurations: Sendable, Equatable {
+public struct FrameDurations: Sendable, Equatable, Codable {
     public var timescale: UInt32
     public var frameCount: UInt64
     /// The duration most frames have.

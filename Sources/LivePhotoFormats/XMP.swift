@@ -10,7 +10,7 @@ public struct XMPPacket: Sendable, Equatable {
     }
 
     /// One `Container:Item` of a motion photo directory (Mime, Semantic, Length, Padding).
-    public struct DirectoryItem: Sendable, Equatable {
+    public struct DirectoryItem: Sendable, Equatable, Codable {
         public var fields: [String: String]
         public init(fields: [String: String]) { self.fields = fields }
         public var mime: String? { fields["Mime"] }

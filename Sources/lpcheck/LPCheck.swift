@@ -8,7 +8,7 @@ struct LPCheck: ParsableCommand {
         abstract: "Live Photo forensics and validation: read, check, report, repair and convert Apple Live Photos (and Android motion photos).",
         discussion: "`lpcheck DIR...` is `lpcheck check DIR...`.",
         version: "0.1.0",
-        subcommands: [Check.self, Dump.self, Repair.self, Make.self, Convert.self, Rules.self],
+        subcommands: [Check.self, Scan.self, Dump.self, Repair.self, Make.self, Convert.self, Rules.self],
         defaultSubcommand: Check.self
     )
 }

@@ -25,6 +25,10 @@ struct Check: ParsableCommand {
         order (several in one run; one format may go to standard output). The terminal summary is \
         printed unless a report goes to standard output or --quiet is given.
 
+        Facts: --facts FILE... checks the records of `lpcheck scan` (one scan or many shards) \
+        instead of reading files, and reports what check reports on those files; --strip-prefix \
+        and --prefix map the paths of shards scanned elsewhere.
+
         Configuration: .lpcheck.yml in the current folder (or --config FILE) enables, disables and \
         re-grades rules, excludes paths and sets failOn; see README.
 
@@ -45,7 +49,16 @@ struct Check: ParsableCommand {
     }
 
     @Argument(help: "Folders and files to check.")
-    var paths: [String]
+    var paths: [String] = []
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Check the records of lpcheck scan (one or more files; - for standard input) instead of reading files.", valueName: "file"))
+    var facts: [String] = []
+
+    @Option(help: "With --facts: paths starting with this prefix get --prefix instead (shards from other machines or mounts).")
+    var stripPrefix: String?
+
+    @Option(help: "With --facts and --strip-prefix: the prefix put in its place.")
+    var prefix: String = ""
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Report format (repeatable).", valueName: "format"))
     var format: [ReportFormat] = []
@@ -71,6 +84,8 @@ struct Check: ParsableCommand {
     var stats = false
 
     func validate() throws {
+        guard paths.isEmpty != facts.isEmpty else { throw ValidationError("give folders or files to check, or --facts FILE (not both)") }
+        guard stripPrefix == nil || !facts.isEmpty else { throw ValidationError("--strip-prefix goes with --facts") }
         guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
         guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
@@ -84,7 +99,20 @@ struct Check: ParsableCommand {
         let showProgress = !noProgress && isatty(2) == 1
         if showProgress { checker.progress = ProgressBar.update }
         let started = Date()
-        let report = checker.run()
+        let report: CheckReport
+        if facts.isEmpty {
+            report = checker.run()
+        } else {
+            var scanned: ScanResult
+            do {
+                scanned = try FactsRecords.read(facts, stripPrefix: stripPrefix, prefix: prefix)
+            } catch {
+                printError("lpcheck: \(error)")
+                throw ExitCode(2)
+            }
+            checker.roots = scanned.roots
+            report = checker.report(&scanned)
+        }
         if showProgress { ProgressBar.finish() }
         if stats {
             let seconds = Date().timeIntervalSince(started)
@@ -114,7 +142,7 @@ struct Check: ParsableCommand {
         }
         let readable = report.items.contains { $0.kind != .unreadable }
         if !readable {
-            printError("lpcheck: nothing readable in \(paths.joined(separator: ", "))")
+            printError("lpcheck: nothing readable in \((paths + facts).joined(separator: ", "))")
             throw ExitCode(2)
         }
         if !report.passed { throw ExitCode(1) }
