@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LivePhotoCheck", targets: ["LivePhotoCheck"]),
         .library(name: "LivePhotoReports", targets: ["LivePhotoReports"]),
         .library(name: "LivePhotoRepair", targets: ["LivePhotoRepair"]),
+        .library(name: "LivePhotoCache", targets: ["LivePhotoCache"]),
         .executable(name: "lpcheck", targets: ["lpcheck"]),
     ],
     dependencies: [
@@ -27,6 +28,14 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // The facts cache of incremental checks: SQLite rows keyed by path, device, inode, size
+        // and change times. The only importer of CSQLite.
+        .target(name: "LivePhotoCache", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "CSQLite"]),
         // Bytes to models: QuickTime/ISO BMFF boxes, JPEG segments, HEIF items, EXIF, MakerApple, XMP.
         .target(name: "LivePhotoFormats", dependencies: ["CExif", "CLibXML2"]),
         // Discovery, pairing, the rule registry (one rule per file), findings. Reads models, never bytes.
@@ -43,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "lpcheck",
             dependencies: [
-                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRepair",
+                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRepair", "LivePhotoCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,6 +63,7 @@ let package = Package(
         .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "LivePhotoRepairTests", dependencies: ["LivePhotoRepair", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoCacheTests", dependencies: ["LivePhotoCache", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
     ]
 )

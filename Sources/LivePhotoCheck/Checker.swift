@@ -17,6 +17,41 @@ public struct ScanResult: Sendable {
     }
 }
 
+/// What says a file is unchanged since its facts were taken: device, inode, size, and the
+/// modification and status-change times in nanoseconds (any write or rename touches the latter).
+public struct FileStamp: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modified: Int64
+    public var changed: Int64
+
+    public init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        (self.device, self.inode, self.size, self.modified, self.changed) = (device, inode, size, modified, changed)
+    }
+
+    /// The stamp of a regular file, nil when it cannot be read.
+    public static func of(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard PathBytes.status(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec) }
+        #if canImport(Darwin)
+        return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                         modified: nanoseconds(info.st_mtimespec), changed: nanoseconds(info.st_ctimespec))
+        #else
+        return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                         modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim))
+        #endif
+    }
+}
+
+/// Facts kept from earlier runs (`--cache`): a file whose stamp is unchanged is not read again.
+/// Called from several threads at once.
+public protocol FactsStore: AnyObject, Sendable {
+    func facts(for path: String, stamp: FileStamp) -> FileFacts?
+    func remember(_ facts: FileFacts, stamp: FileStamp)
+}
+
 /// Runs a check: discovery, reading in parallel, pairing, rules.
 public struct Checker {
     public var roots: [String]
@@ -29,6 +64,8 @@ public struct Checker {
     public var version = "0.0.0"
     /// Called with (files read, files to read) from any thread.
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Facts of unchanged files from earlier runs, and where this run's are kept.
+    public var store: (any FactsStore)?
 
     public init(roots: [String]) { self.roots = roots }
 
@@ -39,7 +76,7 @@ public struct Checker {
 
     /// Reads every file discovery found (the facts `lpcheck scan` records).
     public func scan(_ discovery: Discovery.Result) -> ScanResult {
-        ScanResult(roots: roots, files: Self.inspect(discovery.files, options: inspectOptions, jobs: jobs, progress: progress),
+        ScanResult(roots: roots, files: Self.inspect(discovery.files, options: inspectOptions, jobs: jobs, progress: progress, store: store),
                    hidden: discovery.hidden, problems: discovery.problems)
     }
 
@@ -120,17 +157,33 @@ public struct Checker {
     }
 
     /// Reads files on `jobs` threads; results keep the input order.
-    public static func inspect(_ paths: [String], options: InspectOptions, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?) -> [FileFacts] {
+    public static func inspect(_ paths: [String], options: InspectOptions, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?,
+                               store: (any FactsStore)? = nil) -> [FileFacts] {
         let results = ResultBox(count: paths.count)
         let workers = max(1, min(jobs, paths.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = results.claim() {
-                let facts = FileFacts(MediaFile.inspect(path: paths[index], options: options))
+                let facts = read(paths[index], options: options, store: store)
                 let done = results.store(facts, at: index)
                 progress?(done, paths.count)
             }
         }
         return results.values()
+    }
+
+    /// One file's facts: from the store when its stamp is unchanged (no byte of it is read), else
+    /// read, and kept when the file did not change while it was read.
+    static func read(_ path: String, options: InspectOptions, store: (any FactsStore)?) -> FileFacts {
+        guard let store, !options.thumbnail, let before = FileStamp.of(path) else {
+            return FileFacts(MediaFile.inspect(path: path, options: options))
+        }
+        if var cached = store.facts(for: path, stamp: before) {
+            cached.bytesRead = 0
+            return cached
+        }
+        let facts = FileFacts(MediaFile.inspect(path: path, options: options))
+        if FileStamp.of(path) == before { store.remember(facts, stamp: before) }
+        return facts
     }
 
     /// `transform` over `values` on `jobs` threads, in order.

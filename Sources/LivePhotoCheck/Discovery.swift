@@ -125,6 +125,20 @@ public struct Discovery {
         return result
     }
 
+    /// `paths` in the order a walk lists them (the keys are split once, not per comparison).
+    public static func walkOrdered(_ count: Int, path: (Int) -> String) -> [Int] {
+        let keys = (0..<count).map { index -> (folder: [Substring], name: Substring) in
+            let parts = path(index).split(separator: "/", omittingEmptySubsequences: false)
+            return (Array(parts.dropLast()), parts.last ?? "")
+        }
+        return (0..<count).sorted { left, right in
+            let a = keys[left], b = keys[right]
+            for (x, y) in zip(a.folder, b.folder) where x != y { return x < y }
+            if a.folder.count != b.folder.count { return a.folder.count < b.folder.count }
+            return a.name < b.name
+        }
+    }
+
     /// The order a walk lists files in: a folder's files by name, then its subfolders by name.
     public static func walkOrder(_ a: String, _ b: String) -> Bool {
         let left = a.split(separator: "/", omittingEmptySubsequences: false), right = b.split(separator: "/", omittingEmptySubsequences: false)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LivePhotoCache
 import LivePhotoCheck
 import LivePhotoReports
 
@@ -83,6 +84,9 @@ struct Check: ParsableCommand {
     @Flag(help: "Print the bytes read and the time taken to standard error.")
     var stats = false
 
+    @Option(help: ArgumentHelp("Keep each file's facts in this SQLite file; later runs read only new or changed files.", valueName: "file"))
+    var cache: String?
+
     func validate() throws {
         guard paths.isEmpty != facts.isEmpty else { throw ValidationError("give folders or files to check, or --facts FILE (not both)") }
         guard stripPrefix == nil || !facts.isEmpty else { throw ValidationError("--strip-prefix goes with --facts") }
@@ -99,9 +103,17 @@ struct Check: ParsableCommand {
         let showProgress = !noProgress && isatty(2) == 1
         if showProgress { checker.progress = ProgressBar.update }
         let started = Date()
+        var store: FactsCache?
+        if let cache {
+            let opened = FactsCache.open(cache, version: LPCheck.configuration.version)
+            for note in opened.notes { printError("lpcheck: \(note)") }
+            store = opened.cache
+            checker.store = store
+        }
         let report: CheckReport
         if facts.isEmpty {
             report = checker.run()
+            for note in store?.save() ?? [] { printError("lpcheck: \(note)") }
         } else {
             var scanned: ScanResult
             do {
@@ -118,7 +130,8 @@ struct Check: ParsableCommand {
             let seconds = Date().timeIntervalSince(started)
             let pairs = report.count(.pair)
             printError("stats: \(report.fileCount) files (\(pairs) pairs) in \(String(format: "%.3f", seconds)) s, \(report.bytesRead) bytes read"
-                       + (pairs > 0 ? String(format: ", %.0f bytes per file", Double(report.bytesRead) / Double(max(report.fileCount, 1))) : ""))
+                       + (pairs > 0 ? String(format: ", %.0f bytes per file", Double(report.bytesRead) / Double(max(report.fileCount, 1))) : "")
+                       + (store.map { ", \($0.hits) files from the cache" } ?? ""))
         }
 
         var stdoutUsed = false

@@ -1,0 +1,219 @@
+import CSQLite
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+
+/// The facts of earlier runs in an SQLite file (`--cache FILE`). A file whose path, device,
+/// inode, size and change times are those stored is not read again. The whole table is loaded
+/// once (one sequential scan), hits are decoded on the checker's threads, and this run's new facts
+/// are written in one transaction at the end.
+///
+/// Never trusted when in doubt: a cache written by another lpcheck build is emptied; a damaged
+/// one (not a database, corrupt) is deleted and made anew; a locked one is read if it can be and
+/// otherwise bypassed. Each of these says so in `notes`. Two runs on one cache are safe: SQLite's
+/// WAL journal lets readers go on while one writer commits, and writers wait for each other.
+public final class FactsCache: FactsStore, @unchecked Sendable {
+    /// What this build writes; another value in a cache empties it.
+    public static let format = "lpcheck-facts-cache 1 (compact FileFacts)"
+
+    struct Entry {
+        var stamp: FileStamp
+        var blob: [UInt8]
+    }
+
+    public let path: String
+    /// Said to the user: what happened to the cache and why.
+    public private(set) var notes: [String] = []
+    public private(set) var hits = 0
+    private var database: OpaquePointer?
+    private var entries: [String: Entry] = [:]
+    private var fresh: [(path: String, stamp: FileStamp, blob: [UInt8])] = []
+    private let lock = NSLock()
+    private let build: String
+
+    /// Opens (or creates) the cache; nil with a note when it cannot be used at all.
+    public static func open(_ path: String, version: String) -> (cache: FactsCache?, notes: [String]) {
+        let cache = FactsCache(path: path, build: "\(format); lpcheck \(version)")
+        do {
+            try cache.connect()
+            return (cache, cache.notes)
+        } catch {
+            cache.close()
+            return (nil, cache.notes + ["cache \(path) not used: \(error)"])
+        }
+    }
+
+    init(path: String, build: String) {
+        self.path = path
+        self.build = build
+    }
+
+    deinit { close() }
+
+    struct Failure: Error, CustomStringConvertible {
+        var code: Int32
+        var description: String
+    }
+
+    private func failure(_ what: String, _ code: Int32) -> Failure {
+        let message = database.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        return Failure(code: code, description: "\(what): \(message)")
+    }
+
+    private func connect() throws {
+        do {
+            try openAndLoad()
+        } catch let error as Failure where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.code & 0xFF) {
+            // Damaged: never trusted. Made anew (the facts are read again this once).
+            close()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            notes.append("cache \(path) was damaged (\(error.description)): made anew")
+            entries = [:]
+            try openAndLoad()
+        }
+    }
+
+    private func openAndLoad() throws {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &database, flags, nil)
+        guard code == SQLITE_OK else { throw failure("cannot open", code) }
+        // How long to wait for another run's write (LPCHECK_CACHE_WAIT_MS, for tests).
+        let wait = ProcessInfo.processInfo.environment["LPCHECK_CACHE_WAIT_MS"].flatMap { Int32($0) } ?? 10_000
+        sqlite3_busy_timeout(database, wait)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        try execute("CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, device INTEGER, inode INTEGER, size INTEGER, modified INTEGER, changed INTEGER, facts BLOB)")
+        let stored = try query("SELECT value FROM meta WHERE key = 'build'") { statement in Self.text(statement, 0) }.first
+        if stored != build {
+            if let stored {
+                notes.append("cache \(path) was written by another build (\(stored)): emptied, this run fills it again")
+            }
+            try transaction {
+                try execute("DELETE FROM files")
+                try execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?)", [.text(build)])
+            }
+            return
+        }
+        let rows = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement -> (String, Entry) in
+            let path = PathBytes.string(Self.blob(statement, 0))
+            let stamp = FileStamp(device: UInt64(bitPattern: sqlite3_column_int64(statement, 1)), inode: UInt64(bitPattern: sqlite3_column_int64(statement, 2)),
+                                  size: sqlite3_column_int64(statement, 3), modified: sqlite3_column_int64(statement, 4), changed: sqlite3_column_int64(statement, 5))
+            return (path, Entry(stamp: stamp, blob: Self.blob(statement, 6)))
+        }
+        entries.reserveCapacity(rows.count)
+        for (path, entry) in rows { entries[path] = entry }
+    }
+
+    public func facts(for path: String, stamp: FileStamp) -> FileFacts? {
+        // Entries are not changed after loading: reading them needs no lock.
+        guard let entry = entries[path], entry.stamp == stamp, var facts = try? CompactCoder.decode(FileFacts.self, from: entry.blob) else { return nil }
+        facts.path = path
+        lock.lock()
+        hits += 1
+        lock.unlock()
+        return facts
+    }
+
+    public func remember(_ facts: FileFacts, stamp: FileStamp) {
+        guard let blob = try? CompactCoder.encode(facts) else { return }
+        lock.lock()
+        fresh.append((facts.path, stamp, blob))
+        lock.unlock()
+    }
+
+    /// Writes this run's new facts in one transaction. A cache another run holds locked past the
+    /// wait is left as it is (this run's facts are not kept). Returns what to tell the user.
+    @discardableResult
+    public func save() -> [String] {
+        let before = notes.count
+        defer { if notes.count == before { fresh = [] } }
+        guard database != nil, !fresh.isEmpty else { return [] }
+        do {
+            try transaction {
+                let statement = try prepare("INSERT OR REPLACE INTO files (path, device, inode, size, modified, changed, facts) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                defer { sqlite3_finalize(statement) }
+                for entry in fresh {
+                    let path = PathBytes.bytes(entry.path)
+                    sqlite3_bind_blob(statement, 1, path, Int32(path.count), lpcheck_sqlite_transient())
+                    sqlite3_bind_int64(statement, 2, Int64(bitPattern: entry.stamp.device))
+                    sqlite3_bind_int64(statement, 3, Int64(bitPattern: entry.stamp.inode))
+                    sqlite3_bind_int64(statement, 4, entry.stamp.size)
+                    sqlite3_bind_int64(statement, 5, entry.stamp.modified)
+                    sqlite3_bind_int64(statement, 6, entry.stamp.changed)
+                    sqlite3_bind_blob(statement, 7, entry.blob, Int32(entry.blob.count), lpcheck_sqlite_transient())
+                    let code = sqlite3_step(statement)
+                    guard code == SQLITE_DONE else { throw failure("cannot write", code) }
+                    sqlite3_reset(statement)
+                }
+            }
+        } catch let error as Failure where (error.code & 0xFF) == SQLITE_BUSY || (error.code & 0xFF) == SQLITE_LOCKED {
+            notes.append("cache \(path) is locked by another run: this run's facts were not kept (\(error))")
+        } catch {
+            notes.append("cache \(path) could not be written: \(error)")
+        }
+        return Array(notes[before...])
+    }
+
+    func close() {
+        if let database { sqlite3_close_v2(database) }
+        database = nil
+    }
+
+    // MARK: SQLite
+
+    enum Value { case text(String) }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(database, sql, -1, &statement, nil)
+        guard code == SQLITE_OK else { throw failure(sql, code) }
+        return statement
+    }
+
+    private func execute(_ sql: String, _ values: [Value] = []) throws {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in values.enumerated() {
+            switch value {
+            case .text(let text): sqlite3_bind_text(statement, Int32(index + 1), text, -1, lpcheck_sqlite_transient())
+            }
+        }
+        var code = sqlite3_step(statement)
+        while code == SQLITE_ROW { code = sqlite3_step(statement) }
+        guard code == SQLITE_DONE else { throw failure(sql, code) }
+    }
+
+    private func query<T>(_ sql: String, _ row: (OpaquePointer?) -> T) throws -> [T] {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        var rows: [T] = []
+        var code = sqlite3_step(statement)
+        while code == SQLITE_ROW {
+            rows.append(row(statement))
+            code = sqlite3_step(statement)
+        }
+        guard code == SQLITE_DONE else { throw failure(sql, code) }
+        return rows
+    }
+
+    private func transaction(_ body: () throws -> Void) throws {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    static func blob(_ statement: OpaquePointer?, _ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    static func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
+        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+    }
+}

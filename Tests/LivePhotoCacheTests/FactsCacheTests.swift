@@ -1,0 +1,143 @@
+import Foundation
+import LivePhotoTestSupport
+import Testing
+
+/// `check --cache`: unchanged files are not read again, changed ones are, and a cache that cannot
+/// be trusted is emptied, made anew or bypassed, with a message, never believed.
+@Suite(.enabled(if: Locations.lpcheckBinary != nil, "needs the lpcheck binary"))
+struct FactsCacheTests {
+    static func lpcheck(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        try ProcessResult.run(try #require(Locations.lpcheckBinary).path, arguments,
+                              environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    }
+
+    /// A writable copy of our samples (and of the shared ones when present).
+    static func library() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Locations.samples, to: root.appendingPathComponent("Samples"))
+        if let shared = Locations.sharedSamples { try FileManager.default.copyItem(at: shared, to: root.appendingPathComponent("shared")) }
+        return root
+    }
+
+    /// (bytes read, files from the cache) from --stats.
+    static func stats(_ result: ProcessResult) throws -> (bytes: Int, hits: Int) {
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("stats:") }, "\(result.stderr)")
+        func number(before marker: String) -> Int? {
+            guard let range = line.range(of: marker) else { return nil }
+            return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+        }
+        return (try #require(number(before: " bytes read")), try #require(number(before: " files from the cache")))
+    }
+
+    /// The JSON report without the bytes read (which is what a cache changes).
+    static func report(_ result: ProcessResult) -> String {
+        result.text.split(separator: "\n").filter { !$0.contains("\"bytesRead\"") }.joined(separator: "\n")
+    }
+
+    @Test("an unchanged library is checked again without reading a media byte, with the same report; a changed file is read again")
+    func warmAndChanged() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("facts.db").path
+        let folder = root.appendingPathComponent("Samples").path
+        let library = [folder] + (Locations.sharedSamples != nil ? [root.appendingPathComponent("shared").path] : [])
+        let cold = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "json"])
+        #expect(try Self.stats(cold).hits == 0 && Self.stats(cold).bytes > 0)
+        let warm = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "json"])
+        #expect(try Self.stats(warm).bytes == 0, "\(warm.stderr)")
+        #expect(warm.status == cold.status)
+        #expect(Self.report(warm) == Self.report(cold))
+        let files = try #require(FileManager.default.enumerator(atPath: folder)?.allObjects as? [String]).filter { !$0.hasPrefix(".") }
+        #expect(try Self.stats(warm).hits >= files.count)
+
+        // One still loses its identifier (same size, new bytes): read again, and the report says so.
+        let still = folder + "/camera-pair.jpg"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: still))
+        let identifier = Data("8E2F3C61-6A1D-4B7E-9F0C-2D5A7B9C1E34".utf8)
+        let range = try #require(bytes.range(of: identifier))
+        bytes.replaceSubrange(range, with: Data("00000000-6A1D-4B7E-9F0C-2D5A7B9C1E34".utf8))
+        try bytes.write(to: URL(fileURLWithPath: still))
+        let changed = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "json"])
+        #expect(try Self.stats(changed).hits == Self.stats(warm).hits - 1)
+        #expect(try Self.stats(changed).bytes > 0)
+        let direct = try Self.lpcheck(["check"] + library + ["--format", "json"])
+        #expect(Self.report(changed) == Self.report(direct))
+        #expect(changed.text.contains("00000000-6A1D-4B7E-9F0C-2D5A7B9C1E34"))
+    }
+
+    @Test("a cache from another build is emptied, a damaged one made anew, a locked one not written: each said, the report right")
+    func distrust() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("Samples").path
+        let cache = root.appendingPathComponent("facts.db").path
+        let direct = try Self.lpcheck(["check", folder, "--format", "json"])
+        #expect(try Self.lpcheck(["check", folder, "--cache", cache, "--quiet"]).status == direct.status)
+
+        // Another build wrote it.
+        let python = try #require(Locations.tool("python3"))
+        let edit = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"update meta set value='lpcheck-facts-cache 0' where key='build'\"); c.commit()"
+        #expect(try ProcessResult.run(python, ["-c", edit, cache]).status == 0)
+        let other = try Self.lpcheck(["check", folder, "--cache", cache, "--stats", "--format", "json"])
+        #expect(other.stderr.contains("written by another build") && other.stderr.contains("emptied"), "\(other.stderr)")
+        #expect(try Self.stats(other).hits == 0)
+        #expect(Self.report(other) == Self.report(direct))
+
+        // Damaged: garbage where the database was.
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cache + suffix) }
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: cache))
+        let damaged = try Self.lpcheck(["check", folder, "--cache", cache, "--stats", "--format", "json"])
+        #expect(damaged.stderr.contains("damaged") && damaged.stderr.contains("made anew"), "\(damaged.stderr)")
+        #expect(try Self.stats(damaged).hits == 0)
+        #expect(Self.report(damaged) == Self.report(direct))
+        let after = try Self.lpcheck(["check", folder, "--cache", cache, "--stats", "--quiet"])
+        #expect(try Self.stats(after).bytes == 0, "the remade cache serves the next run")
+
+        // Locked: another process holds the write lock for longer than this run waits.
+        try? FileManager.default.removeItem(atPath: cache)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cache + suffix) }
+        let hold = "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('PRAGMA journal_mode=WAL'); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(6)"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: python)
+        holder.arguments = ["-c", hold, cache]
+        let pipe = Pipe()
+        holder.standardOutput = pipe
+        try holder.run()
+        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
+        let locked = try Self.lpcheck(["check", folder, "--cache", cache, "--format", "json"], environment: ["LPCHECK_CACHE_WAIT_MS": "200"])
+        holder.waitUntilExit()
+        #expect(locked.stderr.contains("locked"), "\(locked.stderr)")
+        #expect(Self.report(locked) == Self.report(direct))
+    }
+
+    @Test("two runs on one cache at once: both right, and the cache serves the next run whole")
+    func concurrentRuns() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("Samples").path
+        let cache = root.appendingPathComponent("facts.db").path
+        let direct = try Self.lpcheck(["check", folder, "--format", "json"])
+        let results = ResultsBox()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            results.add(try? Self.lpcheck(["check", folder, "--cache", cache, "--format", "json"]))
+        }
+        #expect(results.values.count == 4)
+        for result in results.values {
+            #expect(Self.report(result) == Self.report(direct), "\(result.stderr)")
+            #expect(!result.stderr.contains("damaged"))
+        }
+        let next = try Self.lpcheck(["check", folder, "--cache", cache, "--stats", "--quiet"])
+        #expect(try Self.stats(next).bytes == 0, "\(next.stderr)")
+    }
+
+    final class ResultsBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var values: [ProcessResult] = []
+        func add(_ result: ProcessResult?) {
+            lock.lock()
+            if let result { values.append(result) }
+            lock.unlock()
+        }
+    }
+}
