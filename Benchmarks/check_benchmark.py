@@ -3,6 +3,7 @@
 
 Usage: python3 Benchmarks/check_benchmark.py [--pairs 5000,50000] [--work DIR] [--exiftool-pairs 300] [--runs 3]
        python3 Benchmarks/check_benchmark.py --callgrind 200 [--linked] [--binary OLD] [--work DIR]
+       python3 Benchmarks/check_benchmark.py --cache-pairs 50000 [--runs 3] [--work DIR]
 
 For each corpus size it builds a corpus of N pairs from the four real camera pairs in
 ../shared/samples (hard links, 100 pairs per folder), warms the page cache, and measures:
@@ -19,6 +20,11 @@ machine, unlike wall time) for a check of N pairs on one thread, minus the proce
 (`lpcheck --version`), and lists the functions that dominate. valgrind 3.19 cannot read the
 DWARF 5 debug information Swift emits, so it runs on a copy without debug information (the
 symbol table stays).
+
+With --cache-pairs N it measures incremental checks on the hard-linked corpus of N pairs (2N
+files): a cold check without a cache, the first check with --cache (reads everything and fills
+the cache), and the best of --runs checks with the warm cache (nothing changed), with the bytes
+each read (--stats).
 """
 import argparse
 import os
@@ -116,6 +122,30 @@ def callgrind(lpcheck, work, pairs, distinct=True):
     print("\n".join(line[:150] for line in listed[:20]))
 
 
+def incremental(lpcheck, work, pairs, runs):
+    folder = corpus(work, pairs)
+    cache = os.path.join(work, f"facts-{pairs}.db")
+    base = [lpcheck, "check", folder, "--format", "json", "--output", "/dev/null", "--quiet", "--stats"]
+    timed(base, 1)  # warm the page cache
+    cold, cold_result = timed(base, runs)
+
+    def stats(result):
+        read = int(re.search(r"(\d+) bytes read", result.stderr).group(1))
+        hits = re.search(r"(\d+) files from the cache", result.stderr)
+        return read, int(hits.group(1)) if hits else 0
+
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(cache + suffix):
+            os.remove(cache + suffix)
+    fill, fill_result = timed(base + ["--cache", cache], 1)
+    warm, warm_result = timed(base + ["--cache", cache], runs)
+    files = 2 * pairs
+    print("| files | check, no cache (s) | first check with --cache (s) | unchanged, warm cache (s) | × faster than cold | bytes read cold | bytes read warm | files from the cache |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(f"| {files} | {cold:.2f} | {fill:.2f} | {warm:.3f} | {cold / warm:.1f} | {stats(cold_result)[0]} | {stats(warm_result)[0]} | {stats(warm_result)[1]} |")
+    print(f"\n(best of {runs} runs, page cache warm, {os.cpu_count()} cores; cache file {os.path.getsize(cache) // 1024} KB)")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", default="5000,50000")
@@ -125,6 +155,7 @@ def main():
     parser.add_argument("--callgrind", type=int, metavar="PAIRS", help="count instructions instead of timing (distinct pairs)")
     parser.add_argument("--linked", action="store_true", help="with --callgrind: the hard-linked corpus (one file per camera pair)")
     parser.add_argument("--binary", help="measure this lpcheck binary instead of building one (an older build, side by side)")
+    parser.add_argument("--cache-pairs", type=int, metavar="PAIRS", help="time incremental checks with --cache instead")
     args = parser.parse_args()
     if not os.path.isdir(SHARED):
         sys.exit("needs ../shared/samples")
@@ -137,6 +168,9 @@ def main():
                                               capture_output=True, text=True).stdout.strip(), "lpcheck")
     if args.callgrind:
         callgrind(lpcheck, args.work, args.callgrind, distinct=not args.linked)
+        return
+    if args.cache_pairs:
+        incremental(lpcheck, args.work, args.cache_pairs, args.runs)
         return
     floor = os.path.join(args.work, "iofloor")
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "Benchmarks", "iofloor.c")], check=True)

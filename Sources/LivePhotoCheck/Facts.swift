@@ -21,19 +21,72 @@ public struct FileFacts: Sendable, Codable {
     public var hasAppleMakerNote: Bool = false
     public var make: String?
     public var model: String?
-    public var motionPhoto: MotionPhoto?
+    public var motionPhoto: MotionPhoto? {
+        get { motionPhotoBox?.value }
+        set { motionPhotoBox = newValue.map(Boxed.init) }
+    }
     /// The movie inside a motion photo.
-    public var motionMovie: MovieFacts?
+    public var motionMovie: MovieFacts? {
+        get { motionMovieBox?.value }
+        set { motionMovieBox = newValue.map(Boxed.init) }
+    }
     public var thumbnail: [UInt8]?
 
     // Movies
-    public var movie: MovieFacts?
+    public var movie: MovieFacts? {
+        get { movieBox?.value }
+        set { movieBox = newValue.map(Boxed.init) }
+    }
+
+    // The large optional parts live behind references: pairing and the items copy facts a lot,
+    // and a copy is then a few hundred bytes instead of 800.
+    private var motionPhotoBox: Boxed<MotionPhoto>?
+    private var motionMovieBox: Boxed<MovieFacts>?
+    private var movieBox: Boxed<MovieFacts>?
 
     /// What `lpcheck scan` records (Reports/facts.schema.json): everything pairing and the rules
     /// read. Thumbnails stay out: they are for HTML reports and would make records large.
     enum CodingKeys: String, CodingKey {
         case path, format, kind, size, error, warnings, contentIdentifier, bytesRead, identity
         case hasAppleMakerNote, make, model, motionPhoto, motionMovie, movie
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        format = try container.decode(FileFormat.self, forKey: .format)
+        kind = try container.decode(MediaFile.Kind.self, forKey: .kind)
+        size = try container.decode(Int64.self, forKey: .size)
+        error = try container.decodeIfPresent(ParseError.self, forKey: .error)
+        warnings = try container.decode([ParseError].self, forKey: .warnings)
+        contentIdentifier = try container.decodeIfPresent(String.self, forKey: .contentIdentifier)
+        bytesRead = try container.decode(Int64.self, forKey: .bytesRead)
+        identity = try container.decodeIfPresent(FileIdentity.self, forKey: .identity)
+        hasAppleMakerNote = try container.decode(Bool.self, forKey: .hasAppleMakerNote)
+        make = try container.decodeIfPresent(String.self, forKey: .make)
+        model = try container.decodeIfPresent(String.self, forKey: .model)
+        motionPhoto = try container.decodeIfPresent(MotionPhoto.self, forKey: .motionPhoto)
+        motionMovie = try container.decodeIfPresent(MovieFacts.self, forKey: .motionMovie)
+        movie = try container.decodeIfPresent(MovieFacts.self, forKey: .movie)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(format, forKey: .format)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(size, forKey: .size)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encodeIfPresent(contentIdentifier, forKey: .contentIdentifier)
+        try container.encode(bytesRead, forKey: .bytesRead)
+        try container.encodeIfPresent(identity, forKey: .identity)
+        try container.encode(hasAppleMakerNote, forKey: .hasAppleMakerNote)
+        try container.encodeIfPresent(make, forKey: .make)
+        try container.encodeIfPresent(model, forKey: .model)
+        try container.encodeIfPresent(motionPhoto, forKey: .motionPhoto)
+        try container.encodeIfPresent(motionMovie, forKey: .motionMovie)
+        try container.encodeIfPresent(movie, forKey: .movie)
     }
 
     public init(path: String, format: FileFormat, kind: MediaFile.Kind, size: Int64 = 0, error: ParseError? = nil,
@@ -208,4 +261,10 @@ extension MovieFacts {
         }
         stillImageTime = movie.stillImageTime
     }
+}
+
+/// An immutable value behind a reference (copies share it; a change makes a new one).
+final class Boxed<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
