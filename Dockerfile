@@ -7,7 +7,8 @@ COPY . .
 RUN ./Scripts/build-release.sh /dist
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libexif12 libxml2 && rm -rf /var/lib/apt/lists/*
+# libheif1 only serves check --thumbnails (loaded at run time); drop it for a smaller image.
+RUN apt-get update && apt-get install -y --no-install-recommends libexif12 libxml2 libsqlite3-0 libheif1 && rm -rf /var/lib/apt/lists/*
 COPY --from=build /dist/bin/lpcheck /usr/local/bin/lpcheck
 COPY --from=build /dist/share /usr/local/share
 ENTRYPOINT ["lpcheck"]

@@ -44,6 +44,10 @@ let package = Package(
         .target(name: "LivePhotoRepair", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "CFileCopy"]),
         // In-kernel file copying (copy_file_range) for repair's unchanged ranges.
         .target(name: "CFileCopy"),
+        // libheif loaded at run time (dlopen) for HEIC thumbnails: nothing links it.
+        .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // HEIC thumbnails for HTML reports (--thumbnails), the only user of CHeifLoader.
+        .target(name: "LivePhotoThumbnails", dependencies: ["LivePhotoFormats", "CHeifLoader"]),
         // Pure writers from models/reports to bytes: one per format.
         // The HTML report's CSS is embedded at build time, so the binary needs no resource bundle.
         .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats", "LivePhotoCheck"],
@@ -52,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "lpcheck",
             dependencies: [
-                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRepair", "LivePhotoCache",
+                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRepair", "LivePhotoCache", "LivePhotoThumbnails",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +68,7 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "LivePhotoRepairTests", dependencies: ["LivePhotoRepair", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCacheTests", dependencies: ["LivePhotoCache", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoThumbnailsTests", dependencies: ["LivePhotoThumbnails", "LivePhotoTestSupport"]),
         .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
     ]
 )

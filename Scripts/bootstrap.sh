@@ -14,7 +14,7 @@ fi
 if command -v dpkg-query >/dev/null 2>&1; then
   # build: C libraries behind the shims (pkg-config finds them); tests: ExifTool and ffmpeg as
   # oracles, Chromium to load HTML reports, GNU parallel for the sharded scan.
-  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libimage-exiftool-perl ffmpeg chromium parallel ${LPCHECK_EXTRA_PACKAGES:-}; do
+  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libheif1 libimage-exiftool-perl ffmpeg chromium parallel ${LPCHECK_EXTRA_PACKAGES:-}; do
     have_pkg "$pkg" || need_packages+=("$pkg")
   done
   if [ ${#need_packages[@]} -gt 0 ]; then
@@ -35,7 +35,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
     python3 -m pip install --quiet pillow-heif >/dev/null 2>&1 || echo "bootstrap: pillow-heif could not be installed; HEIC pixel comparisons will skip" >&2
   fi
 elif command -v brew >/dev/null 2>&1; then
-  for formula in pkg-config libexif libxml2 sqlite exiftool ffmpeg; do
+  for formula in pkg-config libexif libxml2 sqlite libheif exiftool ffmpeg; do
     brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
   done
 else

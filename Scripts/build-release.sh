@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A self-contained Linux lpcheck for CI systems that do not build Swift: the Swift runtime and
-# Foundation linked statically (only system C libraries stay dynamic: libexif, libxml2 and what
+# Foundation linked statically (only system C libraries stay dynamic: libexif, libxml2, libsqlite3 and what
 # they need, libstdc++, libc), stripped, with bash/zsh/fish completions and the man page.
 # Usage: Scripts/build-release.sh [OUTDIR]   (default dist/; then Scripts/install.sh PREFIX)
 set -euo pipefail

@@ -9,7 +9,15 @@ import LivePhotoFormats
 public enum CheckHTML: Sendable {
     static var css: String { String(decoding: PackageResources.report_css, as: UTF8.self) }
 
-    public static func render(_ report: CheckReport) -> String {
+    /// Item cards a page holds by default; the rest are counted in a note (`--html-limit`).
+    public static let defaultLimit = 5_000
+
+    public static func render(_ report: CheckReport) -> String { render(report, limit: defaultLimit) }
+
+    /// The page with at most `limit` item cards (0: no limit), in folder sections: folders with
+    /// failing items first and open, passing folders folded; within a folder, failing items first.
+    /// What does not fit is counted in a note; the summary tables always cover every item.
+    public static func render(_ report: CheckReport, limit: Int) -> String {
         let fixes = Dictionary(report.rules.map { ($0.identifier, $0.fix) }, uniquingKeysWith: { first, _ in first })
         var out = """
         <!DOCTYPE html>
@@ -36,16 +44,22 @@ public enum CheckHTML: Sendable {
             out += "<tr><td>\(kind.rawValue)</td><td>\(report.count(kind))</td></tr>\n"
         }
         out += "</table>\n"
-        // Failing items first (worst finding first), then the rest, each in report order.
-        let order = report.items.indices.sorted { left, right in
-            let a = rank(report.items[left]), b = rank(report.items[right])
-            return a != b ? a < b : left < right
-        }
+        let folders = sections(report)
+        // The cards shown: the `limit` worst items (by rank, then page order), so that nothing
+        // left out is worse than something shown. Anchors number the cards in page order.
+        let order = folders.flatMap(\.items)
+        let ranked = order.indices.sorted { a, b in
+            let left = rank(report.items[order[a]]), right = rank(report.items[order[b]])
+            return left != right ? left < right : a < b
+        }.map { order[$0] }
+        let chosen = Set(limit > 0 ? ranked.prefix(limit) : ranked[...])
+        let shown = order.filter(chosen.contains)
+        let position = Dictionary(uniqueKeysWithValues: shown.enumerated().map { ($1, $0) })
         if !report.countsByRule.isEmpty {
-            // Each rule links to the first item it found something in; each finding links back.
+            // Each rule links to the first card it found something in; each finding links back.
             var first: [String: Int] = [:]
-            for (position, index) in order.enumerated() {
-                for finding in report.items[index].findings where first[finding.rule] == nil { first[finding.rule] = position }
+            for (index, item) in shown.enumerated() {
+                for finding in report.items[item].findings where first[finding.rule] == nil { first[finding.rule] = index }
             }
             out += "<table class=\"summary\"><tr><th>rule</th><th>findings</th></tr>\n"
             for (rule, count) in report.countsByRule {
@@ -55,10 +69,65 @@ public enum CheckHTML: Sendable {
             }
             out += "</table>\n"
         }
+        if shown.count < order.count {
+            out += cutNote(report, cut: ranked.filter { !chosen.contains($0) }, shown: shown.count, limit: limit)
+        }
         let listed = Set(report.countsByRule.map(\.rule))
-        for (position, index) in order.enumerated() { out += card(report.items[index], fixes: fixes, anchor: "item-\(position)", listed: listed) }
+        for folder in folders {
+            let visible = folder.items.filter { position[$0] != nil }
+            guard !visible.isEmpty else { continue }
+            let findings = folder.items.flatMap { report.items[$0].findings.filter { !$0.baselined } }
+            let errors = findings.filter { $0.severity == .error }.count, warnings = findings.filter { $0.severity == .warning }.count
+            let failing = folder.rank < 2
+            var counts = "\(folder.items.count) item\(folder.items.count == 1 ? "" : "s")"
+            if errors > 0 { counts += " · \(errors) error\(errors == 1 ? "" : "s")" }
+            if warnings > 0 { counts += " · \(warnings) warning\(warnings == 1 ? "" : "s")" }
+            if visible.count < folder.items.count { counts += " · \(folder.items.count - visible.count) not shown" }
+            out += "<details class=\"folder\"\(failing ? " open" : "")><summary><code>\(Markup.escape(folder.name))</code> <span class=\"counts\">\(counts)</span></summary>\n"
+            for item in visible {
+                out += card(report.items[item], fixes: fixes, anchor: "item-\(position[item] ?? 0)", listed: listed)
+            }
+            out += "</details>\n"
+        }
         out += "</main>\n</body>\n</html>\n"
         return out
+    }
+
+    /// Items grouped by folder (the still's, else the movie's), worst folders first, then by name;
+    /// within a folder, failing items first, each in report order.
+    static func sections(_ report: CheckReport) -> [(name: String, rank: Int, items: [Int])] {
+        var byFolder: [String: [Int]] = [:]
+        for (index, item) in report.items.enumerated() {
+            let path = item.still?.path ?? item.movie?.path ?? ""
+            let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+            byFolder[folder, default: []].append(index)
+        }
+        return byFolder.map { name, indices in
+            let items = indices.sorted { left, right in
+                let a = rank(report.items[left]), b = rank(report.items[right])
+                return a != b ? a < b : left < right
+            }
+            return (name, items.first.map { rank(report.items[$0]) } ?? 3, items)
+        }.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.name < $1.name }
+    }
+
+    /// What a limited page leaves out, counted so that nobody reads the page as the whole report.
+    static func cutNote(_ report: CheckReport, cut: [Int], shown: Int, limit: Int) -> String {
+        let items = cut.map { report.items[$0] }
+        var kinds: [(String, Int)] = []
+        for kind in ItemKind.allCases {
+            let count = items.filter { $0.kind == kind }.count
+            if count > 0 { kinds.append((kind.rawValue, count)) }
+        }
+        let findings = items.flatMap { $0.findings.filter { !$0.baselined } }
+        var severities: [String] = []
+        for severity in [Severity.error, .warning, .info] {
+            let count = findings.filter { $0.severity == severity }.count
+            if count > 0 { severities.append("\(count) \(severity.rawValue)\(count == 1 ? "" : "s")") }
+        }
+        let what = severities.isEmpty ? "none of them has a finding" : "they hold " + severities.joined(separator: ", ")
+        return "<p class=\"cut\">This page shows \(shown) of \(report.items.count) items (--html-limit \(limit)): \(cut.count) are not shown ("
+            + kinds.map { "\($0.1) \($0.0)" }.joined(separator: ", ") + "); \(what). Failing items come first, so every item left out is at most as bad as the last one shown. The JSON report lists every item.</p>\n"
     }
 
     /// 0 for items with a gating error, 1 warning, 2 info, 3 none.
@@ -75,7 +144,8 @@ public enum CheckHTML: Sendable {
         let worst = item.findings.filter { !$0.baselined }.map(\.severity).max()
         var out = "<section class=\"card \(worst?.rawValue ?? "clean")\" id=\"\(anchor)\">\n"
         if let thumbnail = item.still?.thumbnail {
-            out += "<img class=\"thumb\" alt=\"thumbnail\" src=\"data:image/jpeg;base64,\(Data(thumbnail).base64EncodedString())\">\n"
+            let type = thumbnail.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpeg"
+            out += "<img class=\"thumb\" alt=\"thumbnail\" src=\"data:image/\(type);base64,\(Data(thumbnail).base64EncodedString())\">\n"
         } else {
             out += "<div class=\"nothumb\">\(item.still == nil ? "no still" : "no thumbnail")</div>\n"
         }

@@ -64,13 +64,18 @@ struct CheckReportTests {
         #expect(CheckText.render(report, verbose: true, showInfo: false).contains("  info identifier-variant"))
     }
 
-    @Test("the HTML report puts failing items first and links rules and findings both ways")
+    @Test("the HTML report puts failing folders and, in each, failing items first, and links rules and findings both ways")
     func htmlOrderAndLinks() throws {
         let report = Self.report()
         let html = CheckHTML.render(report)
-        let cards = html.components(separatedBy: "<section class=\"card ").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-        let ranks = cards.map { ["error": 0, "warning": 1, "info": 2, "clean": 3][$0] ?? 9 }
-        #expect(ranks == ranks.sorted(), "\(cards)")
+        var worst: [Int] = []
+        for section in html.components(separatedBy: "<details class=\"folder\"").dropFirst() {
+            let cards = section.components(separatedBy: "<section class=\"card ").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            let ranks = cards.map { ["error": 0, "warning": 1, "info": 2, "clean": 3][$0] ?? 9 }
+            #expect(ranks == ranks.sorted(), "\(cards)")
+            worst.append(ranks.first ?? 9)
+        }
+        #expect(worst.count >= 2 && worst == worst.sorted(), "\(worst)")
         for (rule, _) in report.countsByRule {
             #expect(html.contains("<tr id=\"rule-\(rule)\">"))
             #expect(html.contains("href=\"#rule-\(rule)\""))

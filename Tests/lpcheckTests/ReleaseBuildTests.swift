@@ -17,7 +17,7 @@ struct ReleaseBuildTests {
     static let binary = ReleaseTree.binary
 
     /// What may stay dynamic: the system C libraries behind the shims and the C/C++ runtime.
-    static let allowed = ["linux-vdso", "ld-linux", "libc.so", "libm.so", "libstdc++", "libgcc_s", "libexif", "libxml2", "libicu", "libz.so", "liblzma", "libdl", "libpthread", "librt"]
+    static let allowed = ["linux-vdso", "ld-linux", "libc.so", "libm.so", "libstdc++", "libgcc_s", "libexif", "libxml2", "libsqlite3", "libicu", "libz.so", "liblzma", "libdl", "libpthread", "librt"]
 
     @Test("only system C libraries are linked dynamically")
     func linkedLibraries() throws {

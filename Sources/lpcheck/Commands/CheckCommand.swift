@@ -3,6 +3,7 @@ import Foundation
 import LivePhotoCache
 import LivePhotoCheck
 import LivePhotoReports
+import LivePhotoThumbnails
 
 #if canImport(Glibc)
 import Glibc
@@ -87,12 +88,19 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("Keep each file's facts in this SQLite file; later runs read only new or changed files.", valueName: "file"))
     var cache: String?
 
+    @Option(help: "Item cards in an HTML report at most (the worst first; a note counts the rest; 0 for no limit).")
+    var htmlLimit: Int = CheckHTML.defaultLimit
+
+    @Flag(help: "With an HTML report: HEIC stills without an EXIF thumbnail get one decoded by libheif (loaded at run time).")
+    var thumbnails = false
+
     func validate() throws {
         guard paths.isEmpty != facts.isEmpty else { throw ValidationError("give folders or files to check, or --facts FILE (not both)") }
         guard stripPrefix == nil || !facts.isEmpty else { throw ValidationError("--strip-prefix goes with --facts") }
         guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
         guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
+        guard htmlLimit >= 0 else { throw ValidationError("--html-limit must be 0 (no limit) or more") }
     }
 
     func run() throws {
@@ -110,7 +118,7 @@ struct Check: ParsableCommand {
             store = opened.cache
             checker.store = store
         }
-        let report: CheckReport
+        var report: CheckReport
         if facts.isEmpty {
             report = checker.run()
             for note in store?.save() ?? [] { printError("lpcheck: \(note)") }
@@ -134,17 +142,22 @@ struct Check: ParsableCommand {
                        + (store.map { ", \($0.hits) files from the cache" } ?? ""))
         }
 
+        if thumbnails && format.contains(where: { $0.isHTML }) { Self.addHEIFThumbnails(&report) }
+        // HTML takes --html-limit; every other format is the reporter's own.
+        func emit(_ kind: ReportFormat, _ sink: (String) -> Void) {
+            if kind.isHTML { sink(CheckHTML.render(report, limit: htmlLimit)) } else { kind.reporter.write(report, to: sink) }
+        }
         var stdoutUsed = false
         for (index, kind) in format.enumerated() {
             if index < output.count {
                 do {
-                    try Self.write(report, with: kind.reporter, to: output[index])
+                    try Self.write(to: output[index]) { emit(kind, $0) }
                 } catch {
                     printError("lpcheck: cannot write \(output[index]): \(error.localizedDescription)")
                     throw ExitCode(2)
                 }
             } else {
-                kind.reporter.write(report) { print($0, terminator: "") }
+                emit(kind) { print($0, terminator: "") }
                 stdoutUsed = true
             }
         }
@@ -161,13 +174,40 @@ struct Check: ParsableCommand {
         if !report.passed { throw ExitCode(1) }
     }
 
+    /// Thumbnails for HEIC stills that have none, decoded by libheif on all cores.
+    static func addHEIFThumbnails(_ report: inout CheckReport) {
+        let availability = HEIFThumbnail.availability()
+        guard availability.available else {
+            printError("lpcheck: --thumbnails: \(availability.problem ?? "libheif cannot be used"); HEIC stills have no thumbnail")
+            return
+        }
+        let wanted = report.items.indices.filter { index in
+            guard let still = report.items[index].still else { return false }
+            return still.thumbnail == nil && (still.format == .heic || still.format == .heif) && still.error == nil
+        }
+        let paths = wanted.map { report.items[$0].still?.path ?? "" }
+        let results = ThumbnailSlots(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            if case .success(let png) = HEIFThumbnail.png(path: paths[index]) { results.set(index, png) }
+        }
+        for (slot, index) in wanted.enumerated() { report.items[index].still?.thumbnail = results.value(slot) }
+    }
+
+    final class ThumbnailSlots: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [[UInt8]?]
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ value: [UInt8]) { lock.lock(); slots[index] = value; lock.unlock() }
+        func value(_ index: Int) -> [UInt8]? { lock.lock(); defer { lock.unlock() }; return slots[index] }
+    }
+
     /// Writes a report file as the reporter hands it over (JSON item by item), in 64 KB writes.
-    static func write(_ report: CheckReport, with reporter: any CheckReporter.Type, to path: String) throws {
+    static func write(to path: String, _ produce: ((String) -> Void) -> Void) throws {
         let handle = try openOutput(path)
         defer { try? handle.close() }
         var buffer = ""
         var failure: Error?
-        reporter.write(report) { piece in
+        produce { piece in
             buffer += piece
             if buffer.utf8.count >= 1 << 16, failure == nil {
                 do { try handle.write(contentsOf: Data(buffer.utf8)) } catch { failure = error }

@@ -1,0 +1,63 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+import LivePhotoReports
+import LivePhotoTestSupport
+import Testing
+
+/// The HTML report at scale: folder sections, and a limit that leaves out the least bad items and
+/// says exactly what it left out.
+struct HTMLScaleTests {
+    static func cards(_ html: String) -> [String] {
+        html.components(separatedBy: "<section class=\"card ").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    /// 0 error, 1 warning, 2 info, 3 clean: the class a card carries.
+    static func rank(_ card: String) -> Int { ["error": 0, "warning": 1, "info": 2][card] ?? 3 }
+
+    @Test("a limit shows the worst items, counts what it cut by kind and severity, and keeps the tables whole", arguments: [1, 3, 5])
+    func limit(_ limit: Int) throws {
+        let report = CheckReportTests.report()
+        let html = CheckHTML.render(report, limit: limit)
+        let shown = Self.cards(html)
+        #expect(shown.count == limit)
+        let cut = report.items.count - limit
+        #expect(html.contains("This page shows \(limit) of \(report.items.count) items (--html-limit \(limit)): \(cut) are not shown ("))
+        // Nothing left out is worse than the best card shown.
+        let all = report.items.map { item -> Int in
+            switch item.findings.filter({ !$0.baselined }).map(\.severity).max() {
+            case .error?: return 0
+            case .warning?: return 1
+            case .info?: return 2
+            case nil: return 3
+            }
+        }.sorted()
+        #expect(shown.map(Self.rank).sorted() == Array(all.prefix(limit)))
+        let cutFindings = all.dropFirst(limit)
+        if cutFindings.allSatisfy({ $0 == 3 }) { #expect(html.contains("none of them has a finding")) }
+        // The rule table still counts every finding.
+        for (rule, count) in report.countsByRule { #expect(html.contains("<tr id=\"rule-\(Markup.escape(rule))\">") && html.contains("<td>\(count)</td>")) }
+    }
+
+    @Test("no limit: every item, no note; one section per folder, open when it fails, names escaped")
+    func sections() throws {
+        let report = CheckReportTests.report()
+        let html = CheckHTML.render(report, limit: 0)
+        #expect(Self.cards(html).count == report.items.count)
+        #expect(!html.contains("class=\"cut\""))
+        let folders = Set(report.items.compactMap { item -> String? in
+            guard let path = item.still?.path ?? item.movie?.path, let slash = path.lastIndex(of: "/") else { return nil }
+            return String(path[..<slash])
+        })
+        let sections = html.components(separatedBy: "<details class=\"folder\"").dropFirst()
+        #expect(sections.count == folders.count)
+        for section in sections {
+            let open = section.hasPrefix(" open>")
+            let failing = section.contains("<section class=\"card error") || section.contains("<section class=\"card warning")
+            #expect(open == failing, "\(section.prefix(120))")
+        }
+        #expect(!html.contains("<script>"))
+        // The default keeps small reports whole.
+        #expect(CheckHTML.render(report) == html)
+    }
+}
