@@ -120,12 +120,14 @@ public struct Discovery {
             guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
             if name.hasPrefix(".") { result.hidden.append(path) } else { result.files.append(path) }
         }
-        result.files.sort(by: Self.walkOrder)
-        result.hidden.sort(by: Self.walkOrder)
+        let files = result.files, hidden = result.hidden
+        result.files = Self.walkOrdered(files.count) { files[$0] }.map { files[$0] }
+        result.hidden = Self.walkOrdered(hidden.count) { hidden[$0] }.map { hidden[$0] }
         return result
     }
 
-    /// `paths` in the order a walk lists them (the keys are split once, not per comparison).
+    /// Indices of `count` paths in the order a walk lists them: a folder's files by name, then its
+    /// subfolders by name (each path is split once, not per comparison).
     public static func walkOrdered(_ count: Int, path: (Int) -> String) -> [Int] {
         let keys = (0..<count).map { index -> (folder: [Substring], name: Substring) in
             let parts = path(index).split(separator: "/", omittingEmptySubsequences: false)
@@ -137,15 +139,6 @@ public struct Discovery {
             if a.folder.count != b.folder.count { return a.folder.count < b.folder.count }
             return a.name < b.name
         }
-    }
-
-    /// The order a walk lists files in: a folder's files by name, then its subfolders by name.
-    public static func walkOrder(_ a: String, _ b: String) -> Bool {
-        let left = a.split(separator: "/", omittingEmptySubsequences: false), right = b.split(separator: "/", omittingEmptySubsequences: false)
-        let leftFolder = left.dropLast(), rightFolder = right.dropLast()
-        for (x, y) in zip(leftFolder, rightFolder) where x != y { return String(x) < String(y) }
-        if leftFolder.count != rightFolder.count { return leftFolder.count < rightFolder.count }
-        return String(left.last ?? "") < String(right.last ?? "")
     }
 
     func isExcluded(_ path: String) -> Bool {

@@ -48,9 +48,24 @@ public enum FactsRecords {
             + problems.map { line(Record(type: "problem", path: $0.path, reason: $0.reason), encoder) }.joined()
     }
 
+    /// File records, encoded on all cores, in order.
     public static func files(_ facts: [FileFacts]) -> String {
-        let encoder = encoder()
-        return facts.map { line(Record(type: "file", facts: $0), encoder) }.joined()
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, facts.count / 64))
+        let parts = LineSlots(count: workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let encoder = encoder()
+            let start = facts.count * worker / workers, end = facts.count * (worker + 1) / workers
+            parts.set(worker, facts[start..<end].map { line(Record(type: "file", facts: $0), encoder) }.joined())
+        }
+        return parts.joined
+    }
+
+    final class LineSlots: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [String]
+        init(count: Int) { slots = Array(repeating: "", count: count) }
+        func set(_ index: Int, _ text: String) { lock.lock(); slots[index] = text; lock.unlock() }
+        var joined: String { lock.lock(); defer { lock.unlock() }; return slots.joined() }
     }
 
     /// The byte ranges of the non-empty lines of `data` (found with memchr: Data.split is slow).
@@ -163,8 +178,9 @@ public enum FactsRecords {
         }
         let files = result.files
         result.files = Discovery.walkOrdered(files.count) { files[$0].path }.map { files[$0] }
-        result.hidden.sort(by: Discovery.walkOrder)
-        result.problems.sort { Discovery.walkOrder($0.path, $1.path) }
+        let hidden = result.hidden, problems = result.problems
+        result.hidden = Discovery.walkOrdered(hidden.count) { hidden[$0] }.map { hidden[$0] }
+        result.problems = Discovery.walkOrdered(problems.count) { problems[$0].path }.map { problems[$0] }
         return result
     }
 }
