@@ -2,6 +2,9 @@
 /// ISO/QuickTime file walked from an `ftyp`, a Samsung SEF trailer's `MotionPhoto_Data` record,
 /// or, when the XMP directory is stale, a search for the `ftyp` box after the still.
 public enum EmbeddedMovie {
+    /// Top-level boxes walked before a `moov` must have been seen.
+    static let boxesBeforeMovie = 16
+
     /// The bytes of a movie whose `ftyp` starts at `start`: top-level boxes walked while their
     /// headers are sound and inside `limit`; nil unless `ftyp` comes first and a `moov` follows.
     public static func extent(at start: Int64, in source: ByteSource, limit: Int64? = nil) -> Range<Int64>? {
@@ -40,12 +43,20 @@ public enum EmbeddedMovie {
             if type == Array("moov".utf8) { sawMovie = true }
             position += size
             boxes += 1
+            // A movie names its moov within its first few boxes (ftyp, free, wide, mdat, moov):
+            // a long chain without one is not a movie, and stopping bounds the search's work.
+            if !sawMovie && boxes >= Self.boxesBeforeMovie { return nil }
         }
         return sawMovie ? (start..<position, cutShort) : nil
     }
 
+    /// `ftyp` boxes tried by a search before it gives up: compressed image data rarely holds the
+    /// four letters, and a file made of them must not make the search slow.
+    static let searchCandidates = 64
+
     /// The first `ftyp` box (its header start) in `range`, read in blocks, that begins a movie.
     public static func search(in source: ByteSource, range: Range<Int64>) -> Int64? {
+        var candidates = 0
         let block = 1 << 16
         let pattern = Array("ftyp".utf8)
         var position = max(0, range.lowerBound)
@@ -59,6 +70,8 @@ public enum EmbeddedMovie {
                 if bytes[index] == pattern[0], bytes[index..<(index + 4)].elementsEqual(pattern) {
                     let start = position + Int64(index) - 4
                     if extent(at: start, in: source) != nil { return start }
+                    candidates += 1
+                    if candidates >= searchCandidates { return nil }
                 }
                 index += 1
             }

@@ -92,3 +92,40 @@ struct HostileInputTests {
         #expect(MediaFile.inspect(source: MemorySource([]), path: "empty").error?.code == .truncated)
     }
 }
+
+/// Motion photos built to make the movie search slow or the trailer reader allocate.
+struct HostileMotionPhotoTests {
+    static func jpeg(xmpAttributes: String, tail: [UInt8]) -> [UInt8] {
+        let xmp = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description xmlns:GCamera=\"http://ns.google.com/photos/1.0/camera/\" \(xmpAttributes)/></rdf:RDF></x:xmpmeta>".utf8)
+        let header = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+        let length = 2 + header.count + xmp.count
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + header + xmp
+        let scan: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00] + [UInt8](repeating: 0, count: 16) + [0xFF, 0xD9]
+        return [0xFF, 0xD8] + app1 + scan + tail
+    }
+
+    @Test("a megabyte of empty ftyp boxes after a MotionPhoto=1 still: the search gives up after a bounded number of reads")
+    func manyFtypBoxes() throws {
+        let box: [UInt8] = [0, 0, 0, 8] + Array("ftyp".utf8)
+        let bytes = Self.jpeg(xmpAttributes: "GCamera:MotionPhoto=\"1\"", tail: Array([[UInt8]](repeating: box, count: 131_072).joined()))
+        let source = MemorySource(bytes)
+        let still = try Still.read(from: source, format: .jpeg, options: .check)
+        #expect(still.motionPhoto != nil && still.motionPhoto?.movieRange == nil)
+        #expect(source.stats.reads < 5_000, "\(source.stats.reads) reads")
+    }
+
+    @Test("a Samsung trailer whose directory claims a billion entries or points outside the file is ignored, not trusted")
+    func lyingTrailer() throws {
+        func trailer(count: UInt32, back: UInt32, size: UInt32) -> [UInt8] {
+            func le(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * UInt32($0)) & 0xFF) } }
+            let directory = Array("SEFH".utf8) + le(106) + le(count) + [0, 0, 0x30, 0x0A] + le(back) + le(size)
+            return directory + le(UInt32(directory.count)) + Array("SEFT".utf8)
+        }
+        for (count, back, size) in [(UInt32(1_000_000_000), UInt32(24), UInt32(24)), (1, UInt32.max, 64), (1, 16, UInt32.max)] {
+            let bytes = Self.jpeg(xmpAttributes: "GCamera:MotionPhoto=\"1\"", tail: trailer(count: count, back: back, size: size))
+            #expect(SamsungTrailer.read(from: MemorySource(bytes)) == nil)
+            let still = try Still.read(from: MemorySource(bytes), format: .jpeg, options: .check)
+            #expect(still.motionPhoto?.movieRange == nil)
+        }
+    }
+}
