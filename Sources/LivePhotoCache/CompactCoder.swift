@@ -128,7 +128,12 @@ struct CompactEncoder: Encoder {
         case let value as UInt16: stream.varint(UInt64(value))
         case let value as UInt32: stream.varint(UInt64(value))
         case let value as UInt64: stream.varint(value)
-        case let value as [String: String]:
+        // Collections by their static type: an empty array of any element casts to [UInt8].
+        case let value as [UInt8] where T.self == [UInt8].self:
+            // Bytes (thumbnails) as they are, not one varint each.
+            stream.varint(UInt64(value.count))
+            stream.bytes += value
+        case let value as [String: String] where T.self == [String: String].self:
             // Dictionaries encode through keys, which this form does not write: pairs, sorted.
             stream.varint(UInt64(value.count))
             for (key, item) in value.sorted(by: { $0.key < $1.key }) {
@@ -243,6 +248,11 @@ struct CompactDecoder: Decoder {
         case is UInt16.Type: value = try fitUnsigned(try stream.varint(), UInt16.self)
         case is UInt32.Type: value = try fitUnsigned(try stream.varint(), UInt32.self)
         case is UInt64.Type: value = try stream.varint()
+        case is [UInt8].Type:
+            let count = try stream.varint()
+            guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) bytes") }
+            value = Array(stream.bytes[stream.position..<(stream.position + Int(count))])
+            stream.position += Int(count)
         case is [String: String].Type:
             let count = try stream.varint()
             guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) pairs") }

@@ -14,7 +14,7 @@ import LivePhotoFormats
 /// WAL journal lets readers go on while one writer commits, and writers wait for each other.
 public final class FactsCache: FactsStore, @unchecked Sendable {
     /// What this build writes; another value in a cache empties it.
-    public static let format = "lpcheck-facts-cache 1 (compact FileFacts)"
+    public static let format = "lpcheck-facts-cache 2 (compact FileFacts, thumbnails)"
 
     struct Entry {
         var stamp: FileStamp
@@ -104,18 +104,28 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         for (path, entry) in rows { entries[path] = entry }
     }
 
-    public func facts(for path: String, stamp: FileStamp) -> FileFacts? {
+    /// What a row holds: the facts, and the thumbnail when the run that read them kept it.
+    struct Cached: Codable {
+        var facts: FileFacts
+        var thumbnailKnown: Bool
+        var thumbnail: [UInt8]?
+    }
+
+    public func facts(for path: String, stamp: FileStamp, withThumbnail: Bool) -> FileFacts? {
         // Entries are not changed after loading: reading them needs no lock.
-        guard let entry = entries[path], entry.stamp == stamp, var facts = try? CompactCoder.decode(FileFacts.self, from: entry.blob) else { return nil }
+        guard let entry = entries[path], entry.stamp == stamp, let cached = try? CompactCoder.decode(Cached.self, from: entry.blob),
+              cached.thumbnailKnown || !withThumbnail else { return nil }
+        var facts = cached.facts
         facts.path = path
+        facts.thumbnail = withThumbnail ? cached.thumbnail : nil
         lock.lock()
         hits += 1
         lock.unlock()
         return facts
     }
 
-    public func remember(_ facts: FileFacts, stamp: FileStamp) {
-        guard let blob = try? CompactCoder.encode(facts) else { return }
+    public func remember(_ facts: FileFacts, stamp: FileStamp, withThumbnail: Bool) {
+        guard let blob = try? CompactCoder.encode(Cached(facts: facts, thumbnailKnown: withThumbnail, thumbnail: facts.thumbnail)) else { return }
         lock.lock()
         fresh.append((facts.path, stamp, blob))
         lock.unlock()

@@ -46,10 +46,11 @@ public struct FileStamp: Hashable, Sendable {
 }
 
 /// Facts kept from earlier runs (`--cache`): a file whose stamp is unchanged is not read again.
-/// Called from several threads at once.
+/// Thumbnails (for HTML reports) are kept with the facts when the run that read them wanted them;
+/// a run that wants them takes only entries that know. Called from several threads at once.
 public protocol FactsStore: AnyObject, Sendable {
-    func facts(for path: String, stamp: FileStamp) -> FileFacts?
-    func remember(_ facts: FileFacts, stamp: FileStamp)
+    func facts(for path: String, stamp: FileStamp, withThumbnail: Bool) -> FileFacts?
+    func remember(_ facts: FileFacts, stamp: FileStamp, withThumbnail: Bool)
 }
 
 /// Runs a check: discovery, reading in parallel, pairing, rules.
@@ -174,15 +175,15 @@ public struct Checker {
     /// One file's facts: from the store when its stamp is unchanged (no byte of it is read), else
     /// read, and kept when the file did not change while it was read.
     static func read(_ path: String, options: InspectOptions, store: (any FactsStore)?) -> FileFacts {
-        guard let store, !options.thumbnail, let before = FileStamp.of(path) else {
+        guard let store, let before = FileStamp.of(path) else {
             return FileFacts(MediaFile.inspect(path: path, options: options))
         }
-        if var cached = store.facts(for: path, stamp: before) {
+        if var cached = store.facts(for: path, stamp: before, withThumbnail: options.thumbnail) {
             cached.bytesRead = 0
             return cached
         }
         let facts = FileFacts(MediaFile.inspect(path: path, options: options))
-        if FileStamp.of(path) == before { store.remember(facts, stamp: before) }
+        if FileStamp.of(path) == before { store.remember(facts, stamp: before, withThumbnail: options.thumbnail) }
         return facts
     }
 

@@ -66,6 +66,27 @@ struct FactsCacheTests {
         #expect(changed.text.contains("00000000-6A1D-4B7E-9F0C-2D5A7B9C1E34"))
     }
 
+    @Test("an HTML run keeps the thumbnails in the cache: the next HTML run reads no byte and writes the same page; a run without thumbnails does not serve one that wants them")
+    func htmlRuns() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let library = [root.appendingPathComponent("Samples").path] + (Locations.sharedSamples != nil ? [root.appendingPathComponent("shared").path] : [])
+        let cache = root.appendingPathComponent("facts.db").path
+        let page = root.appendingPathComponent("report.html").path
+        // Filled by a run without HTML: no thumbnails kept, so the HTML run reads again.
+        #expect(try Self.lpcheck(["check"] + library + ["--cache", cache, "--quiet"]).status != 2)
+        let first = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--output", page])
+        #expect(try Self.stats(first).bytes > 0)
+        let firstPage = try String(contentsOfFile: page, encoding: .utf8)
+        if Locations.sharedSamples != nil { #expect(firstPage.contains("data:image/jpeg;base64,"), "the shared samples have EXIF thumbnails") }
+        let second = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--output", page])
+        #expect(try Self.stats(second).bytes == 0, "\(second.stderr)")
+        #expect(try String(contentsOfFile: page, encoding: .utf8) == firstPage)
+        let direct = try Self.lpcheck(["check"] + library + ["--format", "html", "--output", page + ".direct"])
+        #expect(direct.status == second.status)
+        #expect(try String(contentsOfFile: page + ".direct", encoding: .utf8) == firstPage)
+    }
+
     @Test("a cache from another build is emptied, a damaged one made anew, a locked one not written: each said, the report right")
     func distrust() throws {
         let root = try Self.library()
