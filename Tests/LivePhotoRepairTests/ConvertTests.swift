@@ -229,6 +229,23 @@ struct ConvertTests {
             let check = try Scratch.lpcheck(["check", input.path, "--verbose"])
             #expect(check.text.contains("motion-photo-directory-mismatch"), "\(check.text)")
         }
+        // Two same-named inputs in different folders: the first is converted, the second refused
+        // (even with --force), and the first's outputs stay its own.
+        let twins = folder.appendingPathComponent("twins")
+        for name in ["a", "b"] {
+            let sub = twins.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try (name == "a" ? bytes : stale).write(to: sub.appendingPathComponent("PXL.MP.jpg"))
+        }
+        let twinsOut = folder.appendingPathComponent("twins-out")
+        let both = try Scratch.lpcheck(["convert", twins.path, "--to", "live-photo", "-o", twinsOut.path, "--force"])
+        #expect(both.status == 1, "\(both.text)")
+        #expect(both.text.contains("is written by another input of this run"), "\(both.text)")
+        let written = try Data(contentsOf: twinsOut.appendingPathComponent("PXL.MOV"))
+        let fromFirst = try Scratch.lpcheck(["convert", twins.appendingPathComponent("a").path, "--to", "live-photo", "-o", folder.appendingPathComponent("first-only").path, "--force"])
+        #expect(fromFirst.status == 0)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("first-only/PXL.MOV")) == written)
+
         // Without --force, an existing output is refused and left as it was.
         let out = folder.appendingPathComponent("out-" + staleURL.lastPathComponent)
         let again = try Scratch.lpcheck(["convert", staleURL.path, "--to", "live-photo", "-o", out.path])

@@ -70,8 +70,18 @@ struct Convert: ParsableCommand {
         let items = report.items.filter { $0.kind == to.source }
         let showProgress = !noProgress && isatty(2) == 1 && items.count >= 50
         var results: [(plan: ItemPlan, outcome: ItemOutcome?)] = []
+        // Same-named inputs from different folders would land on one output: the first keeps
+        // it, even with --force (which replaces files from before this run, not this run's own).
+        var claimed: [String: String] = [:]
         for (index, item) in items.enumerated() {
-            let plan = Converter.plan(item, to: to, folder: output, options: options)
+            var plan = Converter.plan(item, to: to, folder: output, options: options)
+            let inputs = item.files.map(\.path).joined(separator: " + ")
+            for file in plan.files {
+                if let owner = claimed[file.destination] {
+                    plan.problems.append("\(file.destination) is written by another input of this run (\(owner)); convert this one into another folder")
+                }
+            }
+            if plan.problems.isEmpty { for file in plan.files { claimed[file.destination] = inputs } } else { plan.files = [] }
             let outcome = dryRun ? nil : Repairer.apply(plan, options: options)
             results.append((plan, outcome))
             if format == .text { print(Self.describe(plan, outcome: outcome, force: force)) }
