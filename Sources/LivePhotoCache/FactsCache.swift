@@ -114,7 +114,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     public func facts(for path: String, stamp: FileStamp, withThumbnail: Bool) -> FileFacts? {
         // Entries are not changed after loading: reading them needs no lock.
         guard let entry = entries[path], entry.stamp == stamp, let cached = try? CompactCoder.decode(Cached.self, from: entry.blob),
-              cached.thumbnailKnown || !withThumbnail else { return nil }
+              cached.thumbnailKnown || !withThumbnail, cached.facts.implausibility == nil else { return nil }
         var facts = cached.facts
         facts.path = path
         facts.thumbnail = withThumbnail ? cached.thumbnail : nil

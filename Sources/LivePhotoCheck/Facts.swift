@@ -268,3 +268,46 @@ final class Boxed<Value: Sendable>: Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+extension FileFacts {
+    /// Bounds on facts that come from outside the readers (scan records, cache rows): what the
+    /// readers themselves can never produce, and what rules and reports would trap on (a negative
+    /// frame count, sums that overflow, byte ranges outside the file).
+    public static let maxFramesPerMovie = 1_000_000
+    public static let maxFileSize: Int64 = 1 << 50
+
+    /// Why these facts cannot have come from lpcheck's readers, or nil when they can.
+    public var implausibility: String? {
+        guard (0...Self.maxFileSize).contains(size), bytesRead >= 0 else { return "size \(size) or bytes read \(bytesRead) out of range" }
+        if let motion = motionPhoto {
+            for range in [motion.movieRange, motion.mpvd, motion.samsungTrailer].compactMap({ $0 }) where range.lowerBound < 0 || range.upperBound > size {
+                return "motion photo range \(range.lowerBound)..<\(range.upperBound) outside the file's \(size) bytes"
+            }
+            for value in [motion.videoOffset, motion.videoLength].compactMap({ $0 }) where abs(value) > Self.maxFileSize {
+                return "motion photo offset or length \(value) out of range"
+            }
+        }
+        for movie in [movie, motionMovie].compactMap({ $0 }) {
+            if let problem = movie.implausibility { return problem }
+        }
+        return nil
+    }
+}
+
+extension MovieFacts {
+    var implausibility: String? {
+        var total = 0
+        for run in frames {
+            guard run.count >= 0, run.count <= FileFacts.maxFramesPerMovie, run.start.isFinite, run.duration.isFinite, run.duration >= 0 else {
+                return "frame run of \(run.count) frames at \(run.start) s out of range"
+            }
+            total += run.count
+            guard total <= FileFacts.maxFramesPerMovie else { return "more than \(FileFacts.maxFramesPerMovie) frames" }
+        }
+        for value in [durationSeconds, stillImageTime?.seconds].compactMap({ $0 }) where !value.isFinite {
+            return "a time that is not a number"
+        }
+        guard videoTrackCount >= 0, timedMetadataTrackCount >= 0, stillImageTimeTracks.count <= 10_000 else { return "track counts out of range" }
+        return nil
+    }
+}

@@ -162,6 +162,9 @@ public enum FactsRecords {
                 case "file":
                     guard sawHeader else { throw Failure(description: "\(file):\(lineNumber): a file record before the scan header") }
                     guard var facts = record.facts else { throw Failure(description: "\(file):\(lineNumber): a file record without facts") }
+                    if let problem = facts.implausibility {
+                        throw Failure(description: "\(file):\(lineNumber): facts no reader makes (\(problem)): not written by lpcheck scan, or altered")
+                    }
                     facts.path = mapped(facts.path)
                     if let identity = facts.identity {
                         let key = host + "\u{0}" + String(identity.device)

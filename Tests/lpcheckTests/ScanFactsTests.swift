@@ -123,7 +123,19 @@ struct ScanFactsTests {
         #expect(try Self.report(piped) == Self.report(direct))
     }
 
-    @Test("records from another schema, a broken line or a file record before the header: exit 2 naming the file and line")
+    /// The records with the first match of `pattern` (in the first line that has one) replaced.
+    static func altering(_ lines: [String], pattern: String, with replacement: String) -> String {
+        let expression = try? NSRegularExpression(pattern: pattern)
+        var done = false
+        return lines.map { line -> String in
+            guard !done, let expression, let match = expression.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                  let range = Range(match.range, in: line) else { return line }
+            done = true
+            return line.replacingCharacters(in: range, with: replacement)
+        }.joined(separator: "\n")
+    }
+
+    @Test("records from another schema, a broken line, a file record before the header, or facts no reader makes: exit 2 naming the file and line")
     func badRecords() throws {
         let scratch = try Self.folder("bad")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -135,6 +147,10 @@ struct ScanFactsTests {
             (lines.map { $0.replacingOccurrences(of: "\"schema\":1", with: "\"schema\":99") }.joined(separator: "\n"), "schema 99"),
             (([lines[0], String(lines[1].prefix(40))] + lines.dropFirst(2)).joined(separator: "\n"), ":2: not a facts record"),
             (lines.dropFirst().joined(separator: "\n"), ":1: a file record before the scan header"),
+            // Facts no reader makes: rules and reports would trap on them, so they are refused.
+            (Self.altering(lines, pattern: "\"frames\":\\[\\{\"count\":[0-9]+", with: "\"frames\":[{\"count\":-1"), "facts no reader makes (frame run of -1 frames"),
+            (Self.altering(lines, pattern: "\"frames\":\\[\\{\"count\":[0-9]+", with: "\"frames\":[{\"count\":9223372036854775807"), "facts no reader makes"),
+            (Self.altering(lines, pattern: "\"size\":[0-9]+", with: "\"size\":-5"), "facts no reader makes (size -5"),
         ]
         for (index, (text, expected)) in cases.enumerated() {
             let path = scratch.appendingPathComponent("bad\(index).ndjson").path
