@@ -64,6 +64,9 @@ public enum Converter {
         }
         let moment = try Self.moment(forMotionPhoto: motion, movie: movie, options: options)
         plan.edits = ItemEdits(identifier: identifier, moment: moment, brand: true)
+        if moment.origin == .guessed, let timestamp = motion.presentationTimestampUs, let last = movie.videoFrames().last {
+            plan.reasons.append("the presentation timestamp \(timestamp) µs falls on no frame of the movie (frames shown from 0 to \(SecondsText.format(last.start + last.duration)) s)")
+        }
         plan.reasons.append("still moment: \(moment.description)")
         let source = try FileSource(path: facts.path)
         let identity = try SafeFileWriter.Identity.of(facts.path)

@@ -92,6 +92,18 @@ struct ConvertTests {
             let document = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
             let item = try #require((document["items"] as? [[String: Any]])?.first)
             #expect(item["status"] as? String == "converted")
+            // How the still moment was chosen, from the input's timestamp and its movie's frames.
+            let reasons = (item["reasons"] as? [String] ?? []).joined(separator: "\n")
+            let source = MediaFile.inspect(path: copy.path, options: .check).still
+            let timestamp = source?.motionPhoto?.presentationTimestampUs
+            let shownUntil = source?.embeddedMovie?.videoFrames().last.map { $0.start + $0.duration } ?? 0
+            if timestamp == nil || timestamp == -1 {
+                #expect(reasons.contains("the frame just before the video's midpoint"), "\(input.lastPathComponent): \(reasons)")
+            } else if let timestamp, Double(timestamp) / 1_000_000 >= shownUntil {
+                #expect(reasons.contains("falls on no frame") && reasons.contains("GUESSED"), "\(input.lastPathComponent): \(reasons)")
+            } else {
+                #expect(reasons.contains("presentation timestamp, on the frame it falls on"), "\(input.lastPathComponent): \(reasons)")
+            }
             let outputs = (item["outputs"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }.map(URL.init(fileURLWithPath:))
             let still = try #require(outputs.first), movie = try #require(outputs.last)
             #expect(movie.pathExtension == "MOV")
