@@ -13,6 +13,7 @@ import Darwin
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Find every still and movie below the given folders, pair them, check them, report.",
         discussion: """
         Pairs by content identifier first (files sharing one are grouped: same folder and name, \

@@ -3,7 +3,12 @@ import Foundation
 import LivePhotoCheck
 import LivePhotoReports
 
-extension Configuration.FailLevel: ExpressibleByArgument {}
+extension Configuration.FailLevel: ExpressibleByArgument {
+    // Spelled out: ArgumentParser's default describes each case through `String(describing:)`,
+    // whose first protocol-conformance lookups cost about 1.4M instructions at every start.
+    public var defaultValueDescription: String { rawValue }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
 
 /// Options shared by `check` and `repair`: the configuration file (default `./.lpcheck.yml`
 /// when present), a baseline, and the gate. Both commands load them the same way.

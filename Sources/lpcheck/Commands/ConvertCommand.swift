@@ -9,6 +9,7 @@ extension ConversionTarget: ExpressibleByArgument {}
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert Android motion photos to Live Photos and Live Photos to motion photos, without re-encoding.",
         discussion: """
         Files and folders are found and paired as check does. --to live-photo converts every motion \

@@ -4,6 +4,7 @@ import LivePhotoReports
 
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dump",
         abstract: "Show every Live Photo marker of stills (JPEG, HEIC, AVIF) and movies (MOV, MP4).",
         discussion: """
         Prints the structure (JPEG segments or boxes), the Apple MakerNote, EXIF, XMP, movie \

@@ -7,6 +7,7 @@ import LivePhotoRepair
 
 struct Make: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "make",
         abstract: "Make a Live Photo pair from any JPEG/HEIC still and MOV/MP4 movie, without re-encoding.",
         discussion: """
         Writes OUTPUT/<still name>.<still extension> and OUTPUT/<still name>.MOV: the same \

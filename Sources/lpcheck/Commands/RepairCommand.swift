@@ -24,6 +24,7 @@ extension IdentifierPreference: ExpressibleByArgument {}
 
 struct Repair: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "repair",
         abstract: "Fix what the fixable rules find, without re-encoding, never making the library worse; prints the plan first.",
         discussion: """
         Works per identifier group: the identifier stays on every pair that works and on the \

@@ -3,7 +3,7 @@ import LivePhotoCheck
 import LivePhotoReports
 
 struct Rules: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the rules: identifier, severity, whether repair fixes it, title.")
+    static let configuration = CommandConfiguration(commandName: "rules", abstract: "List the rules: identifier, severity, whether repair fixes it, title.")
 
     @Flag(help: "Also print each rule's rationale and fix.")
     var details = false

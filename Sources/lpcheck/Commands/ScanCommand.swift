@@ -6,6 +6,7 @@ import LivePhotoReports
 
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Read files and write their facts, one record per line, for check --facts (map/reduce over many machines).",
         discussion: """
         Finds files as check does (or takes them from --files-from, one path per line, - for \
