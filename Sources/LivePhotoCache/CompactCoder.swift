@@ -224,47 +224,11 @@ struct CompactDecoder: Decoder {
     func singleValueContainer() throws -> SingleValueDecodingContainer { SingleContainer(stream: stream) }
 
     static func read<T: Decodable>(_ type: T.Type, from stream: CompactCoder.InputStream) throws -> T {
-        func fit<I: FixedWidthInteger>(_ value: Int64, _: I.Type) throws -> I {
-            guard let exact = I(exactly: value) else { throw stream.corrupt("\(value) out of range") }
-            return exact
-        }
-        func fitUnsigned<I: FixedWidthInteger>(_ value: UInt64, _: I.Type) throws -> I {
-            guard let exact = I(exactly: value) else { throw stream.corrupt("\(value) out of range") }
-            return exact
-        }
-        let value: Any
-        switch type {
-        case is Bool.Type: value = try stream.byte() != 0
-        case is String.Type: value = try stream.string()
-        case is Double.Type: value = Double(bitPattern: try stream.varint())
-        case is Float.Type: value = Float(bitPattern: try fitUnsigned(try stream.varint(), UInt32.self))
-        case is Int.Type: value = try fit(try stream.signed(), Int.self)
-        case is Int8.Type: value = try fit(try stream.signed(), Int8.self)
-        case is Int16.Type: value = try fit(try stream.signed(), Int16.self)
-        case is Int32.Type: value = try fit(try stream.signed(), Int32.self)
-        case is Int64.Type: value = try stream.signed()
-        case is UInt.Type: value = try fitUnsigned(try stream.varint(), UInt.self)
-        case is UInt8.Type: value = try fitUnsigned(try stream.varint(), UInt8.self)
-        case is UInt16.Type: value = try fitUnsigned(try stream.varint(), UInt16.self)
-        case is UInt32.Type: value = try fitUnsigned(try stream.varint(), UInt32.self)
-        case is UInt64.Type: value = try stream.varint()
-        case is [UInt8].Type:
-            let count = try stream.varint()
-            guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) bytes") }
-            value = Array(stream.bytes[stream.position..<(stream.position + Int(count))])
-            stream.position += Int(count)
-        case is [String: String].Type:
-            let count = try stream.varint()
-            guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) pairs") }
-            var pairs: [String: String] = [:]
-            for _ in 0..<count {
-                let key = try stream.string()
-                pairs[key] = try stream.string()
-            }
-            value = pairs
-        default: return try T(from: CompactDecoder(stream))
-        }
-        guard let typed = value as? T else { throw stream.corrupt("type mismatch") }
+        // Structures, enumerations and lists go straight to their own init(from:); the scalars
+        // come here only through generic paths (a list's elements, a raw value), and are read
+        // without boxing: most decodes never reach the casts below.
+        guard let scalar = T.self as? CompactScalar.Type else { return try T(from: CompactDecoder(stream)) }
+        guard let typed = try scalar.read(from: stream) as? T else { throw stream.corrupt("type mismatch") }
         return typed
     }
 
@@ -278,21 +242,38 @@ struct CompactDecoder: Decoder {
         private func present<T: Decodable>(_ type: T.Type) throws -> T? {
             try stream.byte() == 0 ? nil : try CompactDecoder.read(type, from: stream)
         }
+        private func presentScalar<T: CompactScalar>(_ type: T.Type) throws -> T? {
+            try stream.byte() == 0 ? nil : try T.read(from: stream)
+        }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Bool.read(from: stream) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try stream.string() }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try Double.read(from: stream) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try Float.read(from: stream) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try Int.read(from: stream) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try Int8.read(from: stream) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try Int16.read(from: stream) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try Int32.read(from: stream) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try stream.signed() }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try UInt.read(from: stream) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try UInt8.read(from: stream) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try UInt16.read(from: stream) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try UInt32.read(from: stream) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try stream.varint() }
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try present(type) }
-        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(type) }
-        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(type) }
-        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(type) }
-        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(type) }
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(type) }
-        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(type) }
-        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(type) }
-        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(type) }
-        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(type) }
-        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(type) }
-        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(type) }
-        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(type) }
-        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(type) }
-        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(type) }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentScalar(type) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try presentScalar(type) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentScalar(type) }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try presentScalar(type) }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentScalar(type) }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentScalar(type) }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentScalar(type) }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentScalar(type) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentScalar(type) }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentScalar(type) }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentScalar(type) }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentScalar(type) }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentScalar(type) }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentScalar(type) }
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
             KeyedDecodingContainer(KeyedContainer<NestedKey>(stream: stream))
         }
@@ -344,5 +325,82 @@ struct CompactDecoder: Decoder {
         var codingPath: [CodingKey] = []
         func decodeNil() -> Bool { false }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try CompactDecoder.read(type, from: stream) }
+        // Raw-value enumerations (formats, kinds) read their raw value here.
+        func decode(_ type: String.Type) throws -> String { try stream.string() }
+        func decode(_ type: Int.Type) throws -> Int { try Int.read(from: stream) }
+        func decode(_ type: UInt32.Type) throws -> UInt32 { try UInt32.read(from: stream) }
+        func decode(_ type: UInt8.Type) throws -> UInt8 { try UInt8.read(from: stream) }
+    }
+}
+
+/// The values the compact form writes as varints, bytes or strings instead of through their
+/// own Codable conformance. Each reads itself from the stream, checking its range.
+protocol CompactScalar {
+    static func read(from stream: CompactCoder.InputStream) throws -> Self
+}
+
+extension Bool: CompactScalar {
+    static func read(from stream: CompactCoder.InputStream) throws -> Bool { try stream.byte() != 0 }
+}
+
+extension String: CompactScalar {
+    static func read(from stream: CompactCoder.InputStream) throws -> String { try stream.string() }
+}
+
+extension Double: CompactScalar {
+    static func read(from stream: CompactCoder.InputStream) throws -> Double { Double(bitPattern: try stream.varint()) }
+}
+
+extension Float: CompactScalar {
+    static func read(from stream: CompactCoder.InputStream) throws -> Float { Float(bitPattern: try UInt32.read(from: stream)) }
+}
+
+extension Int: CompactScalar {}
+extension Int8: CompactScalar {}
+extension Int16: CompactScalar {}
+extension Int32: CompactScalar {}
+extension Int64: CompactScalar {}
+extension UInt: CompactScalar {}
+extension UInt8: CompactScalar {}
+extension UInt16: CompactScalar {}
+extension UInt32: CompactScalar {}
+extension UInt64: CompactScalar {}
+
+extension CompactScalar where Self: FixedWidthInteger {
+    /// Signed integers are zig-zag varints, unsigned ones plain varints; a value that does not
+    /// fit the type is corruption.
+    static func read(from stream: CompactCoder.InputStream) throws -> Self {
+        if Self.isSigned {
+            let value = try stream.signed()
+            guard let exact = Self(exactly: value) else { throw stream.corrupt("\(value) out of range") }
+            return exact
+        }
+        let value = try stream.varint()
+        guard let exact = Self(exactly: value) else { throw stream.corrupt("\(value) out of range") }
+        return exact
+    }
+}
+
+extension Array: CompactScalar where Element == UInt8 {
+    /// Bytes (thumbnails) as they are, not one varint each.
+    static func read(from stream: CompactCoder.InputStream) throws -> [UInt8] {
+        let count = try stream.varint()
+        guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) bytes") }
+        defer { stream.position += Int(count) }
+        return Array(stream.bytes[stream.position..<(stream.position + Int(count))])
+    }
+}
+
+extension Dictionary: CompactScalar where Key == String, Value == String {
+    /// Pairs, as the encoder writes them (sorted by key).
+    static func read(from stream: CompactCoder.InputStream) throws -> [String: String] {
+        let count = try stream.varint()
+        guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) pairs") }
+        var pairs: [String: String] = [:]
+        for _ in 0..<count {
+            let key = try stream.string()
+            pairs[key] = try stream.string()
+        }
+        return pairs
     }
 }

@@ -94,6 +94,11 @@ public indirect enum JSONValue: Sendable, Equatable {
             func flush() { out.append(contentsOf: bytes[runStart..<index]) }
             while index < bytes.count {
                 let byte = bytes[index]
+                // Most bytes of paths and messages need nothing: one table look-up each.
+                guard Self.mayNeedEscape[Int(byte)] else {
+                    index += 1
+                    continue
+                }
                 var width = 1
                 let escaped: [UInt8]?
                 switch byte {
@@ -129,6 +134,16 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
         out.append(UInt8(ascii: "\""))
     }
+
+    /// The bytes the escape switch looks at: quotes, backslash, controls, the HTML specials,
+    /// DEL, and the lead bytes of U+2028/U+2029 (E2) and of raw file-name bytes (F4).
+    private static let mayNeedEscape: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in 0..<0x20 { table[byte] = true }
+        for byte: UInt8 in [0x7F, 0xE2, 0xF4] { table[Int(byte)] = true }
+        for byte in "\"\\<>&".utf8 { table[Int(byte)] = true }
+        return table
+    }()
 
     /// `\u` and four lower-case hexadecimal digits.
     static func unicodeEscape(_ value: UInt32) -> [UInt8] {
