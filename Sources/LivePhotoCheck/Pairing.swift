@@ -354,12 +354,18 @@ public enum Pairing {
             if drafts.contains(where: { $0.item.kind == .stillOnly || $0.item.kind == .movieOnly }) {
                 for index in files.indices { byName[Pairing.nameKey(files[index]), default: []].append(index) }
             }
+            // Items in report order (by the primary file's path: the still, else the movie),
+            // sorted before they are built so that the items exist once, not twice.
+            let order = drafts.indices.map { index in
+                (index, (drafts[index].still ?? drafts[index].movie).map { files[$0].path } ?? "")
+            }.sorted { $0.1 < $1.1 }
             var items: [CheckItem] = []
             items.reserveCapacity(drafts.count)
-            for draft in drafts {
+            for (index, _) in order {
+                let draft = drafts[index]
                 var item = draft.item
-                if let still = draft.still { item.still = files[still] }
-                if let movie = draft.movie { item.movie = files[movie] }
+                item.still = draft.still.map { files[$0] }
+                item.movie = draft.movie.map { files[$0] }
                 let own = [draft.still, draft.movie].compactMap { $0 }
                 // A pair that is its identifier's whole group (most of a library) shares nothing.
                 if draft.wholeGroup {
@@ -381,8 +387,7 @@ public enum Pairing {
                 }
                 items.append(item)
             }
-            let order = items.indices.map { ($0, items[$0].primary?.path ?? "") }.sorted { $0.1 < $1.1 }
-            return order.map { items[$0.0] }
+            return items
         }
 
         /// Why the same-named file `mate` did not pair with `single`.

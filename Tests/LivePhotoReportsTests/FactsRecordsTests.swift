@@ -1,0 +1,57 @@
+import Foundation
+@testable import LivePhotoCheck
+@testable import LivePhotoReports
+import LivePhotoTestSupport
+import Testing
+
+/// `check --facts` reads record files a block at a time: lines that cross blocks, blank lines,
+/// a last line without its newline and standard input all read as the whole file would.
+struct FactsRecordsTests {
+    static func scratch(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-facts-records-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(name)
+    }
+
+    /// What a scan result says, as records (the form that must not change with the block size).
+    static func records(_ scan: ScanResult) -> String {
+        FactsRecords.header(version: "test", roots: scan.roots, host: "h") + FactsRecords.leftUnread(hidden: scan.hidden, problems: scan.problems)
+            + FactsRecords.files(scan.files)
+    }
+
+    @Test("records read in blocks of 1, 7, 100 and 4 MiB bytes give the same scan, blank lines and a missing last newline included")
+    func blockBoundaries() throws {
+        var checker = Checker(roots: [Locations.samples.path])
+        checker.jobs = 2
+        let scanned = checker.scan(Discovery().find([Locations.samples.path]))
+        #expect(scanned.files.count > 10)
+        let text = Self.records(scanned)
+        // Blank lines between records and no newline after the last one.
+        let altered = text.replacingOccurrences(of: "\n{\"facts\"", with: "\n\n{\"facts\"").dropLast()
+        let file = try Self.scratch("scan.ndjson")
+        try String(altered).write(to: file, atomically: true, encoding: .utf8)
+        let whole = try FactsRecords.read([file.path])
+        #expect(whole.files.count == scanned.files.count)
+        for size in [1, 7, 100, 4 << 20] {
+            let read = try FactsRecords.read([file.path], stripPrefix: nil, prefix: "", blockSize: size)
+            #expect(Self.records(read) == Self.records(whole), "block size \(size)")
+        }
+    }
+
+    @Test("a line longer than the limit is refused with the byte it starts at; nothing past it is read")
+    func longLine() throws {
+        let file = try Self.scratch("long.ndjson")
+        try ("{\"type\":\"scan\"}\n" + String(repeating: "x", count: 500) + "\n{\"type\":\"hidden\"}\n").write(to: file, atomically: true, encoding: .utf8)
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var reader = FactsRecords.LineReader(handle: handle, blockSize: 16, longestLine: 100)
+        let first = try reader.next(lines: 1, file: "long.ndjson")
+        #expect(first.map { String(decoding: $0.0[$0.1[0]], as: UTF8.self) } == "{\"type\":\"scan\"}")
+        do {
+            _ = try reader.next(lines: 1, file: "long.ndjson")
+            Issue.record("a 500-byte line passed a 100-byte limit")
+        } catch {
+            #expect("\(error)".contains("long.ndjson: a line longer than 100 bytes at byte 16"))
+        }
+    }
+}
