@@ -21,28 +21,15 @@ public struct FileFacts: Sendable, Codable {
     public var hasAppleMakerNote: Bool = false
     public var make: String?
     public var model: String?
-    public var motionPhoto: MotionPhoto? {
-        get { motionPhotoBox?.value }
-        set { motionPhotoBox = newValue.map(Boxed.init) }
-    }
+    @Indirect public var motionPhoto: MotionPhoto?
     /// The movie inside a motion photo.
-    public var motionMovie: MovieFacts? {
-        get { motionMovieBox?.value }
-        set { motionMovieBox = newValue.map(Boxed.init) }
-    }
+    @Indirect public var motionMovie: MovieFacts?
     public var thumbnail: [UInt8]?
 
     // Movies
-    public var movie: MovieFacts? {
-        get { movieBox?.value }
-        set { movieBox = newValue.map(Boxed.init) }
-    }
-
-    // The large optional parts live behind references: pairing and the items copy facts a lot,
-    // and a copy is then a few hundred bytes instead of 800.
-    private var motionPhotoBox: Boxed<MotionPhoto>?
-    private var motionMovieBox: Boxed<MovieFacts>?
-    private var movieBox: Boxed<MovieFacts>?
+    // The large optional parts live behind references (`Indirect`): pairing and the items copy
+    // facts a lot, and a copy is then a few hundred bytes instead of 800.
+    @Indirect public var movie: MovieFacts?
 
     /// What `lpcheck scan` records (Reports/facts.schema.json): everything pairing and the rules
     /// read. Thumbnails stay out: they are for HTML reports and would make records large.
@@ -263,10 +250,23 @@ extension MovieFacts {
     }
 }
 
-/// An immutable value behind a reference (copies share it; a change makes a new one).
-final class Boxed<Value: Sendable>: Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+/// An optional value kept behind a reference: a copy of the holder retains one object instead
+/// of copying the value. The value is immutable in its box; setting it makes a new box.
+@propertyWrapper
+public struct Indirect<Value: Sendable>: Sendable {
+    private final class Box: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private var box: Box?
+
+    public init(wrappedValue: Value?) { box = wrappedValue.map(Box.init) }
+
+    public var wrappedValue: Value? {
+        get { box?.value }
+        set { box = newValue.map(Box.init) }
+    }
 }
 
 extension FileFacts {
