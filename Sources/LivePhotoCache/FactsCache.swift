@@ -25,6 +25,11 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     /// Said to the user: what happened to the cache and why.
     public private(set) var notes: [String] = []
     public private(set) var hits = 0
+    /// Rows removed by the last `save(pruningUnder:)`: files under the run's roots that it did
+    /// not find (deleted, moved, no longer regular files).
+    public private(set) var pruned = 0
+    /// Paths this run served or stored: every file it found with a stable stamp.
+    private var seen = Set<String>()
     private var database: OpaquePointer?
     private var entries: [String: Entry] = [:]
     private var fresh: [(path: String, stamp: FileStamp, blob: [UInt8])] = []
@@ -120,6 +125,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         facts.thumbnail = withThumbnail ? cached.thumbnail : nil
         lock.lock()
         hits += 1
+        seen.insert(path)
         lock.unlock()
         return facts
     }
@@ -128,18 +134,45 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         guard let blob = try? CompactCoder.encode(Cached(facts: facts, thumbnailKnown: withThumbnail, thumbnail: facts.thumbnail)) else { return }
         lock.lock()
         fresh.append((facts.path, stamp, blob))
+        seen.insert(facts.path)
         lock.unlock()
     }
 
-    /// Writes this run's new facts in one transaction. A cache another run holds locked past the
+    /// The loaded rows under one of `roots` (a root itself, or a path below it) that this run
+    /// neither served nor stored: files a walk of those roots no longer finds.
+    func stale(under roots: [String]) -> [String] {
+        let prefixes = roots.map { root -> String in
+            var folder = root
+            while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+            return folder == "/" ? "/" : folder + "/"
+        }
+        return entries.keys.filter { path in
+            !seen.contains(path) && prefixes.contains { path.hasPrefix($0) || path + "/" == $0 }
+        }.sorted()
+    }
+
+    /// Writes this run's new facts in one transaction, and with `roots` (a run that walked them
+    /// whole) removes the rows of files below them that it did not find, so a library that
+    /// changes every night keeps a cache of its size. A cache another run holds locked past the
     /// wait is left as it is (this run's facts are not kept). Returns what to tell the user.
     @discardableResult
-    public func save() -> [String] {
+    public func save(pruningUnder roots: [String] = []) -> [String] {
         let before = notes.count
         defer { if notes.count == before { fresh = [] } }
-        guard database != nil, !fresh.isEmpty else { return [] }
+        let gone = stale(under: roots)
+        pruned = 0
+        guard database != nil, !fresh.isEmpty || !gone.isEmpty else { return [] }
         do {
             try transaction {
+                let remove = try prepare("DELETE FROM files WHERE path = ?")
+                defer { sqlite3_finalize(remove) }
+                for path in gone {
+                    let bytes = PathBytes.bytes(path)
+                    sqlite3_bind_blob(remove, 1, bytes, Int32(bytes.count), lpcheck_sqlite_transient())
+                    let code = sqlite3_step(remove)
+                    guard code == SQLITE_DONE else { throw failure("cannot remove", code) }
+                    sqlite3_reset(remove)
+                }
                 let statement = try prepare("INSERT OR REPLACE INTO files (path, device, inode, size, modified, changed, facts) VALUES (?, ?, ?, ?, ?, ?, ?)")
                 defer { sqlite3_finalize(statement) }
                 for entry in fresh {
@@ -156,6 +189,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
                     sqlite3_reset(statement)
                 }
             }
+            pruned = gone.count
         } catch let error as Failure where (error.code & 0xFF) == SQLITE_BUSY || (error.code & 0xFF) == SQLITE_LOCKED {
             notes.append("cache \(path) is locked by another run: this run's facts were not kept (\(error))")
         } catch {

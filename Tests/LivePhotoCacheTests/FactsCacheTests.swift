@@ -152,6 +152,46 @@ struct FactsCacheTests {
         #expect(try Self.stats(next).bytes == 0, "\(next.stderr)")
     }
 
+    /// The rows of missing files a run removed, from --stats.
+    static func pruned(_ result: ProcessResult) throws -> Int {
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("stats:") }, "\(result.stderr)")
+        let range = try #require(line.range(of: " rows of missing files removed"))
+        return try #require(Int(line[..<range.lowerBound].split(separator: " ").last ?? ""))
+    }
+
+    @Test("rows of files gone from a checked folder are removed; a run on another folder keeps them; nothing else is served stale")
+    func pruning() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("facts.db").path
+        let samples = root.appendingPathComponent("Samples").path
+        let other = root.appendingPathComponent("other").path
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: samples + "/plain-frame.jpg", toPath: other + "/frame.jpg")
+        let first = try Self.lpcheck(["check", samples, other, "--cache", cache, "--stats", "--quiet"])
+        #expect(try Self.pruned(first) == 0)
+
+        // Two files of Samples go (one deleted, one moved out of every checked folder), one of
+        // other goes too.
+        try FileManager.default.removeItem(atPath: samples + "/plain-clip.mov")
+        try FileManager.default.moveItem(atPath: samples + "/software-pair.mov", toPath: root.appendingPathComponent("software-pair.mov").path)
+        try FileManager.default.removeItem(atPath: other + "/frame.jpg")
+        // A run on Samples (given with a trailing slash) removes its two, not other's.
+        let samplesOnly = try Self.lpcheck(["check", samples + "/", "--cache", cache, "--stats", "--quiet"])
+        #expect(try Self.pruned(samplesOnly) == 2, "\(samplesOnly.stderr)")
+        #expect(try Self.stats(samplesOnly).bytes == 0)
+        let again = try Self.lpcheck(["check", samples, "--cache", cache, "--stats", "--quiet"])
+        #expect(try Self.pruned(again) == 0)
+        let both = try Self.lpcheck(["check", samples, other, "--cache", cache, "--stats", "--quiet"])
+        #expect(try Self.pruned(both) == 1)
+
+        // A file put back is read again (its row went), and the report is the direct one.
+        try FileManager.default.moveItem(atPath: root.appendingPathComponent("software-pair.mov").path, toPath: samples + "/software-pair.mov")
+        let back = try Self.lpcheck(["check", samples, "--cache", cache, "--stats", "--format", "json"])
+        #expect(try Self.stats(back).bytes > 0)
+        #expect(Self.report(back) == Self.report(try Self.lpcheck(["check", samples, "--format", "json"])))
+    }
+
     final class ResultsBox: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var values: [ProcessResult] = []

@@ -122,7 +122,8 @@ struct Check: ParsableCommand {
         var report: CheckReport
         if facts.isEmpty {
             report = checker.run()
-            for note in store?.save() ?? [] { printError("lpcheck: \(note)") }
+            // The roots were walked whole: rows of files no longer below them go.
+            for note in store?.save(pruningUnder: paths) ?? [] { printError("lpcheck: \(note)") }
         } else {
             var scanned: ScanResult
             do {
@@ -140,7 +141,7 @@ struct Check: ParsableCommand {
             let pairs = report.count(.pair)
             printError("stats: \(report.fileCount) files (\(pairs) pairs) in \(String(format: "%.3f", seconds)) s, \(report.bytesRead) bytes read"
                        + (pairs > 0 ? String(format: ", %.0f bytes per file", Double(report.bytesRead) / Double(max(report.fileCount, 1))) : "")
-                       + (store.map { ", \($0.hits) files from the cache" } ?? ""))
+                       + (store.map { ", \($0.hits) files from the cache, \($0.pruned) rows of missing files removed" } ?? ""))
         }
 
         if thumbnails && format.contains(where: { $0.isHTML }) { Self.addHEIFThumbnails(&report) }
