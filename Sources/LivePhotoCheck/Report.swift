@@ -36,12 +36,7 @@ public struct CheckReport: Sendable {
 
     public func count(_ severity: Severity) -> Int {
         var total = 0
-        for index in items.indices {
-            for slot in items[index].findings.indices {
-                let finding = items[index].findings[slot]
-                if finding.severity == severity && !finding.baselined { total += 1 }
-            }
-        }
+        forEachFinding { if $0.severity == severity && !$0.baselined { total += 1 } }
         return total
     }
 
@@ -64,15 +59,33 @@ public struct CheckReport: Sendable {
         return total
     }
 
+    /// Calls `body` with each finding in place (no flattened copy of all of them: a report on a
+    /// large library has hundreds of thousands).
+    func forEachFinding(_ body: (Finding) -> Void) {
+        for index in items.indices {
+            for slot in items[index].findings.indices { body(items[index].findings[slot]) }
+        }
+    }
+
+    /// Findings a baseline accepted.
+    public var baselinedCount: Int {
+        var total = 0
+        forEachFinding { if $0.baselined { total += 1 } }
+        return total
+    }
+
     /// Whether the gate passes: no gating finding at or above `failOn`.
     public var passed: Bool {
         guard let threshold = failOn.threshold else { return true }
-        return !gatingFindings.contains { $0.severity >= threshold }
+        var failing = false
+        forEachFinding { if !$0.baselined && $0.severity >= threshold { failing = true } }
+        return !failing
     }
 
     /// Findings per rule identifier, in catalogue order.
     public var countsByRule: [(rule: String, count: Int)] {
-        let counts = Dictionary(grouping: gatingFindings, by: \.rule).mapValues(\.count)
+        var counts: [String: Int] = [:]
+        forEachFinding { if !$0.baselined { counts[$0.rule, default: 0] += 1 } }
         return rules.map(\.identifier).compactMap { id in counts[id].map { (id, $0) } }
     }
 }

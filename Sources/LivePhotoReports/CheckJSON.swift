@@ -61,7 +61,7 @@ public enum CheckJSON: Sendable {
             ("errors", .int(Int64(report.count(.error)))),
             ("warnings", .int(Int64(report.count(.warning)))),
             ("infos", .int(Int64(report.count(.info)))),
-            ("baselined", .int(Int64(report.findings.filter(\.baselined).count))),
+            ("baselined", .int(Int64(report.baselinedCount))),
             ("kinds", .object(ItemKind.allCases.map { ($0.rawValue, .int(Int64(report.count($0)))) })),
             ("rules", .object(report.countsByRule.map { ($0.rule, .int(Int64($0.count))) })),
             ("ignoredFiles", .int(Int64(report.ignoredFiles))),

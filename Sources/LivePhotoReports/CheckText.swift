@@ -44,7 +44,7 @@ public enum CheckText: Sendable {
         out += "\n\(report.fileCount) files in \(report.items.count) items (\(kinds.isEmpty ? "none" : kinds))"
         if report.ignoredFiles > 0 { out += "; \(report.ignoredFiles) other files left out" + (verbose ? "" : " (--verbose lists them)") }
         out += "\n"
-        let baselined = report.findings.filter(\.baselined).count
+        let baselined = report.baselinedCount
         out += "\(report.count(.error)) errors, \(report.count(.warning)) warnings, \(report.count(.info)) infos"
         if baselined > 0 { out += " (\(baselined) more accepted by the baseline)" }
         if !showInfo && !verbose && report.count(.info) > 0 { out += " (infos not listed: --verbose lists them)" }
