@@ -159,16 +159,29 @@ extension String {
     /// Text from a file made safe for a terminal: control characters (escape sequences
     /// included) are shown as `\u{..}` instead of being sent to the terminal.
     public var terminalSafe: String {
-        var out = ""
-        for scalar in unicodeScalars {
-            if let raw = PathBytes.rawByte(scalar) {
-                out += "\\x" + String(raw, radix: 16, uppercase: true)
-            } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
+        guard utf8.contains(where: { Self.mayNeedTerminalEscape[Int($0)] }) else { return self }
+        return EscapeWriter.rewrite(self, looking: Self.mayNeedTerminalEscape) { bytes, index, out in
+            let byte = bytes[index]
+            func code(_ value: UInt32) { out += Array(("\\u{" + String(value, radix: 16) + "}").utf8) }
+            switch byte {
+            case 0x00..<0x20, 0x7F:
+                code(UInt32(byte))
+            case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                code(UInt32(bytes[index + 1]))
+                return 2
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                code(0x2000 | UInt32(bytes[index + 2] - 0x80))
+                return 3
+            default:
+                guard let raw = EscapeWriter.rawPathByte(bytes, at: index) else { return 0 }
+                out += Array(("\\x" + String(raw, radix: 16, uppercase: true)).utf8)
+                return 4
             }
+            return 1
         }
-        return out
     }
+
+    /// The bytes `terminalSafe` looks at: controls, DEL, and the lead bytes of C1 controls (C2),
+    /// U+2028/U+2029 (E2) and raw file-name bytes (F4).
+    private static let mayNeedTerminalEscape: [Bool] = EscapeWriter.table(extra: [0x7F, 0xC2, 0xE2, 0xF4])
 }

@@ -3,29 +3,81 @@ import LivePhotoFormats
 /// Escaping for XML and HTML text and attributes: everything that comes from a file passes here.
 public enum Markup {
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default:
-                if let raw = PathBytes.rawByte(scalar) {
-                    // A file-name byte that is not UTF-8: shown as the byte.
-                    out += "\\x" + String(raw, radix: 16, uppercase: true)
-                    continue
-                }
+        // Most text (paths, identifiers, messages) needs nothing: one pass over its bytes says so.
+        guard text.utf8.contains(where: { mayNeedEscape[Int($0)] }) else { return text }
+        return EscapeWriter.rewrite(text, looking: mayNeedEscape) { bytes, index, out in
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+            case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+            case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+            case UInt8(ascii: "\""): out += Array("&quot;".utf8)
+            case UInt8(ascii: "'"): out += Array("&#39;".utf8)
+            case UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): return 0
+            case 0x00..<0x20:
                 // XML 1.0 forbids most control characters even as references: show them as U+XXXX.
-                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(4)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                out += Array(("U+" + String(byte, radix: 16, uppercase: true).leftPadded(4)).utf8)
+            case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
+                out += Array((bytes[index + 2] == 0xBE ? "U+FFFE" : "U+FFFF").utf8)
+                return 3
+            default:
+                // A file-name byte that is not UTF-8: shown as the byte.
+                guard let raw = EscapeWriter.rawPathByte(bytes, at: index) else { return 0 }
+                out += Array(("\\x" + String(raw, radix: 16, uppercase: true)).utf8)
+                return 4
             }
+            return 1
         }
-        return out
+    }
+
+    /// The bytes `escape` looks at: the five specials, controls, and the lead bytes of
+    /// U+FFFE/U+FFFF (EF) and of raw file-name bytes (F4).
+    private static let mayNeedEscape: [Bool] = EscapeWriter.table(extra: Array("&<>\"'".utf8) + [0xEF, 0xF4])
+}
+
+/// Rewrites text where a rule says so, copying the runs between untouched.
+enum EscapeWriter {
+    /// `replace(bytes, index, &out)` appends a replacement for the sequence at `index` and
+    /// returns how many bytes it stands for, or returns 0 to keep the byte as it is.
+    /// Only the bytes `looking` marks are shown to `replace`.
+    static func rewrite(_ text: String, looking table: [Bool], _ replace: ([UInt8], Int, inout [UInt8]) -> Int) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var index = 0
+        var runStart = 0
+        while index < bytes.count {
+            guard table[Int(bytes[index])] else {
+                index += 1
+                continue
+            }
+            var replacement: [UInt8] = []
+            let width = replace(bytes, index, &replacement)
+            if width == 0 {
+                index += 1
+                continue
+            }
+            out.append(contentsOf: bytes[runStart..<index])
+            out += replacement
+            index += width
+            runStart = index
+        }
+        out.append(contentsOf: bytes[runStart..<bytes.count])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The raw byte a file name held where the UTF-8 at `index` encodes one (PathBytes maps each
+    /// to U+10FF80...U+10FFFF: F4 8F BE/BF xx), else nil.
+    static func rawPathByte(_ bytes: [UInt8], at index: Int) -> UInt8? {
+        guard bytes[index] == 0xF4, index + 3 < bytes.count, bytes[index + 1] == 0x8F, bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF else { return nil }
+        return 0x80 | (bytes[index + 2] & 0x01) << 6 | (bytes[index + 3] & 0x3F)
+    }
+
+    /// A byte table: controls (below 0x20) and `extra` marked.
+    static func table(extra: [UInt8]) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in 0..<0x20 { table[byte] = true }
+        for byte in extra { table[Int(byte)] = true }
+        return table
     }
 }

@@ -1,0 +1,77 @@
+import LivePhotoFormats
+import LivePhotoReports
+import Testing
+
+/// The byte-level escapes of reports against their definitions scalar by scalar: the same text
+/// for every string, hostile ones included (controls, C1, separators, entities, non-characters,
+/// raw file-name bytes, emoji, combining marks).
+struct EscapingTests {
+    /// XML/HTML text as the reports define it.
+    static func markupReference(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                if scalar.value >= 0x10FF80 {
+                    out += "\\x" + String(UInt8(scalar.value - 0x10FF80) | 0x80, radix: 16, uppercase: true)
+                } else if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Terminal text as the reports define it.
+    static func terminalReference(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x10FF80 {
+                out += "\\x" + String(UInt8(scalar.value - 0x10FF80) | 0x80, radix: 16, uppercase: true)
+            } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static let pieces = [
+        "", "plain", "IMG_0001.HEIC", "a&b", "<script>alert('x')</script>", "\"quoted\"", "tab\tline\nreturn\r",
+        "\u{0}\u{1}\u{1B}[31m\u{1F}", "\u{7F}\u{80}\u{85}\u{9F}\u{A0}", "\u{2026}\u{2028}\u{2029}\u{2030}", "\u{FFFD}\u{FFFE}\u{FFFF}",
+        "é\u{301}", "👩‍👩‍👧", "日本語", "\u{EFBF}", "\u{10FFFF}",
+    ]
+
+    /// Every piece alone and every pair joined, plus file names with raw (non-UTF-8) bytes.
+    static var texts: [String] {
+        var texts = pieces
+        for left in pieces { for right in pieces { texts.append(left + right) } }
+        for bytes: [UInt8] in [[0x66, 0xFF, 0x67], [0x80], [0xC3, 0x28, 0xE2, 0x80], [0xF4, 0x8F, 0xBE], [0x2F, 0xFE, 0x26, 0x3C]] {
+            let name = PathBytes.string(bytes)
+            texts += [name, "a<" + name + ">b", name + "\u{2028}"]
+        }
+        return texts
+    }
+
+    @Test("Markup.escape and terminalSafe equal their scalar-by-scalar definitions on every test string")
+    func differential() {
+        var rawSeen = false
+        for text in Self.texts {
+            #expect(Markup.escape(text) == Self.markupReference(text), "\(Array(text.utf8))")
+            #expect(text.terminalSafe == Self.terminalReference(text), "\(Array(text.utf8))")
+            if text.unicodeScalars.contains(where: { $0.value >= 0x10FF80 && $0.value < 0x110000 }) { rawSeen = true }
+        }
+        #expect(rawSeen, "no test string held a raw file-name byte")
+        #expect(Markup.escape("<a href='x'>") == "&lt;a href=&#39;x&#39;&gt;")
+        #expect("\u{1B}[2J".terminalSafe == "\\u{1b}[2J")
+    }
+}
