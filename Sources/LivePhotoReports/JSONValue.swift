@@ -172,10 +172,7 @@ extension String {
             case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 code(0x2000 | UInt32(bytes[index + 2] - 0x80))
                 return 3
-            default:
-                guard let raw = EscapeWriter.rawPathByte(bytes, at: index) else { return 0 }
-                out += Array(("\\x" + String(raw, radix: 16, uppercase: true)).utf8)
-                return 4
+            default: return 0
             }
             return 1
         }

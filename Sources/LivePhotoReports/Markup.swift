@@ -20,11 +20,7 @@ public enum Markup {
             case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
                 out += Array((bytes[index + 2] == 0xBE ? "U+FFFE" : "U+FFFF").utf8)
                 return 3
-            default:
-                // A file-name byte that is not UTF-8: shown as the byte.
-                guard let raw = EscapeWriter.rawPathByte(bytes, at: index) else { return 0 }
-                out += Array(("\\x" + String(raw, radix: 16, uppercase: true)).utf8)
-                return 4
+            default: return 0
             }
             return 1
         }
@@ -38,8 +34,9 @@ public enum Markup {
 /// Rewrites text where a rule says so, copying the runs between untouched.
 enum EscapeWriter {
     /// `replace(bytes, index, &out)` appends a replacement for the sequence at `index` and
-    /// returns how many bytes it stands for, or returns 0 to keep the byte as it is.
-    /// Only the bytes `looking` marks are shown to `replace`.
+    /// returns how many bytes it stands for, or returns 0 to keep the byte as it is. Only the
+    /// bytes `looking` marks are shown to `replace`; a file-name byte that is not UTF-8 (F4 in
+    /// `looking`) is shown as the byte, `\xFF`, before `replace` is asked.
     static func rewrite(_ text: String, looking table: [Bool], _ replace: ([UInt8], Int, inout [UInt8]) -> Int) -> String {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
@@ -52,7 +49,13 @@ enum EscapeWriter {
                 continue
             }
             var replacement: [UInt8] = []
-            let width = replace(bytes, index, &replacement)
+            var width = 0
+            if let raw = rawPathByte(bytes, at: index) {
+                replacement = Array(("\\x" + String(raw, radix: 16, uppercase: true)).utf8)
+                width = 4
+            } else {
+                width = replace(bytes, index, &replacement)
+            }
             if width == 0 {
                 index += 1
                 continue
