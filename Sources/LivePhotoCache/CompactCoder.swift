@@ -113,35 +113,10 @@ struct CompactEncoder: Encoder {
 
     /// Writes one value; every container funnels here.
     static func write<T: Encodable>(_ value: T, to stream: CompactCoder.OutputStream) throws {
-        switch value {
-        case let value as Bool: stream.bytes.append(value ? 1 : 0)
-        case let value as String: stream.string(value)
-        case let value as Double: stream.varint(value.bitPattern)
-        case let value as Float: stream.varint(UInt64(value.bitPattern))
-        case let value as Int: stream.signed(Int64(value))
-        case let value as Int8: stream.signed(Int64(value))
-        case let value as Int16: stream.signed(Int64(value))
-        case let value as Int32: stream.signed(Int64(value))
-        case let value as Int64: stream.signed(value)
-        case let value as UInt: stream.varint(UInt64(value))
-        case let value as UInt8: stream.varint(UInt64(value))
-        case let value as UInt16: stream.varint(UInt64(value))
-        case let value as UInt32: stream.varint(UInt64(value))
-        case let value as UInt64: stream.varint(value)
-        // Collections by their static type: an empty array of any element casts to [UInt8].
-        case let value as [UInt8] where T.self == [UInt8].self:
-            // Bytes (thumbnails) as they are, not one varint each.
-            stream.varint(UInt64(value.count))
-            stream.bytes += value
-        case let value as [String: String] where T.self == [String: String].self:
-            // Dictionaries encode through keys, which this form does not write: pairs, sorted.
-            stream.varint(UInt64(value.count))
-            for (key, item) in value.sorted(by: { $0.key < $1.key }) {
-                stream.string(key)
-                stream.string(item)
-            }
-        default: try value.encode(to: CompactEncoder(stream))
-        }
+        // Scalars (and byte lists, string dictionaries) write themselves; everything else goes
+        // through its own encode(to:).
+        if let scalar = value as? CompactScalar { return scalar.write(to: stream) }
+        try value.encode(to: CompactEncoder(stream))
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -149,6 +124,13 @@ struct CompactEncoder: Encoder {
         var codingPath: [CodingKey] = []
         mutating func encodeNil(forKey key: Key) throws { stream.bytes.append(0) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try CompactEncoder.write(value, to: stream) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { value.write(to: stream) }
+        mutating func encode(_ value: String, forKey key: Key) throws { value.write(to: stream) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { value.write(to: stream) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { value.write(to: stream) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { value.write(to: stream) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { value.write(to: stream) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { value.write(to: stream) }
         // Optionals carry a presence byte: the protocol's defaults would skip nil values, and a
         // positional form must say they are absent.
         private func present<T: Encodable>(_ value: T?) throws {
@@ -156,21 +138,26 @@ struct CompactEncoder: Encoder {
             stream.bytes.append(1)
             try CompactEncoder.write(value, to: stream)
         }
+        private func presentScalar<T: CompactScalar>(_ value: T?) {
+            guard let value else { return stream.bytes.append(0) }
+            stream.bytes.append(1)
+            value.write(to: stream)
+        }
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value) }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { presentScalar(value) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { presentScalar(value) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             KeyedEncodingContainer(KeyedContainer<NestedKey>(stream: stream))
         }
@@ -337,22 +324,27 @@ struct CompactDecoder: Decoder {
 /// own Codable conformance. Each reads itself from the stream, checking its range.
 protocol CompactScalar {
     static func read(from stream: CompactCoder.InputStream) throws -> Self
+    func write(to stream: CompactCoder.OutputStream)
 }
 
 extension Bool: CompactScalar {
     static func read(from stream: CompactCoder.InputStream) throws -> Bool { try stream.byte() != 0 }
+    func write(to stream: CompactCoder.OutputStream) { stream.bytes.append(self ? 1 : 0) }
 }
 
 extension String: CompactScalar {
     static func read(from stream: CompactCoder.InputStream) throws -> String { try stream.string() }
+    func write(to stream: CompactCoder.OutputStream) { stream.string(self) }
 }
 
 extension Double: CompactScalar {
     static func read(from stream: CompactCoder.InputStream) throws -> Double { Double(bitPattern: try stream.varint()) }
+    func write(to stream: CompactCoder.OutputStream) { stream.varint(bitPattern) }
 }
 
 extension Float: CompactScalar {
     static func read(from stream: CompactCoder.InputStream) throws -> Float { Float(bitPattern: try UInt32.read(from: stream)) }
+    func write(to stream: CompactCoder.OutputStream) { stream.varint(UInt64(bitPattern)) }
 }
 
 extension Int: CompactScalar {}
@@ -379,6 +371,10 @@ extension CompactScalar where Self: FixedWidthInteger {
         guard let exact = Self(exactly: value) else { throw stream.corrupt("\(value) out of range") }
         return exact
     }
+
+    func write(to stream: CompactCoder.OutputStream) {
+        if Self.isSigned { stream.signed(Int64(self)) } else { stream.varint(UInt64(self)) }
+    }
 }
 
 extension Array: CompactScalar where Element == UInt8 {
@@ -388,6 +384,11 @@ extension Array: CompactScalar where Element == UInt8 {
         guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) bytes") }
         defer { stream.position += Int(count) }
         return Array(stream.bytes[stream.position..<(stream.position + Int(count))])
+    }
+
+    func write(to stream: CompactCoder.OutputStream) {
+        stream.varint(UInt64(count))
+        stream.bytes += self
     }
 }
 
@@ -402,5 +403,14 @@ extension Dictionary: CompactScalar where Key == String, Value == String {
             pairs[key] = try stream.string()
         }
         return pairs
+    }
+
+    /// Dictionaries encode through keys, which this form does not write: pairs, sorted.
+    func write(to stream: CompactCoder.OutputStream) {
+        stream.varint(UInt64(count))
+        for (key, item) in sorted(by: { $0.key < $1.key }) {
+            stream.string(key)
+            stream.string(item)
+        }
     }
 }

@@ -198,14 +198,41 @@ public enum CheckHTML: Sendable {
     }
 
     /// The movie's frames as alternating blocks on a time axis, and the still moment as a red line.
+    /// `value` with `digits` (0 to 3) decimals, exactly as C's `%.Nf` prints it: the binary
+    /// value rounded, ties to even. Integer arithmetic on the double's bits: a timeline has a
+    /// few hundred numbers, and a formatter call each cost more than the rest of the page.
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        let scale: UInt64 = [1, 10, 100, 1000][min(max(digits, 0), 3)]
+        let magnitude = value.magnitude
+        guard value.isFinite, magnitude < 0x1p40 else { return String(format: "%.\(digits)f", value) }
+        let subnormal = value.exponentBitPattern == 0
+        let significand = subnormal ? value.significandBitPattern : value.significandBitPattern | (1 << 52)
+        let shift = (subnormal ? 1 : Int(value.exponentBitPattern)) - 1075
+        // magnitude × scale = significand × scale × 2^shift, with shift < 0 below 2^40.
+        let scaled = significand * scale
+        var rounded: UInt64 = 0
+        if shift < 0 && -shift < 64 {
+            let bits = UInt64(-shift)
+            rounded = scaled >> bits
+            let remainder = scaled & ((1 << bits) - 1), half: UInt64 = 1 << (bits - 1)
+            if remainder > half || (remainder == half && rounded & 1 == 1) { rounded += 1 }
+        } else if shift >= 0 {
+            rounded = scaled << UInt64(shift)
+        }
+        let sign = value.sign == .minus ? "-" : ""
+        guard digits > 0 else { return sign + String(rounded) }
+        let fraction = String(rounded % scale)
+        return sign + String(rounded / scale) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+
     static func timeline(_ movie: MovieFacts) -> String {
         let moment = movie.stillImageTime?.seconds
         // The movie's duration bounds the drawing (the edit list may cut the last frame short).
         let end = max(movie.durationSeconds ?? movie.frames.map(\.end).max() ?? 0, moment ?? 0)
         guard end > 0 else { return "" }
         let left = 10.0, width = 700.0
-        func x(_ t: Double) -> String { String(format: "%.2f", left + max(0, t) / end * width) }
-        func w(_ start: Double, _ d: Double) -> String { String(format: "%.2f", max(0.5, (min(start + d, end) - start) / end * width - 0.5)) }
+        func x(_ t: Double) -> String { fixed(left + max(0, t) / end * width, 2) }
+        func w(_ start: Double, _ d: Double) -> String { fixed(max(0.5, (min(start + d, end) - start) / end * width - 0.5), 2) }
         var out = "<svg class=\"timeline\" viewBox=\"0 0 720 56\" role=\"img\" aria-label=\"movie timeline\">\n"
         // Frames as sub-paths of two paths (even and odd frames): two elements a movie, not one a
         // frame, so that pages of thousands of items stay light for the browser.
@@ -216,8 +243,9 @@ public enum CheckHTML: Sendable {
             paths[drawn % 2] += "M\(x(start)) 14h\(width)v18h-\(width)z"
             drawn += 1
         }
+        let eachFrame = movie.frameCount <= 1200
         for run in movie.frames {
-            if movie.frameCount <= 1200 {
+            if eachFrame {
                 for index in 0..<run.count {
                     let start = run.start + Double(index) * run.duration
                     guard start < end else { break }
@@ -231,10 +259,10 @@ public enum CheckHTML: Sendable {
         if !paths[0].isEmpty { out += "<path class=\"frame\" d=\"\(paths[0])\"/>" }
         if !paths[1].isEmpty { out += "<path class=\"frame alt\" d=\"\(paths[1])\"/>" }
         out += "\n<line class=\"axis\" x1=\"\(x(0))\" y1=\"36\" x2=\"\(x(end))\" y2=\"36\"/>"
-        out += "<text x=\"\(x(0))\" y=\"50\">0 s</text><text x=\"\(x(end))\" y=\"50\" text-anchor=\"end\">\(String(format: "%.3f", end)) s</text>"
+        out += "<text x=\"\(x(0))\" y=\"50\">0 s</text><text x=\"\(x(end))\" y=\"50\" text-anchor=\"end\">\(fixed(end, 3)) s</text>"
         if let moment {
             out += "<line class=\"still\" x1=\"\(x(moment))\" y1=\"6\" x2=\"\(x(moment))\" y2=\"40\"/>"
-            out += "<text x=\"\(x(moment))\" y=\"8\" text-anchor=\"middle\">still \(String(format: "%.3f", moment)) s</text>"
+            out += "<text x=\"\(x(moment))\" y=\"8\" text-anchor=\"middle\">still \(fixed(moment, 3)) s</text>"
         }
         out += "\n</svg>\n"
         return out

@@ -159,7 +159,7 @@ extension String {
     /// Text from a file made safe for a terminal: control characters (escape sequences
     /// included) are shown as `\u{..}` instead of being sent to the terminal.
     public var terminalSafe: String {
-        guard utf8.contains(where: { Self.mayNeedTerminalEscape[Int($0)] }) else { return self }
+        guard EscapeWriter.any(of: self, in: Self.mayNeedTerminalEscape) else { return self }
         return EscapeWriter.rewrite(self, looking: Self.mayNeedTerminalEscape) { bytes, index, out in
             let byte = bytes[index]
             func code(_ value: UInt32) { out += Array(("\\u{" + String(value, radix: 16) + "}").utf8) }

@@ -4,7 +4,7 @@ import LivePhotoFormats
 public enum Markup {
     public static func escape(_ text: String) -> String {
         // Most text (paths, identifiers, messages) needs nothing: one pass over its bytes says so.
-        guard text.utf8.contains(where: { mayNeedEscape[Int($0)] }) else { return text }
+        guard EscapeWriter.any(of: text, in: mayNeedEscape) else { return text }
         return EscapeWriter.rewrite(text, looking: mayNeedEscape) { bytes, index, out in
             let byte = bytes[index]
             switch byte {
@@ -74,6 +74,12 @@ enum EscapeWriter {
     static func rawPathByte(_ bytes: [UInt8], at index: Int) -> UInt8? {
         guard bytes[index] == 0xF4, index + 3 < bytes.count, bytes[index + 1] == 0x8F, bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF else { return nil }
         return 0x80 | (bytes[index + 2] & 0x01) << 6 | (bytes[index + 3] & 0x3F)
+    }
+
+    /// Whether any byte of `text` is marked in `table` (over contiguous UTF-8, not the view).
+    static func any(of text: String, in table: [Bool]) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.contains { table[Int($0)] } }
     }
 
     /// A byte table: controls (below 0x20) and `extra` marked.

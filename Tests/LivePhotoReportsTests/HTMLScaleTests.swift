@@ -1,7 +1,7 @@
 import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
-import LivePhotoReports
+@testable import LivePhotoReports
 import LivePhotoTestSupport
 import Testing
 
@@ -59,5 +59,20 @@ struct HTMLScaleTests {
         #expect(!html.contains("<script>"))
         // The default keeps small reports whole.
         #expect(CheckHTML.render(report) == html)
+    }
+
+    @Test("timeline numbers are what C's %.2f and %.3f print, ties to even and signs included")
+    func fixedDecimals() {
+        var values: [Double] = [0, -0.0, 0.125, 0.375, 2.5, 0.005, 1.005, 1.015, 0.0005, 0.0015, 10.0 / 3, -1.25, -0.001, 1e-300, Double.leastNonzeroMagnitude, 699.995, 710, 123456.789, 1e12]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            // Frame times and coordinates: multiples of small fractions, and arbitrary doubles.
+            let ticks = Double(Int.random(in: 0...100_000, using: &generator))
+            values += [ticks / 600, ticks / 90_000 * 700 + 10, Double.random(in: -1000...1000, using: &generator), ticks / 8000]
+        }
+        for value in values {
+            #expect(CheckHTML.fixed(value, 2) == String(format: "%.2f", value), "\(value)")
+            #expect(CheckHTML.fixed(value, 3) == String(format: "%.3f", value), "\(value)")
+        }
     }
 }
