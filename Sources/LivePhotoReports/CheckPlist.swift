@@ -3,15 +3,39 @@ import LivePhotoCheck
 /// The JSON report as an XML property list (same document; nulls are left out, as plists have none).
 public enum CheckPlist: Sendable {
     public static func render(_ report: CheckReport) -> String {
-        var out = """
+        var text = ""
+        write(report) { text += $0 }
+        return text
+    }
+
+    /// Streams the property list: the JSON document's items one at a time, so a large
+    /// library's report never exists whole in memory.
+    public static func write(_ report: CheckReport, to sink: (String) -> Void) {
+        sink("""
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
+        <dict>
 
-        """
-        write(CheckJSON.document(report), indent: 0, into: &out)
-        out += "</plist>\n"
-        return out
+        """)
+        guard case .object(let head) = CheckJSON.document(report, items: []) else { return }
+        for (key, value) in head {
+            if case .null = value { continue }
+            var text = "\t<key>\(Markup.escape(key))</key>\n"
+            if key == "items" && !report.items.isEmpty {
+                sink(text + "\t<array>\n")
+                for item in report.items {
+                    text = ""
+                    write(CheckJSON.item(item), indent: 2, into: &text)
+                    sink(text)
+                }
+                sink("\t</array>\n")
+                continue
+            }
+            write(value, indent: 1, into: &text)
+            sink(text)
+        }
+        sink("</dict>\n</plist>\n")
     }
 
     static func write(_ value: JSONValue, indent: Int, into out: inout String) {

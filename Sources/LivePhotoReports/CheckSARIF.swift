@@ -3,7 +3,34 @@ import LivePhotoCheck
 /// SARIF 2.1.0 for code-scanning UIs: the rules as the driver's rules, findings as results with
 /// the file and byte offset.
 public enum CheckSARIF: Sendable {
-    public static func render(_ report: CheckReport) -> String { document(report).serialized() + "\n" }
+    public static func render(_ report: CheckReport) -> String {
+        var text = ""
+        write(report) { text += $0 }
+        return text
+    }
+
+    /// Streams the document: the results one at a time (a large library has hundreds of
+    /// thousands; the whole document never exists in memory). Same bytes as `document`
+    /// serialized.
+    public static func write(_ report: CheckReport, to sink: (String) -> Void) {
+        guard case .object(let top) = document(report, results: false) else { return }
+        func key(_ name: String) -> String { JSONValue.string(name).serialized(indent: nil) + ": " }
+        sink("{")
+        for (position, (name, value)) in top.enumerated() where name != "runs" {
+            sink((position == 0 ? "\n  " : ",\n  ") + key(name) + value.serialized(indent: 1))
+        }
+        sink(",\n  " + key("runs") + "[\n    {\n      " + key("tool") + tool(report).serialized(indent: 3) + ",\n      " + key("results"))
+        let index = ruleIndex(report)
+        var first = true
+        for item in report.items {
+            for finding in item.findings {
+                sink((first ? "[\n        " : ",\n        ") + result(finding, index: index).serialized(indent: 4))
+                first = false
+            }
+        }
+        sink(first ? "[]" : "\n      ]")
+        sink("\n    }\n  ]\n}\n")
+    }
 
     static func level(_ severity: Severity) -> String {
         switch severity {
@@ -28,8 +55,13 @@ public enum CheckSARIF: Sendable {
         return out
     }
 
-    public static func document(_ report: CheckReport) -> JSONValue {
-        let index = Dictionary(uniqueKeysWithValues: report.rules.enumerated().map { ($1.identifier, $0) })
+    public static func document(_ report: CheckReport) -> JSONValue { document(report, results: true) }
+
+    static func ruleIndex(_ report: CheckReport) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: report.rules.enumerated().map { ($1.identifier, $0) })
+    }
+
+    static func tool(_ report: CheckReport) -> JSONValue {
         let rules: [JSONValue] = report.rules.map { rule in
             .object([
                 ("id", .string(rule.identifier)),
@@ -41,32 +73,37 @@ public enum CheckSARIF: Sendable {
                 ("properties", .object([("category", .string(rule.category)), ("autofixable", .bool(rule.autofixable))])),
             ])
         }
-        let results: [JSONValue] = report.items.flatMap { item in
-            item.findings.map { finding in
-                var location: [(String, JSONValue)] = [("artifactLocation", .object([("uri", .string(uri(finding.path ?? "")))]))]
-                if let offset = finding.offset { location.append(("region", .object([("byteOffset", .int(offset)), ("byteLength", .int(1))]))) }
-                var result: [(String, JSONValue)] = [
-                    ("ruleId", .string(finding.rule)),
-                    ("level", .string(level(finding.severity))),
-                    ("message", .object([("text", .string(finding.message))])),
-                    ("locations", .array([.object([("physicalLocation", .object(location))])])),
-                ]
-                if let ruleIndex = index[finding.rule] { result.insert(("ruleIndex", .int(Int64(ruleIndex))), at: 1) }
-                if finding.baselined { result.append(("baselineState", .string("unchanged"))) }
-                return .object(result)
-            }
-        }
+        return .object([("driver", .object([
+            ("name", .string(report.tool)), ("version", .string(report.version)),
+            ("rules", .array(rules)),
+        ]))])
+    }
+
+    static func result(_ finding: Finding, index: [String: Int]) -> JSONValue {
+        var location: [(String, JSONValue)] = [("artifactLocation", .object([("uri", .string(uri(finding.path ?? "")))]))]
+        if let offset = finding.offset { location.append(("region", .object([("byteOffset", .int(offset)), ("byteLength", .int(1))]))) }
+        var result: [(String, JSONValue)] = [
+            ("ruleId", .string(finding.rule)),
+            ("level", .string(level(finding.severity))),
+            ("message", .object([("text", .string(finding.message))])),
+            ("locations", .array([.object([("physicalLocation", .object(location))])])),
+        ]
+        if let ruleIndex = index[finding.rule] { result.insert(("ruleIndex", .int(Int64(ruleIndex))), at: 1) }
+        if finding.baselined { result.append(("baselineState", .string("unchanged"))) }
+        return .object(result)
+    }
+
+    /// The document; without `results`, the results array is left empty (for streaming).
+    static func document(_ report: CheckReport, results withResults: Bool) -> JSONValue {
+        let index = ruleIndex(report)
+        let results: [JSONValue] = withResults ? report.items.flatMap { item in item.findings.map { result($0, index: index) } } : []
         return .object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
             ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string(report.tool)), ("version", .string(report.version)),
-                    ("rules", .array(rules)),
-                ]))])),
+                ("tool", tool(report)),
                 ("results", .array(results)),
             ])])),
         ])
     }
 }
-

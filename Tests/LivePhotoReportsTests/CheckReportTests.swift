@@ -141,6 +141,16 @@ struct CheckReportTests {
         #expect(failedCases == failing)
     }
 
+    @Test("streamed SARIF is the SARIF document serialized, with results and with none")
+    func sarifStreamed() {
+        var report = Self.report()
+        #expect(!report.findings.isEmpty)
+        #expect(CheckSARIF.render(report) == CheckSARIF.document(report).serialized() + "\n")
+        for index in report.items.indices { report.items[index].findings = [] }
+        #expect(CheckSARIF.render(report) == CheckSARIF.document(report).serialized() + "\n")
+        #expect(CheckSARIF.render(report).contains("\"results\": []"))
+    }
+
     @Test("SARIF 2.1.0: rules, results with locations, levels")
     func sarif() throws {
         let report = Self.report()
