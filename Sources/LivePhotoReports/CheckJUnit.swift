@@ -4,13 +4,23 @@ import LivePhotoCheck
 /// report's fail-on level; other findings in system-out.
 public enum CheckJUnit: Sendable {
     public static func render(_ report: CheckReport) -> String {
+        var text = ""
+        write(report) { text += $0 }
+        return text
+    }
+
+    /// Streams the document a test case at a time (the counts come first, from the report).
+    public static func write(_ report: CheckReport, to sink: (String) -> Void) {
         let threshold = report.failOn.threshold
         func failing(_ finding: Finding) -> Bool { !finding.baselined && threshold.map { finding.severity >= $0 } == true }
-        let failedCases = report.items.filter { $0.findings.contains(where: failing) }.count
+        var failedCases = 0
+        for index in report.items.indices where report.items[index].findings.contains(where: failing) { failedCases += 1 }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"lpcheck\" tests=\"\(report.items.count)\" failures=\"\(failedCases)\" errors=\"0\">\n"
         out += "  <testsuite name=\"lpcheck\" tests=\"\(report.items.count)\" failures=\"\(failedCases)\" errors=\"0\" skipped=\"0\">\n"
         for item in report.items {
+            sink(out)
+            out = ""
             let name = [item.still?.path, item.movie?.path].compactMap { $0 }.joined(separator: " + ")
             let failures = item.findings.filter(failing)
             let others = item.findings.filter { !failing($0) }
@@ -28,6 +38,6 @@ public enum CheckJUnit: Sendable {
             out += "    </testcase>\n"
         }
         out += "  </testsuite>\n</testsuites>\n"
-        return out
+        sink(out)
     }
 }
