@@ -14,11 +14,15 @@ import LivePhotoFormats
 /// WAL journal lets readers go on while one writer commits, and writers wait for each other.
 public final class FactsCache: FactsStore, @unchecked Sendable {
     /// What this build writes; another value in a cache empties it.
-    public static let format = "lpcheck-facts-cache 2 (compact FileFacts, thumbnails)"
+    public static let format = "lpcheck-facts-cache 3 (compact FileFacts; thumbnails apart)"
 
+    /// A row as loaded: the facts, and the thumbnail only when this run wants thumbnails (they
+    /// are many times the facts' size, and only HTML runs show them).
     struct Entry {
         var stamp: FileStamp
         var blob: [UInt8]
+        var thumbnailKnown: Bool
+        var thumbnail: [UInt8]?
     }
 
     public let path: String
@@ -32,13 +36,15 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     private var seen = Set<String>()
     private var database: OpaquePointer?
     private var entries: [String: Entry] = [:]
-    private var fresh: [(path: String, stamp: FileStamp, blob: [UInt8])] = []
+    private var fresh: [(path: String, stamp: FileStamp, blob: [UInt8], thumbnailKnown: Bool, thumbnail: [UInt8]?)] = []
+    private let loadThumbnails: Bool
     private let lock = NSLock()
     private let build: String
 
     /// Opens (or creates) the cache; nil with a note when it cannot be used at all.
-    public static func open(_ path: String, version: String) -> (cache: FactsCache?, notes: [String]) {
-        let cache = FactsCache(path: path, build: "\(format); lpcheck \(version)")
+    /// `thumbnails`: this run shows thumbnails (an HTML report), so they are loaded too.
+    public static func open(_ path: String, version: String, thumbnails: Bool = false) -> (cache: FactsCache?, notes: [String]) {
+        let cache = FactsCache(path: path, build: "\(format); lpcheck \(version)", thumbnails: thumbnails)
         do {
             try cache.connect()
             return (cache, cache.notes)
@@ -48,9 +54,10 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         }
     }
 
-    init(path: String, build: String) {
+    init(path: String, build: String, thumbnails: Bool) {
         self.path = path
         self.build = build
+        loadThumbnails = thumbnails
     }
 
     deinit { close() }
@@ -87,42 +94,44 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         sqlite3_busy_timeout(database, wait)
         try execute("PRAGMA journal_mode=WAL")
         try execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        try execute("CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, device INTEGER, inode INTEGER, size INTEGER, modified INTEGER, changed INTEGER, facts BLOB)")
         let stored = try query("SELECT value FROM meta WHERE key = 'build'") { statement in Self.text(statement, 0) }.first
         if stored != build {
             if let stored {
                 notes.append("cache \(path) was written by another build (\(stored)): emptied, this run fills it again")
             }
+            // Another build's table may have other columns: made anew.
             try transaction {
-                try execute("DELETE FROM files")
+                try execute("DROP TABLE IF EXISTS files")
+                try execute(Self.createFiles)
                 try execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?)", [.text(build)])
             }
             return
         }
-        let rows = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement -> (String, Entry) in
+        try execute(Self.createFiles)
+        let columns = "path, device, inode, size, modified, changed, facts, thumbnail_known" + (loadThumbnails ? ", thumbnail" : "")
+        let rows = try query("SELECT \(columns) FROM files") { statement -> (String, Entry) in
             let path = PathBytes.string(Self.blob(statement, 0))
             let stamp = FileStamp(device: UInt64(bitPattern: sqlite3_column_int64(statement, 1)), inode: UInt64(bitPattern: sqlite3_column_int64(statement, 2)),
                                   size: sqlite3_column_int64(statement, 3), modified: sqlite3_column_int64(statement, 4), changed: sqlite3_column_int64(statement, 5))
-            return (path, Entry(stamp: stamp, blob: Self.blob(statement, 6)))
+            let known = sqlite3_column_int64(statement, 7) != 0
+            let thumbnail = loadThumbnails && sqlite3_column_type(statement, 8) != SQLITE_NULL ? Self.blob(statement, 8) : nil
+            return (path, Entry(stamp: stamp, blob: Self.blob(statement, 6), thumbnailKnown: known, thumbnail: thumbnail))
         }
         entries.reserveCapacity(rows.count)
         for (path, entry) in rows { entries[path] = entry }
     }
 
-    /// What a row holds: the facts, and the thumbnail when the run that read them kept it.
-    struct Cached: Codable {
-        var facts: FileFacts
-        var thumbnailKnown: Bool
-        var thumbnail: [UInt8]?
-    }
+    /// The files table: the facts, and apart from them the thumbnail when the run that read
+    /// them kept it (`thumbnail_known`: that run wanted thumbnails; the file may have none).
+    static let createFiles = "CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, device INTEGER, inode INTEGER, size INTEGER, modified INTEGER, changed INTEGER, facts BLOB, thumbnail_known INTEGER, thumbnail BLOB)"
 
     public func facts(for path: String, stamp: FileStamp, withThumbnail: Bool) -> FileFacts? {
         // Entries are not changed after loading: reading them needs no lock.
-        guard let entry = entries[path], entry.stamp == stamp, let cached = try? CompactCoder.decode(Cached.self, from: entry.blob),
-              cached.thumbnailKnown || !withThumbnail, cached.facts.implausibility == nil else { return nil }
-        var facts = cached.facts
+        // A run that wants thumbnails takes only rows that know theirs (and loaded them).
+        guard let entry = entries[path], entry.stamp == stamp, !withThumbnail || (entry.thumbnailKnown && loadThumbnails),
+              var facts = try? CompactCoder.decode(FileFacts.self, from: entry.blob), facts.implausibility == nil else { return nil }
         facts.path = path
-        facts.thumbnail = withThumbnail ? cached.thumbnail : nil
+        facts.thumbnail = withThumbnail ? entry.thumbnail : nil
         lock.lock()
         hits += 1
         seen.insert(path)
@@ -131,9 +140,9 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     }
 
     public func remember(_ facts: FileFacts, stamp: FileStamp, withThumbnail: Bool) {
-        guard let blob = try? CompactCoder.encode(Cached(facts: facts, thumbnailKnown: withThumbnail, thumbnail: facts.thumbnail)) else { return }
+        guard let blob = try? CompactCoder.encode(facts) else { return }
         lock.lock()
-        fresh.append((facts.path, stamp, blob))
+        fresh.append((facts.path, stamp, blob, withThumbnail, withThumbnail ? facts.thumbnail : nil))
         seen.insert(facts.path)
         lock.unlock()
     }
@@ -173,7 +182,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
                     guard code == SQLITE_DONE else { throw failure("cannot remove", code) }
                     sqlite3_reset(remove)
                 }
-                let statement = try prepare("INSERT OR REPLACE INTO files (path, device, inode, size, modified, changed, facts) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                let statement = try prepare("INSERT OR REPLACE INTO files (path, device, inode, size, modified, changed, facts, thumbnail_known, thumbnail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 defer { sqlite3_finalize(statement) }
                 for entry in fresh {
                     let path = PathBytes.bytes(entry.path)
@@ -184,6 +193,12 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
                     sqlite3_bind_int64(statement, 5, entry.stamp.modified)
                     sqlite3_bind_int64(statement, 6, entry.stamp.changed)
                     sqlite3_bind_blob(statement, 7, entry.blob, Int32(entry.blob.count), lpcheck_sqlite_transient())
+                    sqlite3_bind_int64(statement, 8, entry.thumbnailKnown ? 1 : 0)
+                    if let thumbnail = entry.thumbnail {
+                        sqlite3_bind_blob(statement, 9, thumbnail, Int32(thumbnail.count), lpcheck_sqlite_transient())
+                    } else {
+                        sqlite3_bind_null(statement, 9)
+                    }
                     let code = sqlite3_step(statement)
                     guard code == SQLITE_DONE else { throw failure("cannot write", code) }
                     sqlite3_reset(statement)

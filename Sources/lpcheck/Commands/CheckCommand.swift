@@ -114,7 +114,7 @@ struct Check: ParsableCommand {
         let started = Date()
         var store: FactsCache?
         if let cache {
-            let opened = FactsCache.open(cache, version: LPCheck.configuration.version)
+            let opened = FactsCache.open(cache, version: LPCheck.configuration.version, thumbnails: checker.thumbnails)
             for note in opened.notes { printError("lpcheck: \(note)") }
             store = opened.cache
             checker.store = store
