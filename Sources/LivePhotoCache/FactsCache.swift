@@ -16,13 +16,11 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     /// What this build writes; another value in a cache empties it.
     public static let format = "lpcheck-facts-cache 3 (compact FileFacts; thumbnails apart)"
 
-    /// A row as loaded: the facts, and the thumbnail only when this run wants thumbnails (they
-    /// are many times the facts' size, and only HTML runs show them).
+    /// A row as loaded: the stamp and the facts. Thumbnails stay in the database (they are many
+    /// times the facts' size) and are asked for one by one, for the cards a page shows.
     struct Entry {
         var stamp: FileStamp
         var blob: [UInt8]
-        var thumbnailKnown: Bool
-        var thumbnail: [UInt8]?
     }
 
     public let path: String
@@ -36,15 +34,14 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     private var seen = Set<String>()
     private var database: OpaquePointer?
     private var entries: [String: Entry] = [:]
-    private var fresh: [(path: String, stamp: FileStamp, blob: [UInt8], thumbnailKnown: Bool, thumbnail: [UInt8]?)] = []
-    private let loadThumbnails: Bool
+    private var fresh: [(path: String, stamp: FileStamp, blob: [UInt8])] = []
+    private var freshThumbnails: [(path: String, stamp: FileStamp, thumbnail: [UInt8]?)] = []
     private let lock = NSLock()
     private let build: String
 
     /// Opens (or creates) the cache; nil with a note when it cannot be used at all.
-    /// `thumbnails`: this run shows thumbnails (an HTML report), so they are loaded too.
-    public static func open(_ path: String, version: String, thumbnails: Bool = false) -> (cache: FactsCache?, notes: [String]) {
-        let cache = FactsCache(path: path, build: "\(format); lpcheck \(version)", thumbnails: thumbnails)
+    public static func open(_ path: String, version: String) -> (cache: FactsCache?, notes: [String]) {
+        let cache = FactsCache(path: path, build: "\(format); lpcheck \(version)")
         do {
             try cache.connect()
             return (cache, cache.notes)
@@ -54,10 +51,9 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         }
     }
 
-    init(path: String, build: String, thumbnails: Bool) {
+    init(path: String, build: String) {
         self.path = path
         self.build = build
-        loadThumbnails = thumbnails
     }
 
     deinit { close() }
@@ -108,14 +104,11 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
             return
         }
         try execute(Self.createFiles)
-        let columns = "path, device, inode, size, modified, changed, facts, thumbnail_known" + (loadThumbnails ? ", thumbnail" : "")
-        let rows = try query("SELECT \(columns) FROM files") { statement -> (String, Entry) in
+        let rows = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement -> (String, Entry) in
             let path = PathBytes.string(Self.blob(statement, 0))
             let stamp = FileStamp(device: UInt64(bitPattern: sqlite3_column_int64(statement, 1)), inode: UInt64(bitPattern: sqlite3_column_int64(statement, 2)),
                                   size: sqlite3_column_int64(statement, 3), modified: sqlite3_column_int64(statement, 4), changed: sqlite3_column_int64(statement, 5))
-            let known = sqlite3_column_int64(statement, 7) != 0
-            let thumbnail = loadThumbnails && sqlite3_column_type(statement, 8) != SQLITE_NULL ? Self.blob(statement, 8) : nil
-            return (path, Entry(stamp: stamp, blob: Self.blob(statement, 6), thumbnailKnown: known, thumbnail: thumbnail))
+            return (path, Entry(stamp: stamp, blob: Self.blob(statement, 6)))
         }
         entries.reserveCapacity(rows.count)
         for (path, entry) in rows { entries[path] = entry }
@@ -125,13 +118,11 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     /// them kept it (`thumbnail_known`: that run wanted thumbnails; the file may have none).
     static let createFiles = "CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, device INTEGER, inode INTEGER, size INTEGER, modified INTEGER, changed INTEGER, facts BLOB, thumbnail_known INTEGER, thumbnail BLOB)"
 
-    public func facts(for path: String, stamp: FileStamp, withThumbnail: Bool) -> FileFacts? {
+    public func facts(for path: String, stamp: FileStamp) -> FileFacts? {
         // Entries are not changed after loading: reading them needs no lock.
-        // A run that wants thumbnails takes only rows that know theirs (and loaded them).
-        guard let entry = entries[path], entry.stamp == stamp, !withThumbnail || (entry.thumbnailKnown && loadThumbnails),
+        guard let entry = entries[path], entry.stamp == stamp,
               var facts = try? CompactCoder.decode(FileFacts.self, from: entry.blob), facts.implausibility == nil else { return nil }
         facts.path = path
-        facts.thumbnail = withThumbnail ? entry.thumbnail : nil
         lock.lock()
         hits += 1
         seen.insert(path)
@@ -139,12 +130,43 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         return facts
     }
 
-    public func remember(_ facts: FileFacts, stamp: FileStamp, withThumbnail: Bool) {
+    public func remember(_ facts: FileFacts, stamp: FileStamp) {
         guard let blob = try? CompactCoder.encode(facts) else { return }
         lock.lock()
-        fresh.append((facts.path, stamp, blob, withThumbnail, withThumbnail ? facts.thumbnail : nil))
+        fresh.append((facts.path, stamp, blob))
         seen.insert(facts.path)
         lock.unlock()
+    }
+
+    /// The thumbnail kept for the file at this stamp (a point query: the cards of a page ask).
+    public func thumbnail(for path: String, stamp: FileStamp) -> [UInt8]?? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard database != nil, let statement = try? prepare("SELECT thumbnail_known, thumbnail FROM files WHERE path = ? AND device = ? AND inode = ? AND size = ? AND modified = ? AND changed = ?") else { return nil }
+        defer { sqlite3_finalize(statement) }
+        Self.bind(statement, path: path, stamp: stamp)
+        guard sqlite3_step(statement) == SQLITE_ROW, sqlite3_column_int64(statement, 0) != 0 else { return nil }
+        let thumbnail: [UInt8]? = sqlite3_column_type(statement, 1) == SQLITE_NULL ? nil : Self.blob(statement, 1)
+        return .some(thumbnail)
+    }
+
+    /// Kept by the next `save` for the row of this path and stamp (a row of another stamp is
+    /// left alone: the thumbnail would not be that file's).
+    public func remember(thumbnail: [UInt8]?, for path: String, stamp: FileStamp) {
+        lock.lock()
+        freshThumbnails.append((path, stamp, thumbnail))
+        lock.unlock()
+    }
+
+    /// Binds path and stamp to parameters 1 to 6.
+    static func bind(_ statement: OpaquePointer?, path: String, stamp: FileStamp) {
+        let bytes = PathBytes.bytes(path)
+        sqlite3_bind_blob(statement, 1, bytes, Int32(bytes.count), lpcheck_sqlite_transient())
+        sqlite3_bind_int64(statement, 2, Int64(bitPattern: stamp.device))
+        sqlite3_bind_int64(statement, 3, Int64(bitPattern: stamp.inode))
+        sqlite3_bind_int64(statement, 4, stamp.size)
+        sqlite3_bind_int64(statement, 5, stamp.modified)
+        sqlite3_bind_int64(statement, 6, stamp.changed)
     }
 
     /// The loaded rows under one of `roots` (a root itself, or a path below it) that this run
@@ -167,44 +189,32 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     @discardableResult
     public func save(pruningUnder roots: [String] = []) -> [String] {
         let before = notes.count
-        defer { if notes.count == before { fresh = [] } }
+        defer { if notes.count == before { fresh = []; freshThumbnails = [] } }
         let gone = stale(under: roots)
-        pruned = 0
-        guard database != nil, !fresh.isEmpty || !gone.isEmpty else { return [] }
+        guard database != nil, !fresh.isEmpty || !gone.isEmpty || !freshThumbnails.isEmpty else { return [] }
         do {
             try transaction {
-                let remove = try prepare("DELETE FROM files WHERE path = ?")
-                defer { sqlite3_finalize(remove) }
-                for path in gone {
+                try each("DELETE FROM files WHERE path = ?", "cannot remove", gone) { statement, path in
                     let bytes = PathBytes.bytes(path)
-                    sqlite3_bind_blob(remove, 1, bytes, Int32(bytes.count), lpcheck_sqlite_transient())
-                    let code = sqlite3_step(remove)
-                    guard code == SQLITE_DONE else { throw failure("cannot remove", code) }
-                    sqlite3_reset(remove)
+                    sqlite3_bind_blob(statement, 1, bytes, Int32(bytes.count), lpcheck_sqlite_transient())
                 }
-                let statement = try prepare("INSERT OR REPLACE INTO files (path, device, inode, size, modified, changed, facts, thumbnail_known, thumbnail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                defer { sqlite3_finalize(statement) }
-                for entry in fresh {
-                    let path = PathBytes.bytes(entry.path)
-                    sqlite3_bind_blob(statement, 1, path, Int32(path.count), lpcheck_sqlite_transient())
-                    sqlite3_bind_int64(statement, 2, Int64(bitPattern: entry.stamp.device))
-                    sqlite3_bind_int64(statement, 3, Int64(bitPattern: entry.stamp.inode))
-                    sqlite3_bind_int64(statement, 4, entry.stamp.size)
-                    sqlite3_bind_int64(statement, 5, entry.stamp.modified)
-                    sqlite3_bind_int64(statement, 6, entry.stamp.changed)
+                // New facts replace a row whole: a thumbnail of the file's earlier bytes goes too.
+                try each("INSERT OR REPLACE INTO files (path, device, inode, size, modified, changed, facts, thumbnail_known, thumbnail) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL)",
+                         "cannot write", fresh) { statement, entry in
+                    Self.bind(statement, path: entry.path, stamp: entry.stamp)
                     sqlite3_bind_blob(statement, 7, entry.blob, Int32(entry.blob.count), lpcheck_sqlite_transient())
-                    sqlite3_bind_int64(statement, 8, entry.thumbnailKnown ? 1 : 0)
+                }
+                try each("UPDATE files SET thumbnail_known = 1, thumbnail = ?7 WHERE path = ?1 AND device = ?2 AND inode = ?3 AND size = ?4 AND modified = ?5 AND changed = ?6",
+                         "cannot write", freshThumbnails) { statement, entry in
+                    Self.bind(statement, path: entry.path, stamp: entry.stamp)
                     if let thumbnail = entry.thumbnail {
-                        sqlite3_bind_blob(statement, 9, thumbnail, Int32(thumbnail.count), lpcheck_sqlite_transient())
+                        sqlite3_bind_blob(statement, 7, thumbnail, Int32(thumbnail.count), lpcheck_sqlite_transient())
                     } else {
-                        sqlite3_bind_null(statement, 9)
+                        sqlite3_bind_null(statement, 7)
                     }
-                    let code = sqlite3_step(statement)
-                    guard code == SQLITE_DONE else { throw failure("cannot write", code) }
-                    sqlite3_reset(statement)
                 }
             }
-            pruned = gone.count
+            pruned += gone.count
         } catch let error as Failure where (error.code & 0xFF) == SQLITE_BUSY || (error.code & 0xFF) == SQLITE_LOCKED {
             notes.append("cache \(path) is locked by another run: this run's facts were not kept (\(error))")
         } catch {
@@ -240,6 +250,18 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         var code = sqlite3_step(statement)
         while code == SQLITE_ROW { code = sqlite3_step(statement) }
         guard code == SQLITE_DONE else { throw failure(sql, code) }
+    }
+
+    /// Runs `sql` once per row, `bind` setting its parameters.
+    private func each<T>(_ sql: String, _ what: String, _ rows: [T], _ bind: (OpaquePointer?, T) -> Void) throws {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        for row in rows {
+            bind(statement, row)
+            let code = sqlite3_step(statement)
+            guard code == SQLITE_DONE else { throw failure(what, code) }
+            sqlite3_reset(statement)
+        }
     }
 
     private func query<T>(_ sql: String, _ row: (OpaquePointer?) -> T) throws -> [T] {

@@ -46,11 +46,14 @@ public struct FileStamp: Hashable, Sendable {
 }
 
 /// Facts kept from earlier runs (`--cache`): a file whose stamp is unchanged is not read again.
-/// Thumbnails (for HTML reports) are kept with the facts when the run that read them wanted them;
-/// a run that wants them takes only entries that know. Called from several threads at once.
+/// EXIF thumbnails (for the cards an HTML report shows) are kept apart from the facts, for the
+/// stamp they were read at. Called from several threads at once.
 public protocol FactsStore: AnyObject, Sendable {
-    func facts(for path: String, stamp: FileStamp, withThumbnail: Bool) -> FileFacts?
-    func remember(_ facts: FileFacts, stamp: FileStamp, withThumbnail: Bool)
+    func facts(for path: String, stamp: FileStamp) -> FileFacts?
+    func remember(_ facts: FileFacts, stamp: FileStamp)
+    /// The file's EXIF thumbnail: nil when not known, `.some(nil)` when known to have none.
+    func thumbnail(for path: String, stamp: FileStamp) -> [UInt8]??
+    func remember(thumbnail: [UInt8]?, for path: String, stamp: FileStamp)
 }
 
 /// Runs a check: discovery, reading in parallel, pairing, rules.
@@ -60,8 +63,6 @@ public struct Checker {
     public var baseline: Baseline?
     /// Files read at once (default: the core count).
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
-    /// Keep EXIF thumbnails (for HTML reports).
-    public var thumbnails = false
     public var version = "0.0.0"
     /// Called with (files read, files to read) from any thread.
     public var progress: (@Sendable (Int, Int) -> Void)?
@@ -83,7 +84,7 @@ public struct Checker {
 
     /// What `check` reads of each file.
     public var inspectOptions: InspectOptions {
-        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: thumbnails, boxTree: false, decodePlists: false)
+        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: false, boxTree: false, decodePlists: false)
     }
 
     /// Pairs the scanned files and runs the rules. The facts are moved out of `scanned` into the
@@ -178,13 +179,38 @@ public struct Checker {
         guard let store, let before = FileStamp.of(path) else {
             return FileFacts(MediaFile.inspect(path: path, options: options))
         }
-        if var cached = store.facts(for: path, stamp: before, withThumbnail: options.thumbnail) {
+        if var cached = store.facts(for: path, stamp: before) {
             cached.bytesRead = 0
             return cached
         }
         let facts = FileFacts(MediaFile.inspect(path: path, options: options))
-        if FileStamp.of(path) == before { store.remember(facts, stamp: before, withThumbnail: options.thumbnail) }
+        if FileStamp.of(path) == before { store.remember(facts, stamp: before) }
         return facts
+    }
+
+    /// EXIF thumbnails for the stills of `items` (the cards an HTML page shows, not the whole
+    /// library): from the store when it knows the file's, else read from the file (and kept in
+    /// the store when the file did not change meanwhile). The bytes read are added to the
+    /// still's. Thumbnails are read after the check so that a large library's report does not
+    /// hold one per still.
+    public static func addThumbnails(_ report: inout CheckReport, items: [Int], jobs: Int, store: (any FactsStore)?) {
+        let wanted = items.compactMap { index -> (index: Int, path: String)? in
+            guard report.items.indices.contains(index), let still = report.items[index].still, still.thumbnail == nil, still.error == nil else { return nil }
+            return (index, still.path)
+        }
+        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: true, boxTree: false, decodePlists: false)
+        let results = parallelMap(wanted.map(\.path), jobs: jobs) { path -> (thumbnail: [UInt8]?, bytesRead: Int64) in
+            let before = FileStamp.of(path)
+            if let store, let before, let known = store.thumbnail(for: path, stamp: before) { return (known, 0) }
+            let file = MediaFile.inspect(path: path, options: options)
+            let thumbnail = file.error == nil ? file.still?.thumbnail : nil
+            if let store, let before, FileStamp.of(path) == before, file.error == nil { store.remember(thumbnail: thumbnail, for: path, stamp: before) }
+            return (thumbnail, file.stats.bytesRead)
+        }
+        for (slot, entry) in wanted.enumerated() {
+            report.items[entry.index].still?.thumbnail = results[slot].thumbnail
+            report.items[entry.index].still?.bytesRead += results[slot].bytesRead
+        }
     }
 
     /// `transform` over `values` on `jobs` threads, in order.

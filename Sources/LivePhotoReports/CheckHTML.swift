@@ -45,15 +45,7 @@ public enum CheckHTML: Sendable {
         }
         out += "</table>\n"
         let folders = sections(report)
-        // The cards shown: the `limit` worst items (by rank, then page order), so that nothing
-        // left out is worse than something shown. Anchors number the cards in page order.
-        let order = folders.flatMap(\.items)
-        let ranked = order.indices.sorted { a, b in
-            let left = rank(report.items[order[a]]), right = rank(report.items[order[b]])
-            return left != right ? left < right : a < b
-        }.map { order[$0] }
-        let chosen = Set(limit > 0 ? ranked.prefix(limit) : ranked[...])
-        let shown = order.filter(chosen.contains)
+        let (order, ranked, chosen, shown) = selection(report, folders: folders, limit: limit)
         let position = Dictionary(uniqueKeysWithValues: shown.enumerated().map { ($1, $0) })
         if !report.countsByRule.isEmpty {
             // Each rule links to the first card it found something in; each finding links back.
@@ -109,6 +101,25 @@ public enum CheckHTML: Sendable {
             }
             return (name, items.first.map { rank(report.items[$0]) } ?? 3, items)
         }.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.name < $1.name }
+    }
+
+    /// The items that get a card, in page order (their stills are the ones that need a
+    /// thumbnail).
+    public static func shownItems(_ report: CheckReport, limit: Int) -> [Int] {
+        selection(report, folders: sections(report), limit: limit).shown
+    }
+
+    /// The cards shown: the `limit` worst items (by rank, then page order), so that nothing left
+    /// out is worse than something shown. Anchors number the cards in page order.
+    static func selection(_ report: CheckReport, folders: [(name: String, rank: Int, items: [Int])], limit: Int)
+        -> (order: [Int], ranked: [Int], chosen: Set<Int>, shown: [Int]) {
+        let order = folders.flatMap(\.items)
+        let ranked = order.indices.sorted { a, b in
+            let left = rank(report.items[order[a]]), right = rank(report.items[order[b]])
+            return left != right ? left < right : a < b
+        }.map { order[$0] }
+        let chosen = Set(limit > 0 ? ranked.prefix(limit) : ranked[...])
+        return (order, ranked, chosen, order.filter(chosen.contains))
     }
 
     /// What a limited page leaves out, counted so that nobody reads the page as the whole report.

@@ -66,23 +66,31 @@ struct FactsCacheTests {
         #expect(changed.text.contains("00000000-6A1D-4B7E-9F0C-2D5A7B9C1E34"))
     }
 
-    @Test("an HTML run keeps the thumbnails in the cache: the next HTML run reads no byte and writes the same page; a run without thumbnails does not serve one that wants them")
+    @Test("an HTML run reads only its cards' thumbnails, keeps them in the cache, and the next HTML run reads no byte and writes the same page")
     func htmlRuns() throws {
         let root = try Self.library()
         defer { try? FileManager.default.removeItem(at: root) }
         let library = [root.appendingPathComponent("Samples").path] + (Locations.sharedSamples != nil ? [root.appendingPathComponent("shared").path] : [])
         let cache = root.appendingPathComponent("facts.db").path
         let page = root.appendingPathComponent("report.html").path
-        // Filled by a run without HTML: no thumbnails kept, so the HTML run reads again.
-        #expect(try Self.lpcheck(["check"] + library + ["--cache", cache, "--quiet"]).status != 2)
-        let first = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--output", page])
-        #expect(try Self.stats(first).bytes > 0)
+        // Filled by a run without HTML: facts, no thumbnails.
+        let json = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--quiet"])
+        #expect(json.status != 2)
+        let warmJSON = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--quiet"])
+        // A page of one card reads one still's thumbnail; a whole page more; both take every
+        // file's facts from the cache.
+        let one = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--html-limit", "1", "--output", page])
+        #expect(try Self.stats(one).hits == Self.stats(warmJSON).hits)
+        let first = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--html-limit", "0", "--output", page])
+        #expect(try Self.stats(first).hits == Self.stats(warmJSON).hits)
+        #expect(try Self.stats(first).bytes > Self.stats(one).bytes, "\(first.stderr) \(one.stderr)")
+        #expect(try Self.stats(first).bytes < Self.stats(json).bytes, "only the stills' thumbnails are read, not the files' facts")
         let firstPage = try String(contentsOfFile: page, encoding: .utf8)
         if Locations.sharedSamples != nil { #expect(firstPage.contains("data:image/jpeg;base64,"), "the shared samples have EXIF thumbnails") }
-        let second = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--output", page])
+        let second = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--html-limit", "0", "--output", page])
         #expect(try Self.stats(second).bytes == 0, "\(second.stderr)")
         #expect(try String(contentsOfFile: page, encoding: .utf8) == firstPage)
-        let direct = try Self.lpcheck(["check"] + library + ["--format", "html", "--output", page + ".direct"])
+        let direct = try Self.lpcheck(["check"] + library + ["--format", "html", "--html-limit", "0", "--output", page + ".direct"])
         #expect(direct.status == second.status)
         #expect(try String(contentsOfFile: page + ".direct", encoding: .utf8) == firstPage)
     }

@@ -23,9 +23,9 @@ struct HTMLBrowserTests {
 
     @Test("a report on our samples, hostile metadata included, loads with every card and runs no script")
     func samplesReport() throws {
-        var checker = Checker(roots: [Locations.samples.path])
-        checker.thumbnails = true
-        let report = checker.run()
+        let checker = Checker(roots: [Locations.samples.path])
+        var report = checker.run()
+        Checker.addThumbnails(&report, items: Array(report.items.indices), jobs: 2, store: nil)
         let hostile = try #require(report.items.first { $0.still?.path.hasSuffix("hostile-metadata.jpg") == true })
         #expect(hostile.still?.make?.contains("<script>") == true)
         let dom = try Self.dumpDOM(CheckHTML.render(report))

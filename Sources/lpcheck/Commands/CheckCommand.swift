@@ -108,13 +108,12 @@ struct Check: ParsableCommand {
         var checker = try settings.checker(paths)
         checker.version = LPCheck.configuration.version
         checker.jobs = jobs
-        checker.thumbnails = format.contains { $0.isHTML }
         let showProgress = !noProgress && isatty(2) == 1
         if showProgress { checker.progress = ProgressBar.update }
         let started = Date()
         var store: FactsCache?
         if let cache {
-            let opened = FactsCache.open(cache, version: LPCheck.configuration.version, thumbnails: checker.thumbnails)
+            let opened = FactsCache.open(cache, version: LPCheck.configuration.version)
             for note in opened.notes { printError("lpcheck: \(note)") }
             store = opened.cache
             checker.store = store
@@ -136,6 +135,13 @@ struct Check: ParsableCommand {
             report = checker.report(&scanned)
         }
         if showProgress { ProgressBar.finish() }
+        // The cards of an HTML page get their stills' EXIF thumbnails now, not every still during
+        // the check; records (--facts) stand for files that need not be here, so not for them.
+        let shown = format.contains(where: { $0.isHTML }) ? CheckHTML.shownItems(report, limit: htmlLimit) : []
+        if facts.isEmpty && !shown.isEmpty {
+            Checker.addThumbnails(&report, items: shown, jobs: jobs, store: store)
+            for note in store?.save() ?? [] { printError("lpcheck: \(note)") }
+        }
         if stats {
             let seconds = Date().timeIntervalSince(started)
             let pairs = report.count(.pair)
@@ -144,7 +150,7 @@ struct Check: ParsableCommand {
                        + (store.map { ", \($0.hits) files from the cache, \($0.pruned) rows of missing files removed" } ?? ""))
         }
 
-        if thumbnails && format.contains(where: { $0.isHTML }) { Self.addHEIFThumbnails(&report) }
+        if thumbnails && !shown.isEmpty { Self.addHEIFThumbnails(&report, items: shown) }
         // HTML takes --html-limit; every other format is the reporter's own.
         func emit(_ kind: ReportFormat, _ sink: (String) -> Void) {
             if kind.isHTML { sink(CheckHTML.render(report, limit: htmlLimit)) } else { kind.reporter.write(report, to: sink) }
@@ -179,14 +185,14 @@ struct Check: ParsableCommand {
         if !report.passed { throw ExitCode(1) }
     }
 
-    /// Thumbnails for HEIC stills that have none, decoded by libheif on all cores.
-    static func addHEIFThumbnails(_ report: inout CheckReport) {
+    /// Thumbnails for the HEIC stills of `items` that have none, decoded by libheif on all cores.
+    static func addHEIFThumbnails(_ report: inout CheckReport, items: [Int]) {
         let availability = HEIFThumbnail.availability()
         guard availability.available else {
             printError("lpcheck: --thumbnails: \(availability.problem ?? "libheif cannot be used"); HEIC stills have no thumbnail")
             return
         }
-        let wanted = report.items.indices.filter { index in
+        let wanted = items.filter { index in
             guard let still = report.items[index].still else { return false }
             return still.thumbnail == nil && (still.format == .heic || still.format == .heif) && still.error == nil
         }
