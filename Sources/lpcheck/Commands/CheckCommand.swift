@@ -92,7 +92,7 @@ struct Check: ParsableCommand {
     @Option(help: "Item cards in an HTML report at most (the worst first; a note counts the rest; 0 for no limit).")
     var htmlLimit: Int = CheckHTML.defaultLimit
 
-    @Flag(help: "With an HTML report: HEIC stills without an EXIF thumbnail get one decoded by libheif (loaded at run time).")
+    @Flag(help: "With an HTML report: the HEIC stills of the cards shown that have no EXIF thumbnail get one decoded by libheif (loaded at run time).")
     var thumbnails = false
 
     func validate() throws {
