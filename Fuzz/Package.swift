@@ -12,6 +12,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LivePhotoFormats", package: "lpcheck"),
                 .product(name: "LivePhotoCheck", package: "lpcheck"),
+                .product(name: "LivePhotoReports", package: "lpcheck"),
             ]
         ),
     ]

@@ -79,7 +79,7 @@ def exiftool_block(tag, path):
 
 def main():
     out = sys.argv[1]
-    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert"]
+    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert", "records"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
     for index, path in enumerate(media_files()):
@@ -110,6 +110,26 @@ def main():
         tiff = blocks["exif"][6:] if blocks["exif"].startswith(b"Exif\x00\x00") else blocks["exif"]
         if is_jpeg and (tiff or blocks["xmp"]):
             open(os.path.join(out, "inspect", name + ".png"), "wb").write(png_seed(tiff, blocks["xmp"]))
+    records_seeds(os.path.join(out, "records"))
+
+
+def records_seeds(folder):
+    """Scan records of Samples/ (from a built lpcheck), a few files a seed; the first byte of
+    a seed picks the fuzzer's block size."""
+    binary = next((b for b in (os.path.join(ROOT, ".build", kind, "lpcheck") for kind in ("release", "debug")) if os.path.exists(b)), None)
+    lines = []
+    if binary:
+        result = subprocess.run([binary, "scan", os.path.join(ROOT, "Samples")], capture_output=True)
+        lines = result.stdout.splitlines(keepends=True)
+    if len(lines) < 2:
+        lines = [b'{"host":"h","roots":["/s"],"schema":1,"tool":"lpcheck","type":"scan","version":"0"}\n',
+                 b'{"path":"/s/.hidden","type":"hidden"}\n',
+                 b'{"facts":{"bytesRead":1,"contentIdentifier":"A","format":"JPEG","hasAppleMakerNote":true,"kind":"still","path":"/s/a.jpg","size":10,"warnings":[]},"type":"file"}\n']
+    header, records = lines[0], lines[1:]
+    for index in range(0, len(records), 4):
+        seed = header + b"".join(records[index:index + 4])
+        if len(seed) < 65000:
+            open(os.path.join(folder, "records-%02d" % index), "wb").write(bytes([index % 64]) + seed)
 
 
 if __name__ == "__main__":

@@ -137,14 +137,14 @@ public enum FactsRecords {
 
     /// Lines of a record file, read in blocks: each call gives the next complete lines (at most
     /// `lines`, non-empty ones) and the bytes they are ranges of.
-    struct LineReader {
+    public struct LineReader {
         let handle: FileHandle
         /// Bytes read and not yet handed out (a partial line at the end).
         var pending = Data()
         var atEnd = false
         /// Bytes handed out before `pending`.
         var consumed = 0
-        static let block = 4 << 20
+        public static let block = 4 << 20
         /// No record is anywhere near this long; a longer line is not a facts record.
         static let longestLine = 64 << 20
         let blockSize: Int
@@ -187,12 +187,9 @@ public enum FactsRecords {
     /// Reads record files (`-` is standard input) into one scan, in the order a single walk
     /// would have listed the files. Paths starting with `stripPrefix` get `prefix` instead
     /// (shards scanned on other machines or mount points).
-    public static func read(_ paths: [String], stripPrefix: String? = nil, prefix: String = "") throws -> ScanResult {
-        try read(paths, stripPrefix: stripPrefix, prefix: prefix, blockSize: LineReader.block)
-    }
-
-    /// `blockSize`: bytes read at a time (tests read with tiny blocks, so lines cross them).
-    static func read(_ paths: [String], stripPrefix: String?, prefix: String, blockSize: Int) throws -> ScanResult {
+    /// `blockSize`: bytes read at a time (tests and the fuzzer read with tiny blocks, so that
+    /// lines cross them).
+    public static func read(_ paths: [String], stripPrefix: String? = nil, prefix: String = "", blockSize: Int = LineReader.block) throws -> ScanResult {
         var result = ScanResult(roots: [], files: [], hidden: [], problems: [])
         // Hard links are told by device and inode, which only one machine's numbers compare:
         // each (host, device) gets a number of its own.

@@ -1,9 +1,10 @@
 import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
+import LivePhotoReports
 
 // One fuzzing binary, one target per reader, chosen by LPCHECK_FUZZ_TARGET:
-// movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert.
+// movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records.
 
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
@@ -11,8 +12,11 @@ func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
 
 enum Target: String, CaseIterable {
-    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert
+    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records
 }
+
+/// Where the records target writes its input (check --facts reads files).
+let recordsPath = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-fuzz-records-\(getpid()).ndjson").path
 
 let target = Target(rawValue: ProcessInfo.processInfo.environment["LPCHECK_FUZZ_TARGET"] ?? "") ?? .inspect
 
@@ -59,6 +63,16 @@ func run(_ bytes: [UInt8]) {
             _ = MediaFile.inspect(source: MemorySource(output), path: "output").contentIdentifier
         }
         _ = try? ExifEditor.settingContentIdentifier(bytes, identifier: "11111111-2222-3333-4444-555555555555")
+    case .records:
+        // A scan's records (check --facts): read in blocks of 1 to 256 bytes (the first byte
+        // says), so that lines cross blocks; when they are accepted, paired, checked and
+        // reported. Nothing here opens a media file (no byte comparison).
+        guard let first = bytes.first, FileManager.default.createFile(atPath: recordsPath, contents: Data(bytes.dropFirst())) else { return }
+        if var scanned = try? FactsRecords.read([recordsPath], blockSize: Int(first) + 1) {
+            let report = Checker(roots: scanned.roots).report(&scanned, compare: nil)
+            _ = CheckJSON.render(report)
+            _ = CheckHTML.render(report)
+        }
     case .convert:
         // The motion-photo readers and both directions of the conversion writers, outputs read back.
         let source = MemorySource(bytes)
