@@ -199,6 +199,17 @@ struct FactsCacheTests {
         let both = try Self.lpcheck(["check", samples, other, "--cache", cache, "--stats", "--quiet"])
         #expect(try Self.pruned(both) == 1)
 
+        // A root that is gone for the moment (an unmounted share) or empty prunes nothing below it.
+        try FileManager.default.copyItem(atPath: samples + "/plain-frame.jpg", toPath: other + "/again.jpg")
+        #expect(try Self.lpcheck(["check", other, "--cache", cache, "--quiet"]).status != 2)
+        let away = root.appendingPathComponent("away").path
+        try FileManager.default.moveItem(atPath: other, toPath: away)
+        let unmounted = try Self.lpcheck(["check", samples, other, "", "--cache", cache, "--stats", "--quiet"])
+        #expect(try Self.pruned(unmounted) == 0, "\(unmounted.stderr)")
+        try FileManager.default.moveItem(atPath: away, toPath: other)
+        let remounted = try Self.lpcheck(["check", other, "--cache", cache, "--stats", "--quiet"])
+        #expect(try Self.stats(remounted).bytes == 0, "\(remounted.stderr)")
+
         // A file put back is read again (its row went), and the report is the direct one.
         try FileManager.default.moveItem(atPath: root.appendingPathComponent("software-pair.mov").path, toPath: samples + "/software-pair.mov")
         let back = try Self.lpcheck(["check", samples, "--cache", cache, "--stats", "--format", "json"])

@@ -121,8 +121,15 @@ struct Check: ParsableCommand {
         var report: CheckReport
         if facts.isEmpty {
             report = checker.run()
-            // The roots were walked whole: rows of files no longer below them go.
-            for note in store?.save(pruningUnder: paths) ?? [] { printError("lpcheck: \(note)") }
+            // Rows of files no longer below a root go, for the roots that were walked whole: not
+            // a root that is missing or empty, nor one with a folder the walk could not read
+            // (an unmounted share must not empty the cache).
+            let problems = report.discoveryProblems.map(\.path)
+            let walked = paths.filter { root in
+                !root.isEmpty && FileManager.default.fileExists(atPath: root)
+                    && !problems.contains { $0 == root || $0.hasPrefix(root.hasSuffix("/") ? root : root + "/") }
+            }
+            for note in store?.save(pruningUnder: walked) ?? [] { printError("lpcheck: \(note)") }
         } else {
             var scanned: ScanResult
             do {
