@@ -41,7 +41,11 @@ public enum PathBytes {
 
     /// Whether the path holds any byte that is not UTF-8.
     public static func hasRawBytes(_ path: String) -> Bool {
-        path.unicodeScalars.contains { $0.value >= base }
+        // Every scalar of the range is encoded with the lead byte F4: a path without one (nearly
+        // all) is answered by a scan of contiguous bytes, not a walk of its scalars.
+        var copy = path
+        guard copy.withUTF8({ $0.contains(0xF4) }) else { return false }
+        return path.unicodeScalars.contains { $0.value >= base }
     }
 
     /// The bytes the system knows the path by.
