@@ -36,6 +36,8 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     private var entries: [String: Entry] = [:]
     private var fresh: [(path: String, stamp: FileStamp, blob: [UInt8])] = []
     private var freshThumbnails: [(path: String, stamp: FileStamp, thumbnail: [UInt8]?)] = []
+    /// Prepared once, used under `lock` by every thumbnail asked for.
+    private var thumbnailQuery: OpaquePointer?
     private let lock = NSLock()
     private let build: String
 
@@ -142,8 +144,11 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     public func thumbnail(for path: String, stamp: FileStamp) -> [UInt8]?? {
         lock.lock()
         defer { lock.unlock() }
-        guard database != nil, let statement = try? prepare("SELECT thumbnail_known, thumbnail FROM files WHERE path = ? AND device = ? AND inode = ? AND size = ? AND modified = ? AND changed = ?") else { return nil }
-        defer { sqlite3_finalize(statement) }
+        if thumbnailQuery == nil, database != nil {
+            thumbnailQuery = try? prepare("SELECT thumbnail_known, thumbnail FROM files WHERE path = ? AND device = ? AND inode = ? AND size = ? AND modified = ? AND changed = ?")
+        }
+        guard let statement = thumbnailQuery else { return nil }
+        defer { sqlite3_reset(statement) }
         Self.bind(statement, path: path, stamp: stamp)
         guard sqlite3_step(statement) == SQLITE_ROW, sqlite3_column_int64(statement, 0) != 0 else { return nil }
         let thumbnail: [UInt8]? = sqlite3_column_type(statement, 1) == SQLITE_NULL ? nil : Self.blob(statement, 1)
@@ -224,6 +229,8 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     }
 
     func close() {
+        if let thumbnailQuery { sqlite3_finalize(thumbnailQuery) }
+        thumbnailQuery = nil
         if let database { sqlite3_close_v2(database) }
         database = nil
     }
