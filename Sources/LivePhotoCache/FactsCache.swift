@@ -116,8 +116,8 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         for (path, entry) in rows { entries[path] = entry }
     }
 
-    /// The files table: the facts, and apart from them the thumbnail when the run that read
-    /// them kept it (`thumbnail_known`: that run wanted thumbnails; the file may have none).
+    /// The files table: the facts, and apart from them the EXIF thumbnail once an HTML run has
+    /// read it for a card (`thumbnail_known`; the file may have none: `thumbnail` NULL).
     static let createFiles = "CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, device INTEGER, inode INTEGER, size INTEGER, modified INTEGER, changed INTEGER, facts BLOB, thumbnail_known INTEGER, thumbnail BLOB)"
 
     public func facts(for path: String, stamp: FileStamp) -> FileFacts? {
