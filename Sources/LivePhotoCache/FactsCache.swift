@@ -4,9 +4,10 @@ import LivePhotoCheck
 import LivePhotoFormats
 
 /// The facts of earlier runs in an SQLite file (`--cache FILE`). A file whose path, device,
-/// inode, size and change times are those stored is not read again. The whole table is loaded
-/// once (one sequential scan), hits are decoded on the checker's threads, and this run's new facts
-/// are written in one transaction at the end.
+/// inode, size and change times are those stored is not read again. The facts of the whole
+/// table are loaded once (one sequential scan), hits are decoded on the checker's threads, and
+/// this run's new facts are written in one transaction at the end, with the rows of files gone
+/// from the walked roots removed. Thumbnails are asked for one by one (the cards of a page).
 ///
 /// Never trusted when in doubt: a cache written by another lpcheck build is emptied; a damaged
 /// one (not a database, corrupt) is deleted and made anew; a locked one is read if it can be and
