@@ -64,7 +64,18 @@ struct HTMLScaleTests {
     @Test("timeline numbers are what C's %.2f and %.3f print, ties to even and signs included")
     func fixedDecimals() {
         var values: [Double] = [0, -0.0, 0.125, 0.375, 2.5, 0.005, 1.005, 1.015, 0.0005, 0.0015, 10.0 / 3, -1.25, -0.001, 1e-300, Double.leastNonzeroMagnitude, 699.995, 710, 123456.789, 1e12]
-        var generator = SystemRandomNumberGenerator()
+        // A fixed sequence (SplitMix64), so that a failure names the same value on every run.
+        struct SplitMix: RandomNumberGenerator {
+            var state: UInt64 = 0x4C50_4348_4543_4B21
+            mutating func next() -> UInt64 {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var mixed = state
+                mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+                return mixed ^ (mixed >> 31)
+            }
+        }
+        var generator = SplitMix()
         for _ in 0..<20_000 {
             // Frame times and coordinates: multiples of small fractions, and arbitrary doubles.
             let ticks = Double(Int.random(in: 0...100_000, using: &generator))
