@@ -232,18 +232,12 @@ struct CompactDecoder: Decoder {
         private func presentScalar<T: CompactScalar>(_ type: T.Type) throws -> T? {
             try stream.byte() == 0 ? nil : try T.read(from: stream)
         }
+        // The scalars facts hold most, read without the generic path (the others take it).
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Bool.read(from: stream) }
         func decode(_ type: String.Type, forKey key: Key) throws -> String { try stream.string() }
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try Double.read(from: stream) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try Float.read(from: stream) }
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try Int.read(from: stream) }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try Int8.read(from: stream) }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try Int16.read(from: stream) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try Int32.read(from: stream) }
         func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try stream.signed() }
-        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try UInt.read(from: stream) }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try UInt8.read(from: stream) }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try UInt16.read(from: stream) }
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try UInt32.read(from: stream) }
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try stream.varint() }
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try present(type) }
