@@ -107,14 +107,16 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
             return
         }
         try execute(Self.createFiles)
-        let rows = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement -> (String, Entry) in
-            let path = PathBytes.string(Self.blob(statement, 0))
+        let rows = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement -> (String, Entry)? in
+            // A row out of bounds is left out: its file is read again.
+            guard let pathBytes = Self.blob(statement, 0, limit: Self.longestPath), let facts = Self.blob(statement, 6, limit: Self.largestFacts) else { return nil }
+            let path = PathBytes.string(pathBytes)
             let stamp = FileStamp(device: UInt64(bitPattern: sqlite3_column_int64(statement, 1)), inode: UInt64(bitPattern: sqlite3_column_int64(statement, 2)),
                                   size: sqlite3_column_int64(statement, 3), modified: sqlite3_column_int64(statement, 4), changed: sqlite3_column_int64(statement, 5))
-            return (path, Entry(stamp: stamp, blob: Self.blob(statement, 6)))
+            return (path, Entry(stamp: stamp, blob: facts))
         }
         entries.reserveCapacity(rows.count)
-        for (path, entry) in rows { entries[path] = entry }
+        for case let (path, entry)? in rows { entries[path] = entry }
     }
 
     /// The files table: the facts, and apart from them the EXIF thumbnail once an HTML run has
@@ -152,7 +154,9 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         defer { sqlite3_reset(statement) }
         Self.bind(statement, path: path, stamp: stamp)
         guard sqlite3_step(statement) == SQLITE_ROW, sqlite3_column_int64(statement, 0) != 0 else { return nil }
-        let thumbnail: [UInt8]? = sqlite3_column_type(statement, 1) == SQLITE_NULL ? nil : Self.blob(statement, 1)
+        if sqlite3_column_type(statement, 1) == SQLITE_NULL { return .some(nil) }
+        // Larger than any EXIF thumbnail: not believed, the file is read again.
+        guard let thumbnail = Self.blob(statement, 1, limit: Self.largestThumbnail) else { return nil }
         return .some(thumbnail)
     }
 
@@ -296,11 +300,18 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         }
     }
 
-    static func blob(_ statement: OpaquePointer?, _ column: Int32) -> [UInt8] {
+    /// A column's bytes; nil when there are more than `limit` (a row no lpcheck wrote: nothing
+    /// that large is copied out of the database).
+    static func blob(_ statement: OpaquePointer?, _ column: Int32, limit: Int) -> [UInt8]? {
         let count = Int(sqlite3_column_bytes(statement, column))
+        guard count <= limit else { return nil }
         guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
+
+    /// What a row may hold: paths, facts (a few hundred bytes, a few kilobytes with many
+    /// warnings), and EXIF thumbnails (an APP1 segment holds at most 64 KiB).
+    static let longestPath = 64 << 10, largestFacts = 4 << 20, largestThumbnail = 1 << 20
 
     static func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
         sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
