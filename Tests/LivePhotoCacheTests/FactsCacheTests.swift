@@ -175,10 +175,10 @@ struct FactsCacheTests {
         #expect(try Self.stats(next).bytes == 0, "\(next.stderr)")
     }
 
-    /// The rows of missing files a run removed, from --stats.
+    /// The cache rows a run removed (files the walk no longer finds), from --stats.
     static func pruned(_ result: ProcessResult) throws -> Int {
         let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("stats:") }, "\(result.stderr)")
-        let range = try #require(line.range(of: " rows of missing files removed"))
+        let range = try #require(line.range(of: " cache rows of files the walk no longer finds removed"))
         return try #require(Int(line[..<range.lowerBound].split(separator: " ").last ?? ""))
     }
 

@@ -154,7 +154,7 @@ struct Check: ParsableCommand {
             let pairs = report.count(.pair)
             printError("stats: \(report.fileCount) files (\(pairs) pairs) in \(String(format: "%.3f", seconds)) s, \(report.bytesRead) bytes read"
                        + (pairs > 0 ? String(format: ", %.0f bytes per file", Double(report.bytesRead) / Double(max(report.fileCount, 1))) : "")
-                       + (store.map { ", \($0.hits) files from the cache, \($0.pruned) rows of missing files removed" } ?? ""))
+                       + (store.map { ", \($0.hits) files from the cache, \($0.pruned) cache rows of files the walk no longer finds removed" } ?? ""))
         }
 
         if thumbnails && !shown.isEmpty { Self.addHEIFThumbnails(&report, items: shown) }
