@@ -86,7 +86,7 @@ struct Check: ParsableCommand {
     @Flag(help: "Print the bytes read and the time taken to standard error.")
     var stats = false
 
-    @Option(help: ArgumentHelp("Keep each file's facts in this SQLite file; later runs read only new or changed files (rows of files gone from the checked folders are removed).", valueName: "file"))
+    @Option(help: ArgumentHelp("Keep each file's facts in this SQLite file; later runs read only new or changed files (rows of files no longer found in the checked folders are removed).", valueName: "file"))
     var cache: String?
 
     @Option(help: "Item cards in an HTML report at most (the worst first; a note counts the rest; 0 for no limit).")
