@@ -233,7 +233,8 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         return Array(notes[before...])
     }
 
-    func close() {
+    /// Closes the database (also done when the cache is freed); the loaded rows stay readable.
+    public func close() {
         if let thumbnailQuery { sqlite3_finalize(thumbnailQuery) }
         thumbnailQuery = nil
         if let database { sqlite3_close_v2(database) }

@@ -26,10 +26,10 @@ public enum CheckJSON: Sendable {
                     continue
                 }
                 sink("[")
-                for (position, entry) in report.items.enumerated() {
-                    sink(position == 0 ? "\n    " : ",\n    ")
-                    sink(item(entry).serialized(indent: 2))
-                }
+                let items = report.items
+                ParallelPieces.stream(count: items.count, { position in
+                    (position == 0 ? "\n    " : ",\n    ") + item(items[position]).serialized(indent: 2)
+                }, to: sink)
                 sink("\n  ]")
             } else {
                 sink(value.serialized(indent: 1))

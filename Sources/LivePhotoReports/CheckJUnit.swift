@@ -12,20 +12,21 @@ public enum CheckJUnit: Sendable {
     /// Streams the document a test case at a time (the counts come first, from the report).
     public static func write(_ report: CheckReport, to sink: (String) -> Void) {
         let threshold = report.failOn.threshold
-        func failing(_ finding: Finding) -> Bool { !finding.baselined && threshold.map { finding.severity >= $0 } == true }
+        @Sendable func failing(_ finding: Finding) -> Bool { !finding.baselined && threshold.map { finding.severity >= $0 } == true }
         var failedCases = 0
         for index in report.items.indices where report.items[index].findings.contains(where: failing) { failedCases += 1 }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"lpcheck\" tests=\"\(report.items.count)\" failures=\"\(failedCases)\" errors=\"0\">\n"
         out += "  <testsuite name=\"lpcheck\" tests=\"\(report.items.count)\" failures=\"\(failedCases)\" errors=\"0\" skipped=\"0\">\n"
-        for item in report.items {
-            sink(out)
-            out = ""
+        sink(out)
+        let items = report.items
+        ParallelPieces.stream(count: items.count, { position in
+            let item = items[position]
             let name = [item.still?.path, item.movie?.path].compactMap { $0 }.joined(separator: " + ")
             let failures = item.findings.filter(failing)
             let others = item.findings.filter { !failing($0) }
-            out += "    <testcase classname=\"lpcheck.\(item.kind.rawValue)\" name=\"\(Markup.escape(name))\""
-            if failures.isEmpty && others.isEmpty { out += "/>\n"; continue }
+            var out = "    <testcase classname=\"lpcheck.\(item.kind.rawValue)\" name=\"\(Markup.escape(name))\""
+            if failures.isEmpty && others.isEmpty { return out + "/>\n" }
             out += ">\n"
             for finding in failures {
                 out += "      <failure type=\"\(Markup.escape(finding.rule))\" message=\"\(Markup.escape(finding.message))\">"
@@ -35,9 +36,8 @@ public enum CheckJUnit: Sendable {
             if !others.isEmpty {
                 out += "      <system-out>" + others.map { Markup.escape("\($0.severity.rawValue) \($0.rule): \($0.message)\($0.baselined ? " (baseline)" : "")") }.joined(separator: "\n") + "</system-out>\n"
             }
-            out += "    </testcase>\n"
-        }
-        out += "  </testsuite>\n</testsuites>\n"
-        sink(out)
+            return out + "    </testcase>\n"
+        }, to: sink)
+        sink("  </testsuite>\n</testsuites>\n")
     }
 }

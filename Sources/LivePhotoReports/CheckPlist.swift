@@ -24,11 +24,12 @@ public enum CheckPlist: Sendable {
             var text = "\t<key>\(Markup.escape(key))</key>\n"
             if key == "items" && !report.items.isEmpty {
                 sink(text + "\t<array>\n")
-                for item in report.items {
-                    text = ""
-                    write(CheckJSON.item(item), indent: 2, into: &text)
-                    sink(text)
-                }
+                let items = report.items
+                ParallelPieces.stream(count: items.count, { position in
+                    var piece = ""
+                    write(CheckJSON.item(items[position]), indent: 2, into: &piece)
+                    return piece
+                }, to: sink)
                 sink("\t</array>\n")
                 continue
             }

@@ -1,3 +1,4 @@
+import Foundation
 import LivePhotoCheck
 
 /// A report format of `lpcheck check`: its name (the `--format` value), the report as text, and
@@ -36,3 +37,44 @@ extension CheckPlist: CheckReporter { public static let identifier = "plist" }
 extension CheckHTML: CheckReporter { public static let identifier = "html" }
 extension CheckJUnit: CheckReporter { public static let identifier = "junit" }
 extension CheckSARIF: CheckReporter { public static let identifier = "sarif" }
+
+/// Pieces of a report rendered on all cores and handed over in order, a batch at a time: a
+/// large library's items are written at the pace of the cores, and only one batch of their text
+/// is held at once. Rendering a piece is a pure function of the report, so the bytes are those
+/// of rendering one piece after another.
+enum ParallelPieces {
+    /// Pieces rendered at once: enough to keep the cores busy, few enough to hold (an item's
+    /// JSON is about a kilobyte).
+    static let batch = 4096
+
+    static func stream(count: Int, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                       _ render: @Sendable (Int) -> String, to sink: (String) -> Void) {
+        guard jobs > 1, count > 256 else {
+            for index in 0..<count { sink(render(index)) }
+            return
+        }
+        var start = 0
+        var pieces = [String](repeating: "", count: min(batch, count))
+        while start < count {
+            let size = min(batch, count - start)
+            let base = start
+            let chunks = min(jobs * 4, size)
+            pieces.withUnsafeMutableBufferPointer { buffer in
+                let slots = Slots(buffer: buffer)
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    // Each chunk writes only its own slots.
+                    for slot in size * chunk / chunks..<size * (chunk + 1) / chunks { slots.buffer[slot] = render(base + slot) }
+                }
+            }
+            for slot in 0..<size {
+                sink(pieces[slot])
+                pieces[slot] = ""
+            }
+            start += size
+        }
+    }
+
+    struct Slots: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<String>
+    }
+}

@@ -22,12 +22,15 @@ public enum CheckSARIF: Sendable {
         sink(",\n  " + key("runs") + "[\n    {\n      " + key("tool") + tool(report).serialized(indent: 3) + ",\n      " + key("results"))
         let index = ruleIndex(report)
         var first = true
-        for item in report.items {
-            for finding in item.findings {
-                sink((first ? "[\n        " : ",\n        ") + result(finding, index: index).serialized(indent: 4))
-                first = false
-            }
-        }
+        let items = report.items
+        // An item's results joined; the separator before them depends on the items before.
+        ParallelPieces.stream(count: items.count, { position in
+            items[position].findings.map { result($0, index: index).serialized(indent: 4) }.joined(separator: ",\n        ")
+        }, to: { piece in
+            guard !piece.isEmpty else { return }
+            sink((first ? "[\n        " : ",\n        ") + piece)
+            first = false
+        })
         sink(first ? "[]" : "\n      ]")
         sink("\n    }\n  ]\n}\n")
     }

@@ -53,6 +53,40 @@ struct CheckReportTests {
         }
     }
 
+    /// The fixed report's items copied under numbered folders until there are `count`: more
+    /// than the writers render at once on several cores, with and without findings.
+    static func largeReport(count: Int) -> CheckReport {
+        let base = report()
+        var items: [CheckItem] = []
+        items.reserveCapacity(count)
+        var copy = 0
+        while items.count < count {
+            for var item in base.items where items.count < count {
+                let folder = String(format: "copy%05d/", copy)
+                if let path = item.still?.path { item.still?.path = folder + path }
+                if let path = item.movie?.path { item.movie?.path = folder + path }
+                if copy % 3 == 0 { item.findings = [] }
+                items.append(item)
+            }
+            copy += 1
+        }
+        return CheckReport(version: base.version, roots: base.roots, items: items, rules: base.rules, failOn: .error)
+    }
+
+    @Test("writers that render items on several cores give the bytes of rendering them one by one, in order")
+    func parallelItems() throws {
+        let report = Self.largeReport(count: 9_000)
+        #expect(CheckJSON.render(report) == CheckJSON.document(report).serialized() + "\n")
+        #expect(CheckSARIF.render(report) == CheckSARIF.document(report).serialized() + "\n")
+        let primaries = report.items.map { [$0.still?.path, $0.movie?.path].compactMap { $0 }.joined(separator: " + ") }
+        let junit = try XMLDocument(data: Data(CheckJUnit.render(report).utf8))
+        #expect(try junit.nodes(forXPath: "//testcase/@name").map { $0.stringValue ?? "" } == primaries)
+        let plist = try PropertyListSerialization.propertyList(from: Data(CheckPlist.render(report).utf8), format: nil) as? [String: Any]
+        let plistItems = try #require(plist?["items"] as? [[String: Any]])
+        #expect(plistItems.map { [$0["still"] as? String, $0["movie"] as? String].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " + ") } == primaries)
+        #expect(plistItems.map { ($0["findings"] as? [Any])?.count ?? -1 } == report.items.map(\.findings.count))
+    }
+
     @Test("the terminal summary leaves info findings out unless asked, and says so")
     func infosHidden() {
         let report = Self.report()

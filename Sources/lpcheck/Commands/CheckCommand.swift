@@ -184,7 +184,11 @@ struct Check: ParsableCommand {
         let readable = report.items.contains { $0.kind != .unreadable }
         // The report (every file's facts) is not taken apart object by object on the way out:
         // the process ends next, and freeing a large library's report took 5% of a warm check.
-        ReportKeptAtExit.report = report
+        KeptAtExit.report = report
+        // Likewise the cache's loaded rows: the database is closed (its journal folded in),
+        // the rows are left to the process's end.
+        store?.close()
+        KeptAtExit.store = store
         if !readable {
             printError("lpcheck: nothing readable in \((paths + facts).joined(separator: ", "))")
             throw ExitCode(2)
@@ -251,7 +255,8 @@ struct Check: ParsableCommand {
     }
 }
 
-/// Holds the last report until the process exits (see `Check.run`).
-enum ReportKeptAtExit {
+/// Holds the last report and the cache's loaded rows until the process exits (see `Check.run`).
+enum KeptAtExit {
     nonisolated(unsafe) static var report: CheckReport?
+    nonisolated(unsafe) static var store: FactsCache?
 }
