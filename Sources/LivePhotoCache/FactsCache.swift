@@ -20,6 +20,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     /// A row as loaded: the stamp and the facts. Thumbnails stay in the database (they are many
     /// times the facts' size) and are asked for one by one, for the cards a page shows.
     struct Entry {
+        var path: String
         var stamp: FileStamp
         var blob: [UInt8]
     }
@@ -27,14 +28,19 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     public let path: String
     /// Said to the user: what happened to the cache and why.
     public private(set) var notes: [String] = []
-    public private(set) var hits = 0
+    /// Files this run took from the cache.
+    public var hits: Int { served.reduce(0) { $0 + ($1 ? 1 : 0) } }
     /// Rows removed by the last `save(pruningUnder:)`: files under the run's roots that it did
     /// not find (deleted, moved, no longer regular files).
     public private(set) var pruned = 0
-    /// Paths this run served or stored: every file it found with a stable stamp.
-    private var seen = Set<String>()
     private var database: OpaquePointer?
-    private var entries: [String: Entry] = [:]
+    /// The loaded rows, and the row of each path. Not changed after loading: read without a lock.
+    private var rows: [Entry] = []
+    private var rowOfPath: [String: Int] = [:]
+    /// Whether this run served each loaded row (for `hits`, and for pruning with the paths this
+    /// run stored). Set by the checker's threads without a lock: each file is one row, and a
+    /// flag is only ever set to true.
+    private var served = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
     private var fresh: [(path: String, stamp: FileStamp, blob: [UInt8])] = []
     private var freshThumbnails: [(path: String, stamp: FileStamp, thumbnail: [UInt8]?)] = []
     /// Prepared once, used under `lock` by every thumbnail asked for.
@@ -59,7 +65,10 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         self.build = build
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        served.deallocate()
+    }
 
     struct Failure: Error, CustomStringConvertible {
         var code: Int32
@@ -79,7 +88,8 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
             close()
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             notes.append("cache \(path) was damaged (\(error.description)): made anew")
-            entries = [:]
+            rows = []
+            rowOfPath = [:]
             try openAndLoad()
         }
     }
@@ -107,16 +117,20 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
             return
         }
         try execute(Self.createFiles)
-        let rows = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement -> (String, Entry)? in
+        let loaded = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement -> Entry? in
             // A row out of bounds is left out: its file is read again.
             guard let pathBytes = Self.blob(statement, 0, limit: Self.longestPath), let facts = Self.blob(statement, 6, limit: Self.largestFacts) else { return nil }
             let path = PathBytes.string(pathBytes)
             let stamp = FileStamp(device: UInt64(bitPattern: sqlite3_column_int64(statement, 1)), inode: UInt64(bitPattern: sqlite3_column_int64(statement, 2)),
                                   size: sqlite3_column_int64(statement, 3), modified: sqlite3_column_int64(statement, 4), changed: sqlite3_column_int64(statement, 5))
-            return (path, Entry(stamp: stamp, blob: facts))
+            return Entry(path: path, stamp: stamp, blob: facts)
         }
-        entries.reserveCapacity(rows.count)
-        for case let (path, entry)? in rows { entries[path] = entry }
+        rows = loaded.compactMap { $0 }
+        rowOfPath.reserveCapacity(rows.count)
+        for (row, entry) in rows.enumerated() { rowOfPath[entry.path] = row }
+        served.deallocate()
+        served = .allocate(capacity: rows.count)
+        served.initialize(repeating: false)
     }
 
     /// The files table: the facts, and apart from them the EXIF thumbnail once an HTML run has
@@ -124,14 +138,10 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     static let createFiles = "CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, device INTEGER, inode INTEGER, size INTEGER, modified INTEGER, changed INTEGER, facts BLOB, thumbnail_known INTEGER, thumbnail BLOB)"
 
     public func facts(for path: String, stamp: FileStamp) -> FileFacts? {
-        // Entries are not changed after loading: reading them needs no lock.
-        guard let entry = entries[path], entry.stamp == stamp,
-              var facts = try? CompactCoder.decode(FileFacts.self, from: entry.blob), facts.implausibility == nil else { return nil }
+        guard let row = rowOfPath[path], rows[row].stamp == stamp,
+              var facts = try? CompactCoder.decode(FileFacts.self, from: rows[row].blob), facts.implausibility == nil else { return nil }
         facts.path = path
-        lock.lock()
-        hits += 1
-        seen.insert(path)
-        lock.unlock()
+        served[row] = true
         return facts
     }
 
@@ -139,7 +149,6 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         guard let blob = try? CompactCoder.encode(facts) else { return }
         lock.lock()
         fresh.append((facts.path, stamp, blob))
-        seen.insert(facts.path)
         lock.unlock()
     }
 
@@ -187,8 +196,10 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
             while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
             return folder == "/" ? "/" : folder + "/"
         }
-        return entries.keys.filter { path in
-            !seen.contains(path) && prefixes.contains { path.hasPrefix($0) || path + "/" == $0 }
+        let stored = Set(fresh.map(\.path))
+        return rows.indices.compactMap { row -> String? in
+            let path = rows[row].path
+            return !served[row] && !stored.contains(path) && prefixes.contains { path.hasPrefix($0) || path + "/" == $0 } ? path : nil
         }.sorted()
     }
 
