@@ -42,12 +42,14 @@ extension CheckSARIF: CheckReporter { public static let identifier = "sarif" }
 /// large library's items are written at the pace of the cores, and only one batch of their text
 /// is held at once. Rendering a piece is a pure function of the report, so the bytes are those
 /// of rendering one piece after another.
-enum ParallelPieces {
+public enum ParallelPieces {
     /// Pieces rendered at once: enough to keep the cores busy, few enough to hold (an item's
     /// JSON is about a kilobyte).
     static let batch = 4096
+    /// Threads that render (the command line sets it from `--jobs`).
+    nonisolated(unsafe) public static var jobs = ProcessInfo.processInfo.activeProcessorCount
 
-    static func stream(count: Int, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    static func stream(count: Int, jobs: Int = ParallelPieces.jobs,
                        _ render: @Sendable (Int) -> String, to sink: (String) -> Void) {
         guard jobs > 1, count > 256 else {
             for index in 0..<count { sink(render(index)) }

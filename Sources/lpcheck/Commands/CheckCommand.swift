@@ -71,7 +71,7 @@ struct Check: ParsableCommand {
 
     @OptionGroup var settings: ConfigurationOptions
 
-    @Option(help: "Files read at once (default: the number of cores).")
+    @Option(help: "Files read at once, and threads that run the rules and render report items (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(help: "List every item, info findings and left-out files in the terminal summary.")
@@ -108,6 +108,7 @@ struct Check: ParsableCommand {
         var checker = try settings.checker(paths)
         checker.version = LPCheck.configuration.version
         checker.jobs = jobs
+        ParallelPieces.jobs = jobs
         let showProgress = !noProgress && isatty(2) == 1
         if showProgress { checker.progress = ProgressBar.update }
         let started = Date()
