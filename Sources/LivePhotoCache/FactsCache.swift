@@ -117,17 +117,19 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
             return
         }
         try execute(Self.createFiles)
-        let loaded = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement -> Entry? in
+        // Rows go straight into `rows` (not through a list of optionals copied again).
+        var loaded: [Entry] = []
+        _ = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement in
             // A row out of bounds is left out: its file is read again.
-            guard let pathBytes = Self.blob(statement, 0, limit: Self.longestPath), let facts = Self.blob(statement, 6, limit: Self.largestFacts) else { return nil }
-            let path = PathBytes.string(pathBytes)
+            guard let pathBytes = Self.blob(statement, 0, limit: Self.longestPath), let facts = Self.blob(statement, 6, limit: Self.largestFacts) else { return }
             let stamp = FileStamp(device: UInt64(bitPattern: sqlite3_column_int64(statement, 1)), inode: UInt64(bitPattern: sqlite3_column_int64(statement, 2)),
                                   size: sqlite3_column_int64(statement, 3), modified: sqlite3_column_int64(statement, 4), changed: sqlite3_column_int64(statement, 5))
-            return Entry(path: path, stamp: stamp, blob: facts)
+            loaded.append(Entry(path: PathBytes.string(pathBytes), stamp: stamp, blob: facts))
         }
-        rows = loaded.compactMap { $0 }
+        rows = loaded
+        loaded = []
         rowOfPath.reserveCapacity(rows.count)
-        for (row, entry) in rows.enumerated() { rowOfPath[entry.path] = row }
+        for row in rows.indices { rowOfPath[rows[row].path] = row }
         served.deallocate()
         served = .allocate(capacity: rows.count)
         served.initialize(repeating: false)
