@@ -1,26 +1,37 @@
-import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
 
-/// A compact positional binary form of any Codable value, for the cache: fields in the order the
-/// type encodes them, no keys, varints, a presence byte for optionals, a count before each list.
-/// Only lpcheck's own types go through it, and a cache written by another build is discarded
-/// before anything is decoded, so the format needs no field names. Reading is bounded: a short
-/// or inconsistent blob throws, it never traps.
+/// The cache's binary form of a file's facts: every field in a fixed order, varints, a presence
+/// byte before each optional, a count before each list, no names. Written out field by field
+/// rather than through Codable, which cost four times as much on every cache hit. A cache
+/// written by another build is discarded before anything is decoded, so the order needs no
+/// version of its own; `CompactCoderTests` holds every field of every type here to the round
+/// trip (a field added to the facts and not here fails it). Reading is bounded: a short or
+/// inconsistent blob throws, it never traps or allocates what it claims.
 enum CompactCoder {
-    static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let stream = OutputStream()
-        try value.encode(to: CompactEncoder(stream))
-        return stream.bytes
+    static func encode(_ facts: FileFacts) -> [UInt8] {
+        let out = OutputStream()
+        out.facts(facts)
+        return out.bytes
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        let stream = InputStream(bytes)
-        let value = try T(from: CompactDecoder(stream))
-        guard stream.position == bytes.count else { throw stream.corrupt("\(bytes.count - stream.position) bytes left over") }
-        return value
+    static func decode(_ bytes: [UInt8]) throws -> FileFacts {
+        let input = InputStream(bytes)
+        let facts = try input.facts()
+        guard input.position == bytes.count else { throw input.corrupt("\(bytes.count - input.position) bytes left over") }
+        return facts
     }
+
+    struct Corrupt: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    // MARK: Writing
 
     final class OutputStream {
         var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(512) }
 
         func varint(_ value: UInt64) {
             var rest = value
@@ -32,32 +43,143 @@ enum CompactCoder {
         }
 
         func signed(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+        func int(_ value: Int) { signed(Int64(value)) }
+        func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+        func double(_ value: Double) {
+            let bits = value.bitPattern
+            for index in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index)))) }
+        }
 
         func string(_ value: String) {
-            let utf8 = Array(value.utf8)
-            varint(UInt64(utf8.count))
-            bytes += utf8
+            var value = value
+            value.withUTF8 { utf8 in
+                varint(UInt64(utf8.count))
+                bytes.append(contentsOf: utf8)
+            }
         }
 
-        /// A 4-byte count slot, filled in as elements are added.
-        func countSlot() -> Int {
-            bytes += [0, 0, 0, 0]
-            return bytes.count - 4
+        func optional<T>(_ value: T?, _ write: (T) -> Void) {
+            guard let value else { return bytes.append(0) }
+            bytes.append(1)
+            write(value)
         }
 
-        func setCount(_ count: UInt32, at slot: Int) {
-            for index in 0..<4 { bytes[slot + index] = UInt8(count >> (8 * UInt32(index)) & 0xFF) }
+        func list<T>(_ values: [T], _ write: (T) -> Void) {
+            varint(UInt64(values.count))
+            for value in values { write(value) }
+        }
+
+        func range(_ value: Range<Int64>) {
+            signed(value.lowerBound)
+            signed(value.upperBound)
+        }
+
+        func facts(_ facts: FileFacts) {
+            string(facts.path)
+            string(facts.format.rawValue)
+            string(facts.kind.rawValue)
+            signed(facts.size)
+            optional(facts.error, error)
+            list(facts.warnings, error)
+            optional(facts.contentIdentifier, string)
+            signed(facts.bytesRead)
+            optional(facts.identity) { identity in
+                varint(identity.device)
+                varint(identity.inode)
+                varint(identity.links)
+            }
+            bool(facts.hasAppleMakerNote)
+            optional(facts.make, string)
+            optional(facts.model, string)
+            optional(facts.motionPhoto, motionPhoto)
+            optional(facts.motionMovie, movie)
+            optional(facts.movie, movie)
+            // Thumbnails are kept in columns of their own, never with the facts.
+        }
+
+        func error(_ error: ParseError) {
+            string(error.code.rawValue)
+            string(error.message)
+            signed(error.offset)
+            string(error.path)
+        }
+
+        func motionPhoto(_ motion: MotionPhoto) {
+            string(motion.source)
+            optional(motion.version, string)
+            optional(motion.videoOffset, signed)
+            optional(motion.videoLength, signed)
+            bool(motion.videoFound)
+            optional(motion.presentationTimestampUs, signed)
+            optional(motion.movieRange, range)
+            optional(motion.foundBy, string)
+            list(motion.directory) { item in
+                // Sorted: the bytes of equal facts are equal.
+                list(item.fields.sorted { $0.key < $1.key }) { pair in
+                    string(pair.key)
+                    string(pair.value)
+                }
+            }
+            optional(motion.mpvd, range)
+            optional(motion.samsungTrailer, range)
+            optional(motion.movieCutShort, string)
+        }
+
+        func movie(_ movie: MovieFacts) {
+            optional(movie.brand) { varint(UInt64($0.value)) }
+            bool(movie.quickTimeCompatible)
+            optional(movie.durationSeconds, double)
+            optional(movie.metadataHandler) { varint(UInt64($0.value)) }
+            bool(movie.hasContentIdentifierKey)
+            optional(movie.contentIdentifierLocation, string)
+            int(movie.videoTrackCount)
+            optional(movie.frameDurations) { durations in
+                varint(UInt64(durations.timescale))
+                varint(durations.frameCount)
+                varint(UInt64(durations.nominal))
+                varint(UInt64(durations.minimum))
+                varint(UInt64(durations.maximum))
+                varint(durations.zeroDurationFrames)
+            }
+            list(movie.frames) { run in
+                double(run.start)
+                double(run.duration)
+                int(run.count)
+            }
+            int(movie.timedMetadataTrackCount)
+            list(movie.stillImageTimeTracks) { track in
+                varint(UInt64(track.trackID))
+                string(track.path)
+                optional(track.declaredType) { varint(UInt64($0)) }
+                int(track.sampleCount)
+                bool(track.referencesVideo)
+                optional(track.readError, error)
+                bool(track.sampleHoldsKey)
+            }
+            optional(movie.stillImageTime) { time in
+                varint(UInt64(time.trackID))
+                string(time.trackPath)
+                optional(time.value, signed)
+                optional(time.dataType) { varint(UInt64($0)) }
+                int(time.sampleIndex)
+                varint(time.mediaTime)
+                varint(UInt64(time.duration))
+                varint(UInt64(time.mediaTimescale))
+                optional(time.seconds, double)
+                bool(time.hasEditList)
+            }
         }
     }
+
+    // MARK: Reading
 
     final class InputStream {
         let bytes: [UInt8]
         var position = 0
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-        func corrupt(_ what: String) -> DecodingError {
-            DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "cache entry: \(what) at byte \(position)"))
-        }
+        func corrupt(_ what: String) -> Corrupt { Corrupt(description: "cache entry: \(what) at byte \(position)") }
 
         func byte() throws -> UInt8 {
             guard position < bytes.count else { throw corrupt("ends early") }
@@ -82,6 +204,34 @@ enum CompactCoder {
             return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
         }
 
+        func int() throws -> Int {
+            let value = try signed()
+            guard let exact = Int(exactly: value) else { throw corrupt("\(value) out of range") }
+            return exact
+        }
+
+        func uint32() throws -> UInt32 {
+            let value = try varint()
+            guard let exact = UInt32(exactly: value) else { throw corrupt("\(value) out of range") }
+            return exact
+        }
+
+        func bool() throws -> Bool {
+            switch try byte() {
+            case 0: return false
+            case 1: return true
+            case let other: throw corrupt("\(other) is not a flag")
+            }
+        }
+
+        func double() throws -> Double {
+            guard bytes.count - position >= 8 else { throw corrupt("ends early") }
+            var bits: UInt64 = 0
+            for index in 0..<8 { bits |= UInt64(bytes[position + index]) << (8 * UInt64(index)) }
+            position += 8
+            return Double(bitPattern: bits)
+        }
+
         func string() throws -> String {
             let count = try varint()
             guard count <= UInt64(bytes.count - position) else { throw corrupt("string of \(count) bytes") }
@@ -90,321 +240,92 @@ enum CompactCoder {
             return String(decoding: bytes[position..<end], as: UTF8.self)
         }
 
-        func count() throws -> Int {
-            var value: UInt32 = 0
-            for index in 0..<4 { value |= UInt32(try byte()) << (8 * UInt32(index)) }
-            guard Int(value) <= bytes.count - position else { throw corrupt("list of \(value) items") }
-            return Int(value)
+        func optional<T>(_ read: () throws -> T) throws -> T? {
+            try bool() ? try read() : nil
         }
-    }
-}
 
-// MARK: Encoding
-
-struct CompactEncoder: Encoder {
-    let stream: CompactCoder.OutputStream
-    var codingPath: [CodingKey] = []
-    var userInfo: [CodingUserInfoKey: Any] = [:]
-    init(_ stream: CompactCoder.OutputStream) { self.stream = stream }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { KeyedEncodingContainer(KeyedContainer<Key>(stream: stream)) }
-    func unkeyedContainer() -> UnkeyedEncodingContainer { UnkeyedContainer(stream: stream) }
-    func singleValueContainer() -> SingleValueEncodingContainer { SingleContainer(stream: stream) }
-
-    /// Writes one value; every container funnels here.
-    static func write<T: Encodable>(_ value: T, to stream: CompactCoder.OutputStream) throws {
-        // Scalars (and byte lists, string dictionaries) write themselves; everything else goes
-        // through its own encode(to:).
-        if let scalar = value as? CompactScalar { return scalar.write(to: stream) }
-        try value.encode(to: CompactEncoder(stream))
-    }
-
-    struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let stream: CompactCoder.OutputStream
-        var codingPath: [CodingKey] = []
-        mutating func encodeNil(forKey key: Key) throws { stream.bytes.append(0) }
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try CompactEncoder.write(value, to: stream) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { value.write(to: stream) }
-        mutating func encode(_ value: String, forKey key: Key) throws { value.write(to: stream) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { value.write(to: stream) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { value.write(to: stream) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { value.write(to: stream) }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { value.write(to: stream) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { value.write(to: stream) }
-        // Optionals carry a presence byte: the protocol's defaults would skip nil values, and a
-        // positional form must say they are absent.
-        private func present<T: Encodable>(_ value: T?) throws {
-            guard let value else { return stream.bytes.append(0) }
-            stream.bytes.append(1)
-            try CompactEncoder.write(value, to: stream)
+        /// A list: its count is checked against the bytes left (every element takes one at
+        /// least) before anything is reserved.
+        func list<T>(_ read: () throws -> T) throws -> [T] {
+            let count = try varint()
+            guard count <= UInt64(bytes.count - position) else { throw corrupt("list of \(count) items") }
+            var values: [T] = []
+            values.reserveCapacity(Int(count))
+            for _ in 0..<count { values.append(try read()) }
+            return values
         }
-        private func presentScalar<T: CompactScalar>(_ value: T?) {
-            guard let value else { return stream.bytes.append(0) }
-            stream.bytes.append(1)
-            value.write(to: stream)
+
+        func range() throws -> Range<Int64> {
+            let lower = try signed(), upper = try signed()
+            guard lower <= upper else { throw corrupt("range \(lower)..<\(upper)") }
+            return lower..<upper
         }
-        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try present(value) }
-        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { presentScalar(value) }
-        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { presentScalar(value) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            KeyedEncodingContainer(KeyedContainer<NestedKey>(stream: stream))
+
+        func raw<T: RawRepresentable>(_ type: T.Type) throws -> T where T.RawValue == String {
+            let text = try string()
+            guard let value = T(rawValue: text) else { throw corrupt("unknown \(T.self) \(text)") }
+            return value
         }
-        mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer { UnkeyedContainer(stream: stream) }
-        mutating func superEncoder() -> Encoder { CompactEncoder(stream) }
-        mutating func superEncoder(forKey key: Key) -> Encoder { CompactEncoder(stream) }
-    }
 
-    struct UnkeyedContainer: UnkeyedEncodingContainer {
-        let stream: CompactCoder.OutputStream
-        let slot: Int
-        var codingPath: [CodingKey] = []
-        var count = 0
-        init(stream: CompactCoder.OutputStream) {
-            self.stream = stream
-            slot = stream.countSlot()
+        func facts() throws -> FileFacts {
+            var facts = FileFacts(path: try string(), format: try raw(FileFormat.self), kind: try raw(MediaFile.Kind.self), size: try signed(),
+                                  error: try optional(error), warnings: try list(error), contentIdentifier: try optional(string))
+            facts.bytesRead = try signed()
+            facts.identity = try optional { FileIdentity(device: try varint(), inode: try varint(), links: try varint()) }
+            facts.hasAppleMakerNote = try bool()
+            facts.make = try optional(string)
+            facts.model = try optional(string)
+            facts.motionPhoto = try optional(motionPhoto)
+            facts.motionMovie = try optional(movie)
+            facts.movie = try optional(movie)
+            return facts
         }
-        private mutating func added() { count += 1; stream.setCount(UInt32(count), at: slot) }
-        mutating func encodeNil() throws { throw EncodingError.invalidValue(0, EncodingError.Context(codingPath: codingPath, debugDescription: "lists of optionals are not cached")) }
-        mutating func encode<T: Encodable>(_ value: T) throws {
-            // The count is raised first: a nested list writes its own slot after this element's start.
-            added()
-            try CompactEncoder.write(value, to: stream)
+
+        func error() throws -> ParseError {
+            ParseError(try raw(ParseError.Code.self), try string(), offset: try signed(), path: try string())
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            added()
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(stream: stream))
+
+        func motionPhoto() throws -> MotionPhoto {
+            var motion = MotionPhoto(source: try string(), version: try optional(string), videoOffset: try optional(signed),
+                                     videoLength: try optional(signed), videoFound: try bool(), presentationTimestampUs: try optional(signed))
+            motion.movieRange = try optional(range)
+            motion.foundBy = try optional(string)
+            motion.directory = try list {
+                var fields: [String: String] = [:]
+                for (key, value) in try list({ (try string(), try string()) }) { fields[key] = value }
+                return XMPPacket.DirectoryItem(fields: fields)
+            }
+            motion.mpvd = try optional(range)
+            motion.samsungTrailer = try optional(range)
+            motion.movieCutShort = try optional(string)
+            return motion
         }
-        mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer { added(); return UnkeyedContainer(stream: stream) }
-        mutating func superEncoder() -> Encoder { added(); return CompactEncoder(stream) }
-    }
 
-    struct SingleContainer: SingleValueEncodingContainer {
-        let stream: CompactCoder.OutputStream
-        var codingPath: [CodingKey] = []
-        mutating func encodeNil() throws { stream.bytes.append(0) }
-        mutating func encode<T: Encodable>(_ value: T) throws { try CompactEncoder.write(value, to: stream) }
-    }
-}
-
-// MARK: Decoding
-
-struct CompactDecoder: Decoder {
-    let stream: CompactCoder.InputStream
-    var codingPath: [CodingKey] = []
-    var userInfo: [CodingUserInfoKey: Any] = [:]
-    init(_ stream: CompactCoder.InputStream) { self.stream = stream }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { KeyedDecodingContainer(KeyedContainer<Key>(stream: stream)) }
-    func unkeyedContainer() throws -> UnkeyedDecodingContainer { try UnkeyedContainer(stream: stream) }
-    func singleValueContainer() throws -> SingleValueDecodingContainer { SingleContainer(stream: stream) }
-
-    static func read<T: Decodable>(_ type: T.Type, from stream: CompactCoder.InputStream) throws -> T {
-        // Structures, enumerations and lists go straight to their own init(from:); the scalars
-        // come here only through generic paths (a list's elements, a raw value), and are read
-        // without boxing: most decodes never reach the casts below.
-        guard let scalar = T.self as? CompactScalar.Type else { return try T(from: CompactDecoder(stream)) }
-        guard let typed = try scalar.read(from: stream) as? T else { throw stream.corrupt("type mismatch") }
-        return typed
-    }
-
-    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let stream: CompactCoder.InputStream
-        var codingPath: [CodingKey] = []
-        var allKeys: [Key] { [] }
-        func contains(_ key: Key) -> Bool { true }
-        func decodeNil(forKey key: Key) throws -> Bool { try stream.byte() == 0 }
-        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try CompactDecoder.read(type, from: stream) }
-        private func present<T: Decodable>(_ type: T.Type) throws -> T? {
-            try stream.byte() == 0 ? nil : try CompactDecoder.read(type, from: stream)
-        }
-        private func presentScalar<T: CompactScalar>(_ type: T.Type) throws -> T? {
-            try stream.byte() == 0 ? nil : try T.read(from: stream)
-        }
-        // The scalars facts hold most, read without the generic path (the others take it).
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Bool.read(from: stream) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try stream.string() }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try Double.read(from: stream) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try Int.read(from: stream) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try stream.signed() }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try UInt32.read(from: stream) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try stream.varint() }
-        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try present(type) }
-        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentScalar(type) }
-        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try presentScalar(type) }
-        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentScalar(type) }
-        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try presentScalar(type) }
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentScalar(type) }
-        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentScalar(type) }
-        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentScalar(type) }
-        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentScalar(type) }
-        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentScalar(type) }
-        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentScalar(type) }
-        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentScalar(type) }
-        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentScalar(type) }
-        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentScalar(type) }
-        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentScalar(type) }
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-            KeyedDecodingContainer(KeyedContainer<NestedKey>(stream: stream))
-        }
-        func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { try UnkeyedContainer(stream: stream) }
-        func superDecoder() throws -> Decoder { CompactDecoder(stream) }
-        func superDecoder(forKey key: Key) throws -> Decoder { CompactDecoder(stream) }
-    }
-
-    struct UnkeyedContainer: UnkeyedDecodingContainer {
-        let stream: CompactCoder.InputStream
-        var codingPath: [CodingKey] = []
-        let total: Int
-        var currentIndex = 0
-        init(stream: CompactCoder.InputStream) throws {
-            self.stream = stream
-            total = try stream.count()
-        }
-        var count: Int? { total }
-        var isAtEnd: Bool { currentIndex >= total }
-        private mutating func next() throws {
-            guard !isAtEnd else { throw stream.corrupt("list read past its end") }
-            currentIndex += 1
-        }
-        /// lpcheck's types hold no lists of optionals: an element is never nil.
-        mutating func decodeNil() throws -> Bool {
-            guard !isAtEnd else { throw stream.corrupt("list read past its end") }
-            return false
-        }
-        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try next()
-            return try CompactDecoder.read(type, from: stream)
-        }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-            try next()
-            return KeyedDecodingContainer(KeyedContainer<NestedKey>(stream: stream))
-        }
-        mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
-            try next()
-            return try UnkeyedContainer(stream: stream)
-        }
-        mutating func superDecoder() throws -> Decoder {
-            try next()
-            return CompactDecoder(stream)
-        }
-    }
-
-    struct SingleContainer: SingleValueDecodingContainer {
-        let stream: CompactCoder.InputStream
-        var codingPath: [CodingKey] = []
-        func decodeNil() -> Bool { false }
-        func decode<T: Decodable>(_ type: T.Type) throws -> T { try CompactDecoder.read(type, from: stream) }
-        // Raw-value enumerations (formats, kinds) read their raw value here.
-        func decode(_ type: String.Type) throws -> String { try stream.string() }
-        func decode(_ type: Int.Type) throws -> Int { try Int.read(from: stream) }
-        func decode(_ type: UInt32.Type) throws -> UInt32 { try UInt32.read(from: stream) }
-        func decode(_ type: UInt8.Type) throws -> UInt8 { try UInt8.read(from: stream) }
-    }
-}
-
-/// The values the compact form writes as varints, bytes or strings instead of through their
-/// own Codable conformance. Each reads itself from the stream, checking its range.
-protocol CompactScalar {
-    static func read(from stream: CompactCoder.InputStream) throws -> Self
-    func write(to stream: CompactCoder.OutputStream)
-}
-
-extension Bool: CompactScalar {
-    static func read(from stream: CompactCoder.InputStream) throws -> Bool { try stream.byte() != 0 }
-    func write(to stream: CompactCoder.OutputStream) { stream.bytes.append(self ? 1 : 0) }
-}
-
-extension String: CompactScalar {
-    static func read(from stream: CompactCoder.InputStream) throws -> String { try stream.string() }
-    func write(to stream: CompactCoder.OutputStream) { stream.string(self) }
-}
-
-extension Double: CompactScalar {
-    static func read(from stream: CompactCoder.InputStream) throws -> Double { Double(bitPattern: try stream.varint()) }
-    func write(to stream: CompactCoder.OutputStream) { stream.varint(bitPattern) }
-}
-
-extension Float: CompactScalar {
-    static func read(from stream: CompactCoder.InputStream) throws -> Float { Float(bitPattern: try UInt32.read(from: stream)) }
-    func write(to stream: CompactCoder.OutputStream) { stream.varint(UInt64(bitPattern)) }
-}
-
-extension Int: CompactScalar {}
-extension Int8: CompactScalar {}
-extension Int16: CompactScalar {}
-extension Int32: CompactScalar {}
-extension Int64: CompactScalar {}
-extension UInt: CompactScalar {}
-extension UInt8: CompactScalar {}
-extension UInt16: CompactScalar {}
-extension UInt32: CompactScalar {}
-extension UInt64: CompactScalar {}
-
-extension CompactScalar where Self: FixedWidthInteger {
-    /// Signed integers are zig-zag varints, unsigned ones plain varints; a value that does not
-    /// fit the type is corruption.
-    static func read(from stream: CompactCoder.InputStream) throws -> Self {
-        if Self.isSigned {
-            let value = try stream.signed()
-            guard let exact = Self(exactly: value) else { throw stream.corrupt("\(value) out of range") }
-            return exact
-        }
-        let value = try stream.varint()
-        guard let exact = Self(exactly: value) else { throw stream.corrupt("\(value) out of range") }
-        return exact
-    }
-
-    func write(to stream: CompactCoder.OutputStream) {
-        if Self.isSigned { stream.signed(Int64(self)) } else { stream.varint(UInt64(self)) }
-    }
-}
-
-extension Array: CompactScalar where Element == UInt8 {
-    /// Bytes (thumbnails) as they are, not one varint each.
-    static func read(from stream: CompactCoder.InputStream) throws -> [UInt8] {
-        let count = try stream.varint()
-        guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) bytes") }
-        defer { stream.position += Int(count) }
-        return Array(stream.bytes[stream.position..<(stream.position + Int(count))])
-    }
-
-    func write(to stream: CompactCoder.OutputStream) {
-        stream.varint(UInt64(count))
-        stream.bytes += self
-    }
-}
-
-extension Dictionary: CompactScalar where Key == String, Value == String {
-    /// Pairs, as the encoder writes them (sorted by key).
-    static func read(from stream: CompactCoder.InputStream) throws -> [String: String] {
-        let count = try stream.varint()
-        guard count <= UInt64(stream.bytes.count - stream.position) else { throw stream.corrupt("\(count) pairs") }
-        var pairs: [String: String] = [:]
-        for _ in 0..<count {
-            let key = try stream.string()
-            pairs[key] = try stream.string()
-        }
-        return pairs
-    }
-
-    /// Dictionaries encode through keys, which this form does not write: pairs, sorted.
-    func write(to stream: CompactCoder.OutputStream) {
-        stream.varint(UInt64(count))
-        for (key, item) in sorted(by: { $0.key < $1.key }) {
-            stream.string(key)
-            stream.string(item)
+        func movie() throws -> MovieFacts {
+            var movie = MovieFacts()
+            movie.brand = try optional { FourCC(try uint32()) }
+            movie.quickTimeCompatible = try bool()
+            movie.durationSeconds = try optional(double)
+            movie.metadataHandler = try optional { FourCC(try uint32()) }
+            movie.hasContentIdentifierKey = try bool()
+            movie.contentIdentifierLocation = try optional(string)
+            movie.videoTrackCount = try int()
+            movie.frameDurations = try optional {
+                FrameDurations(timescale: try uint32(), frameCount: try varint(), nominal: try uint32(), minimum: try uint32(),
+                               maximum: try uint32(), zeroDurationFrames: try varint())
+            }
+            movie.frames = try list { MovieFacts.FrameRun(start: try double(), duration: try double(), count: try int()) }
+            movie.timedMetadataTrackCount = try int()
+            movie.stillImageTimeTracks = try list {
+                MovieFacts.StillImageTimeTrack(trackID: try uint32(), path: try string(), declaredType: try optional(uint32), sampleCount: try int(),
+                                               referencesVideo: try bool(), readError: try optional(error), sampleHoldsKey: try bool())
+            }
+            movie.stillImageTime = try optional {
+                StillImageTime(trackID: try uint32(), trackPath: try string(), value: try optional(signed), dataType: try optional(uint32),
+                               sampleIndex: try int(), mediaTime: try varint(), duration: try uint32(), mediaTimescale: try uint32(),
+                               seconds: try optional(double), hasEditList: try bool())
+            }
+            return movie
         }
     }
 }

@@ -15,7 +15,7 @@ import LivePhotoFormats
 /// WAL journal lets readers go on while one writer commits, and writers wait for each other.
 public final class FactsCache: FactsStore, @unchecked Sendable {
     /// What this build writes; another value in a cache empties it.
-    public static let format = "lpcheck-facts-cache 3 (compact FileFacts; thumbnails apart)"
+    public static let format = "lpcheck-facts-cache 4 (FileFacts field by field; thumbnails apart)"
 
     /// A row as loaded: the stamp and the facts. Thumbnails stay in the database (they are many
     /// times the facts' size) and are asked for one by one, for the cards a page shows.
@@ -141,14 +141,14 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
 
     public func facts(for path: String, stamp: FileStamp) -> FileFacts? {
         guard let row = rowOfPath[path], rows[row].stamp == stamp,
-              var facts = try? CompactCoder.decode(FileFacts.self, from: rows[row].blob), facts.implausibility == nil else { return nil }
+              var facts = try? CompactCoder.decode(rows[row].blob), facts.implausibility == nil else { return nil }
         facts.path = path
         served[row] = true
         return facts
     }
 
     public func remember(_ facts: FileFacts, stamp: FileStamp) {
-        guard let blob = try? CompactCoder.encode(facts) else { return }
+        let blob = CompactCoder.encode(facts)
         lock.lock()
         fresh.append((facts.path, stamp, blob))
         lock.unlock()

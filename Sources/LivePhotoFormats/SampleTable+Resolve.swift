@@ -75,6 +75,11 @@ public struct FrameDurations: Sendable, Equatable, Codable {
 
     public func seconds(_ ticks: UInt32) -> Double? { timescale > 0 ? Double(ticks) / Double(timescale) : nil }
 
+    public init(timescale: UInt32, frameCount: UInt64, nominal: UInt32, minimum: UInt32, maximum: UInt32, zeroDurationFrames: UInt64) {
+        (self.timescale, self.frameCount, self.nominal) = (timescale, frameCount, nominal)
+        (self.minimum, self.maximum, self.zeroDurationFrames) = (minimum, maximum, zeroDurationFrames)
+    }
+
     public init?(_ table: SampleTable, timescale: UInt32) {
         let entries = table.timeToSample.filter { $0.count > 0 }
         guard !entries.isEmpty else { return nil }
