@@ -1,7 +1,7 @@
 import LivePhotoFormats
 
 /// A JSON document with ordered object keys, so reports are stable byte for byte.
-public indirect enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
