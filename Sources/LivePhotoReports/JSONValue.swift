@@ -37,8 +37,10 @@ public enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: out += Self.nullBytes
         case .bool(let value): out += value ? Self.trueBytes : Self.falseBytes
-        case .int(let value): out += Array(String(value).utf8)
-        case .uint(let value): out += Array(String(value).utf8)
+        case .int(let value):
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            Self.digits(value.magnitude, into: &out)
+        case .uint(let value): Self.digits(value, into: &out)
         case .double(let value):
             if value.isNaN || value.isInfinite {
                 out += Self.nullBytes
@@ -79,14 +81,34 @@ public enum JSONValue: Sendable, Equatable {
     private static func newline(_ out: inout [UInt8], _ indent: Int?) {
         guard let indent else { return }
         out.append(UInt8(ascii: "\n"))
-        out += repeatElement(UInt8(ascii: " "), count: 2 * indent)
+        let count = 2 * indent
+        if count <= spaces.count { out += spaces[..<count] } else { out += repeatElement(UInt8(ascii: " "), count: count) }
+    }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+
+    /// Decimal digits, written in place (no string made per number).
+    private static func digits(_ value: UInt64, into out: inout [UInt8]) {
+        guard value >= 10 else { return out.append(UInt8(ascii: "0") + UInt8(value)) }
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { digits in
+            var rest = value
+            var start = digits.count
+            while rest > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            out.append(contentsOf: digits[start...])
+        }
     }
 
     /// RFC 8259 string escaping; `<`, `>` and `&` are escaped too so JSON can sit inside HTML.
     static func escape(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { bytes in
+        let table = Self.mayNeedEscape
+        text.withUTF8 { bytes in table.withUnsafeBufferPointer { table in
             // Copies runs of plain bytes at once; escapes quotes, backslashes, controls, the HTML
             // specials and U+2028/U+2029 (E2 80 A8/A9), so a report can sit inside a <script>.
             var runStart = 0
@@ -95,7 +117,7 @@ public enum JSONValue: Sendable, Equatable {
             while index < bytes.count {
                 let byte = bytes[index]
                 // Most bytes of paths and messages need nothing: one table look-up each.
-                guard Self.mayNeedEscape[Int(byte)] else {
+                guard table[Int(byte)] else {
                     index += 1
                     continue
                 }
@@ -131,7 +153,7 @@ public enum JSONValue: Sendable, Equatable {
                 }
             }
             flush()
-        }
+        } }
         out.append(UInt8(ascii: "\""))
     }
 
