@@ -87,4 +87,49 @@ public enum Example {
         still.motionMovie = motion.movieRange == nil ? nil : movie
         return CheckItem(kind: .motionPhoto, still: still)
     }
+
+    /// Facts with every field of every type set to something other than its default (no nil,
+    /// no empty list or string, no false, no zero): what the cache's coder and the records'
+    /// reader are held to (`CompactCoderTests` checks that no field is left at its default).
+    public static func everyField() -> FileFacts {
+        func error(_ text: String) -> ParseError { ParseError(.limitExceeded, text, offset: 1_234_567, path: "moov/trak[2]") }
+        var facts = FileFacts(path: "shots/IMG_0001.HEIC", format: .heic, kind: .motionPhoto, size: 3_000_000,
+                              error: error("damaged"), warnings: [error("worked around")], contentIdentifier: "5D7C1E0A-0B55-4C2B-9A57-3E9F7C2D8B61")
+        facts.bytesRead = 30_000
+        facts.identity = FileIdentity(device: 66_305, inode: 1 << 40, links: 2)
+        facts.hasAppleMakerNote = true
+        facts.make = "Apple"
+        facts.model = "iPhone 15 Pro"
+        facts.thumbnail = [0xFF, 0xD8]
+        var motion = MotionPhoto(source: "Container", version: "1", videoOffset: -2_000_000, videoLength: 1_500_000, videoFound: true,
+                                 presentationTimestampUs: 1_466_666)
+        motion.movieRange = 1_000_000..<2_500_000
+        motion.foundBy = "described"
+        motion.directory = [XMPPacket.DirectoryItem(fields: ["Mime": "image/heic", "Semantic": "Primary"]),
+                            XMPPacket.DirectoryItem(fields: ["Mime": "video/mp4", "Length": "1500000"])]
+        motion.mpvd = 999_992..<2_500_000
+        motion.samsungTrailer = 2_500_000..<2_600_000
+        motion.movieCutShort = "moov claims 9000 bytes"
+        facts.motionPhoto = motion
+        var movie = MovieFacts()
+        movie.brand = "qt  "
+        movie.quickTimeCompatible = true
+        movie.durationSeconds = 2.933_333
+        movie.metadataHandler = "mdta"
+        movie.hasContentIdentifierKey = true
+        movie.contentIdentifierLocation = "moov/meta"
+        movie.videoTrackCount = 1
+        movie.frameDurations = FrameDurations(timescale: 600, frameCount: 88, nominal: 20, minimum: 19, maximum: 21, zeroDurationFrames: 1)
+        movie.frames = [MovieFacts.FrameRun(start: 0.1, duration: 1.0 / 30, count: 87), MovieFacts.FrameRun(start: 3.0, duration: 0.04, count: 1)]
+        movie.timedMetadataTrackCount = 2
+        movie.stillImageTimeTracks = [MovieFacts.StillImageTimeTrack(trackID: 4, path: "moov/trak[4]", declaredType: 23, sampleCount: 1,
+                                                                     referencesVideo: true, readError: error("sample cut"), sampleHoldsKey: true)]
+        movie.stillImageTime = StillImageTime(trackID: 4, trackPath: "moov/trak[4]", value: -1, dataType: 23, sampleIndex: 1, mediaTime: 880,
+                                              duration: 1, mediaTimescale: 600, seconds: 1.466_666, hasEditList: true)
+        facts.movie = movie
+        movie.brand = "mp42"
+        movie.durationSeconds = 1.5
+        facts.motionMovie = movie
+        return facts
+    }
 }

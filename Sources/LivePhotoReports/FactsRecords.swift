@@ -93,16 +93,23 @@ public enum FactsRecords {
     static func decode(_ ranges: [Range<Int>], in data: Data) -> [Result<Record, Error>] {
         let slots = Slots(count: ranges.count)
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, ranges.count / 64))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let decoder = JSONDecoder()
-            var index = worker
-            while index < ranges.count {
-                let line = data.subdata(in: ranges[index])
-                slots.set(index, Result { try decoder.decode(Record.self, from: line) })
-                index += workers
+        data.withUnsafeBytes { raw in
+            // Read only, by every worker, while `data` is held here.
+            let block = SharedBytes(raw: raw)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                var index = worker
+                while index < ranges.count {
+                    let line = UnsafeRawBufferPointer(rebasing: block.raw[ranges[index]])
+                    slots.set(index, Result { try JSONReader.decode(Record.self, from: line) })
+                    index += workers
+                }
             }
         }
         return slots.values
+    }
+
+    struct SharedBytes: @unchecked Sendable {
+        let raw: UnsafeRawBufferPointer
     }
 
     /// Result slots filled by several threads, each index by one.
