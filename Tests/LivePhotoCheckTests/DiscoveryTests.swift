@@ -30,6 +30,31 @@ struct DiscoveryTests {
         #expect(result.problems.contains { $0.path.hasSuffix("dangling.jpg") })
     }
 
+    @Test("walk order from paths: a walk's own list comes back as it is, any shuffle of it sorts back to it")
+    func walkOrder() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fm = FileManager.default
+        for folder in ["B", "a/z", "a/b", "a/b/c", "É", "a b", "a-b"] {
+            try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for file in ["z.jpg", "A.mov", "a.mov", "B/1.jpg", "B/10.jpg", "B/2.jpg", "a/z/x.heic", "a/b/y.mov", "a/b/c/w.jpg", "a/b.jpg",
+                     "É/é.jpg", "a b/q.jpg", "a-b/q.jpg"] {
+            _ = fm.createFile(atPath: root.appendingPathComponent(file).path, contents: Data([0]))
+        }
+        let walked = Discovery().find([root.path]).files
+        #expect(walked.count == 13)
+        #expect(Discovery.walkOrdered(walked.count) { walked[$0] } == Array(walked.indices))
+        var generator = SeededGenerator(seed: 12)
+        for _ in 0..<20 {
+            let shuffled = walked.shuffled(using: &generator)
+            #expect(Discovery.walkOrdered(shuffled.count) { shuffled[$0] }.map { shuffled[$0] } == walked)
+        }
+        // Equal paths keep the order they came in (records of one file in two shards).
+        let twice = [walked[3], walked[0], walked[3]]
+        #expect(Discovery.walkOrdered(3) { twice[$0] } == [1, 0, 2])
+    }
+
     @Test("exclusion patterns")
     func exclusion() {
         #expect(Glob.matches("*.tmp", "a/b/file.tmp"))
