@@ -133,16 +133,12 @@ public struct Discovery {
             let parts = path(index).split(separator: "/", omittingEmptySubsequences: false)
             return (Array(parts.dropLast()), parts.last ?? "")
         }
-        func precedes(_ left: Int, _ right: Int) -> Bool {
+        return (0..<count).sorted { left, right in
             let a = keys[left], b = keys[right]
             for (x, y) in zip(a.folder, b.folder) where x != y { return x < y }
             if a.folder.count != b.folder.count { return a.folder.count < b.folder.count }
             return a.name < b.name
         }
-        // A scan writes its records in walk order: one pass confirms it, and the (stable) sort
-        // would give the same order back.
-        if (1..<max(count, 1)).allSatisfy({ !precedes($0, $0 - 1) }) { return Array(0..<count) }
-        return (0..<count).sorted(by: precedes)
     }
 
     func isExcluded(_ path: String) -> Bool {
