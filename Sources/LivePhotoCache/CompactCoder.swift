@@ -245,12 +245,13 @@ enum CompactCoder {
         }
 
         /// A list: its count is checked against the bytes left (every element takes one at
-        /// least) before anything is reserved.
+        /// least). Room is reserved for a few elements only: an element in memory is larger than
+        /// its bytes, so a count a damaged row claims must not size an allocation.
         func list<T>(_ read: () throws -> T) throws -> [T] {
             let count = try varint()
             guard count <= UInt64(bytes.count - position) else { throw corrupt("list of \(count) items") }
             var values: [T] = []
-            values.reserveCapacity(Int(count))
+            values.reserveCapacity(Int(min(count, 16)))
             for _ in 0..<count { values.append(try read()) }
             return values
         }
