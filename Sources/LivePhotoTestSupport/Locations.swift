@@ -89,6 +89,19 @@ public enum SharedSamples {
     }
 
     public static func url(_ relative: String) -> URL? { Locations.sharedSamples?.appendingPathComponent(relative) }
+
+    /// Our `Samples/` files, then the shared samples' media files: the real inputs a round trip
+    /// or a second reader is held to.
+    public static func withOurSamples() -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(at: Locations.samples, includingPropertiesForKeys: nil)) ?? []) + mediaFiles()
+    }
+}
+
+/// A value's JSON with sorted keys: two decoders' results compared field by field.
+public func sortedJSON<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
 
 /// Runs a program and collects its output.

@@ -7,27 +7,15 @@ import Testing
 
 /// The cache's binary form gives back exactly the facts it was given.
 struct CompactCoderTests {
-    static func files() -> [URL] {
-        var files = (try? FileManager.default.contentsOfDirectory(at: Locations.samples, includingPropertiesForKeys: nil)) ?? []
-        files += SharedSamples.mediaFiles()
-        return files
-    }
-
-    static func json(_ facts: FileFacts) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(facts), as: UTF8.self)
-    }
-
     @Test("every sample's facts (stills, movies, motion photos, damaged files) survive the round trip")
     func roundTrip() throws {
-        let files = Self.files()
+        let files = SharedSamples.withOurSamples()
         #expect(files.count >= 10)
         for url in files {
             let facts = FileFacts(MediaFile.inspect(path: url.path, options: .check))
             let bytes = CompactCoder.encode(facts)
             let back = try CompactCoder.decode(bytes)
-            #expect(try Self.json(back) == Self.json(facts), "\(url.lastPathComponent)")
+            #expect(try sortedJSON(back) == sortedJSON(facts), "\(url.lastPathComponent)")
         }
     }
 
@@ -65,14 +53,14 @@ struct CompactCoderTests {
         var expected = facts
         expected.thumbnail = nil
         let back = try CompactCoder.decode(CompactCoder.encode(facts))
-        #expect(try Self.json(back) == Self.json(expected))
+        #expect(try sortedJSON(back) == sortedJSON(expected))
         #expect(back.thumbnail == nil)
         #expect(back.identity?.links == 2)
     }
 
     @Test("a cut or altered blob throws; it never traps or allocates what it claims")
     func hostileBlobs() throws {
-        let url = try #require(Self.files().first { $0.pathExtension.lowercased() == "mov" })
+        let url = try #require(SharedSamples.withOurSamples().first { $0.pathExtension.lowercased() == "mov" })
         let bytes = CompactCoder.encode(FileFacts(MediaFile.inspect(path: url.path, options: .check)))
         for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 50)) {
             #expect(throws: (any Error).self) { try CompactCoder.decode(Array(bytes[..<cut])) }

@@ -11,18 +11,10 @@ struct JSONReaderTests {
     /// Record lines of real files (our samples and ../shared/samples when present) and of the
     /// facts with every field set.
     static func recordLines() -> [String] {
-        var files = (try? FileManager.default.contentsOfDirectory(at: Locations.samples, includingPropertiesForKeys: nil)) ?? []
-        files += SharedSamples.mediaFiles()
-        let facts = files.map { FileFacts(MediaFile.inspect(path: $0.path, options: .check)) } + [Example.everyField()]
+        let facts = SharedSamples.withOurSamples().map { FileFacts(MediaFile.inspect(path: $0.path, options: .check)) } + [Example.everyField()]
         let text = FactsRecords.header(version: "test", roots: ["r"], host: "h")
             + FactsRecords.leftUnread(hidden: [".hidden"], problems: [("gone", "Permission denied")]) + FactsRecords.files(facts)
         return text.split(separator: "\n").map(String.init)
-    }
-
-    static func json(_ record: FactsRecords.Record) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(record), as: UTF8.self)
     }
 
     @Test("every record line (real files, every field set) reads as Foundation's decoder reads it")
@@ -32,7 +24,7 @@ struct JSONReaderTests {
         for line in lines {
             let ours = try JSONReader.decode(FactsRecords.Record.self, from: Array(line.utf8))
             let foundation = try JSONDecoder().decode(FactsRecords.Record.self, from: Data(line.utf8))
-            #expect(try Self.json(ours) == Self.json(foundation), "\(line.prefix(80))")
+            #expect(try sortedJSON(ours) == sortedJSON(foundation), "\(line.prefix(80))")
         }
         let every = try #require(lines.last)
         #expect(every.contains("\"links\":2") && every.contains("\"movieCutShort\""))
