@@ -41,11 +41,10 @@ public struct NameMate: Sendable, Equatable {
 /// One report item: a pair or a single file, with what the rules found.
 public struct CheckItem: Sendable {
     public var kind: ItemKind
-    // The files live behind references: pairing's drafts and the report's items are then about
-    // 150 bytes each instead of 560 (a million files' drafts: 300 MB less), and copying an item
-    // retains two boxes instead of every string of two files' facts.
-    @Indirect public var still: FileFacts?
-    @Indirect public var movie: FileFacts?
+    // Facts are references themselves (copy on write): an item shares its files' facts with the
+    // scan instead of holding copies.
+    public var still: FileFacts?
+    public var movie: FileFacts?
     /// How the pair was formed: by identifier or by file name.
     public var pairedBy: PairingMethod?
     /// Other files carrying the same identifier (when it is shared): the first few, sorted.
@@ -55,8 +54,9 @@ public struct CheckItem: Sendable {
     /// Stills and movies in the whole scan that carry the item's identifier (its own included).
     public var carriers = Carriers()
     /// How the item relates to others of its identifier group, its sidecars and same-named files;
-    /// nil for most items, so that copying a plain item retains nothing more.
-    var relations: Relations?
+    /// nil for most items, so that copying a plain item retains nothing more. Kept in a box of its
+    /// own: inline it would make every item and pairing draft 90 bytes larger.
+    @Indirect var relations: Relations?
 
     public struct Relations: Sendable {
         var duplicateOf: String?

@@ -108,6 +108,14 @@ public enum FactsRecords {
         return slots.values
     }
 
+    /// The record of a batch slot, moved out of it (the slot is left an empty failure): the
+    /// facts in it are then the only copy, and mapping their path changes them in place.
+    static func take(_ slot: inout Result<Record, Error>) throws -> Record {
+        var outcome: Result<Record, Error> = .failure(Failure(description: ""))
+        swap(&outcome, &slot)
+        return try outcome.get()
+    }
+
     struct SharedBytes: @unchecked Sendable {
         let raw: UnsafeRawBufferPointer
     }
@@ -218,13 +226,14 @@ public enum FactsRecords {
             var sawHeader = false
             // Lines are decoded on all cores, in batches, then taken in order.
             while let (data, batch) = try reader.next(lines: 4096, file: file) {
-                let decoded = Self.decode(batch, in: data)
-                for outcome in decoded {
+                var decoded = Self.decode(batch, in: data)
+                for slot in decoded.indices {
                 lineNumber += 1
-                let record: Record
-                switch outcome {
-                case .success(let value): record = value
-                case .failure(let error): throw Failure(description: "\(file):\(lineNumber): not a facts record (\(error))")
+                var record: Record
+                do {
+                    record = try Self.take(&decoded[slot])
+                } catch {
+                    throw Failure(description: "\(file):\(lineNumber): not a facts record (\(error))")
                 }
                 switch record.type {
                 case "scan":
@@ -241,6 +250,7 @@ public enum FactsRecords {
                 case "file":
                     guard sawHeader else { throw Failure(description: "\(file):\(lineNumber): a file record before the scan header") }
                     guard var facts = record.facts else { throw Failure(description: "\(file):\(lineNumber): a file record without facts") }
+                    record.facts = nil
                     if let problem = facts.implausibility {
                         throw Failure(description: "\(file):\(lineNumber): facts no reader makes (\(problem)): not written by lpcheck scan, or altered")
                     }
