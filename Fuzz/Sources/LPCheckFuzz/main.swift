@@ -68,6 +68,8 @@ func run(_ bytes: [UInt8]) {
         // says), so that lines cross blocks; when they are accepted, paired, checked and
         // reported. Nothing here opens a media file (no byte comparison).
         guard let first = bytes.first, FileManager.default.createFile(atPath: recordsPath, contents: Data(bytes.dropFirst())) else { return }
+        // Removed after each input: a fuzzing run leaves nothing in the temporary folder.
+        defer { unlink(recordsPath) }
         if var scanned = try? FactsRecords.read([recordsPath], blockSize: Int(first) + 1) {
             let report = Checker(roots: scanned.roots).report(&scanned, compare: nil)
             _ = CheckJSON.render(report)
