@@ -127,17 +127,34 @@ public struct Discovery {
     }
 
     /// Indices of `count` paths in the order a walk lists them: a folder's files by name, then its
-    /// subfolders by name (each path is split once, not per comparison).
+    /// subfolders by name. Equal paths keep their order.
     public static func walkOrdered(_ count: Int, path: (Int) -> String) -> [Int] {
-        let keys = (0..<count).map { index -> (folder: [Substring], name: Substring) in
-            let parts = path(index).split(separator: "/", omittingEmptySubsequences: false)
-            return (Array(parts.dropLast()), parts.last ?? "")
-        }
-        return (0..<count).sorted { left, right in
-            let a = keys[left], b = keys[right]
-            for (x, y) in zip(a.folder, b.folder) where x != y { return x < y }
-            if a.folder.count != b.folder.count { return a.folder.count < b.folder.count }
-            return a.name < b.name
+        (0..<count).sorted { walkPrecedes(path($0), path($1)) }
+    }
+
+    /// Whether a walk lists `a` before `b`: folder by folder, the first differing folder decides;
+    /// when one path's folders all lead the other's, its file (in the shallower folder) comes
+    /// first; in the same folder, the name decides. Compared in place, component by component:
+    /// splitting every path into an array first cost 190 bytes a path (190 MB at a million files,
+    /// the peak of `check --facts`).
+    static func walkPrecedes(_ a: String, _ b: String) -> Bool {
+        let slash = UInt8(ascii: "/")
+        var left = a.utf8.startIndex, right = b.utf8.startIndex
+        while true {
+            let leftEnd = a.utf8[left...].firstIndex(of: slash), rightEnd = b.utf8[right...].firstIndex(of: slash)
+            switch (leftEnd, rightEnd) {
+            case let (leftEnd?, rightEnd?):
+                let x = a[left..<leftEnd], y = b[right..<rightEnd]
+                if x != y { return x < y }
+                left = a.utf8.index(after: leftEnd)
+                right = b.utf8.index(after: rightEnd)
+            case (nil, nil):
+                return a[left...] < b[right...]
+            case (nil, _?):
+                return true
+            case (_?, nil):
+                return false
+            }
         }
     }
 

@@ -55,6 +55,24 @@ struct DiscoveryTests {
         #expect(Discovery.walkOrdered(3) { twice[$0] } == [1, 0, 2])
     }
 
+    @Test("walk order compared in place agrees with comparing split paths (empty components, a decomposed é, deep against shallow)")
+    func walkOrderInPlace() {
+        // The order by definition: folders component by component, then fewer folders first, then the name.
+        func reference(_ a: String, _ b: String) -> Bool {
+            let left = a.split(separator: "/", omittingEmptySubsequences: false), right = b.split(separator: "/", omittingEmptySubsequences: false)
+            for (x, y) in zip(left.dropLast(), right.dropLast()) where x != y { return x < y }
+            if left.count != right.count { return left.count < right.count }
+            return (left.last ?? "") < (right.last ?? "")
+        }
+        let parts = ["a", "A", "b", "a b", "a-b", "", "\u{E9}", "e\u{301}", "z.jpg", "IMG_1.HEIC", "."]
+        var generator = SeededGenerator(seed: 7)
+        let paths = (0..<400).map { _ in
+            (0..<Int.random(in: 1...4, using: &generator)).map { _ in parts.randomElement(using: &generator) ?? "" }.joined(separator: "/")
+        }
+        let expected = Array(paths.indices).sorted { reference(paths[$0], paths[$1]) }
+        #expect(Discovery.walkOrdered(paths.count) { paths[$0] } == expected)
+    }
+
     @Test("exclusion patterns")
     func exclusion() {
         #expect(Glob.matches("*.tmp", "a/b/file.tmp"))
