@@ -83,6 +83,9 @@ public enum Pairing {
             self.files = files
             self.identical = identical
             draftOfFile = Array(repeating: -1, count: files.count)
+            // Most of a library is pairs: room for one draft per two files, so that the list is
+            // not copied into one twice its size just before it is complete.
+            drafts.reserveCapacity(files.count / 2 + 1)
         }
 
         mutating func add(_ item: CheckItem, still: Int?, movie: Int?, identifier: String? = nil) {
@@ -349,10 +352,17 @@ public enum Pairing {
 
         /// Fills in files, identifier carriers, sharers and name mates; sorts by first path.
         mutating func finish() -> [CheckItem] {
-            // Same-named files, for single items only (built when there is one).
+            // Same-named files, for single items only: the names of those items first, then the
+            // files that have one of them (not every file's name: a million of those is 70 MB).
             var byName: [String: [Int]] = [:]
-            if drafts.contains(where: { $0.item.kind == .stillOnly || $0.item.kind == .movieOnly }) {
-                for index in files.indices { byName[Pairing.nameKey(files[index]), default: []].append(index) }
+            for draft in drafts where draft.item.kind == .stillOnly || draft.item.kind == .movieOnly {
+                if let index = draft.still ?? draft.movie { byName[Pairing.nameKey(files[index])] = [] }
+            }
+            if !byName.isEmpty {
+                for index in files.indices {
+                    let key = Pairing.nameKey(files[index])
+                    if byName[key] != nil { byName[key]?.append(index) }
+                }
             }
             // Items in report order (by the primary file's path: the still, else the movie),
             // sorted before they are built so that the items exist once, not twice.
