@@ -124,7 +124,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
             guard let pathBytes = Self.blob(statement, 0, limit: Self.longestPath), let facts = Self.blob(statement, 6, limit: Self.largestFacts) else { return }
             let stamp = FileStamp(device: UInt64(bitPattern: sqlite3_column_int64(statement, 1)), inode: UInt64(bitPattern: sqlite3_column_int64(statement, 2)),
                                   size: sqlite3_column_int64(statement, 3), modified: sqlite3_column_int64(statement, 4), changed: sqlite3_column_int64(statement, 5))
-            loaded.append(Entry(path: PathBytes.string(pathBytes), stamp: stamp, blob: facts))
+            loaded.append(Entry(path: pathBytes.withUnsafeBytes { PathBytes.string($0) }, stamp: stamp, blob: facts))
         }
         rows = loaded
         loaded = []

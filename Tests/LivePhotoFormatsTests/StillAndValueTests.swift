@@ -166,4 +166,20 @@ struct StillAndValueTests {
             #expect(file.stats.bytesRead * 20 < file.size, "\(name): read \(file.stats.bytesRead) of \(file.size)")
         }
     }
+
+    @Test("a name read from a directory entry (raw bytes) is the string the generic conversion makes, ASCII or not")
+    func namesFromRawBytes() {
+        var generator = SeededGenerator(seed: 5)
+        let pieces: [[UInt8]] = [Array("IMG_0001.HEIC".utf8), Array("é".utf8), Array("日本".utf8), [0xFF], [0x80], [0xC3], [0xE2, 0x80],
+                                 [0xF4, 0x8F, 0xBE, 0x80], [0x7F], [0x20], Array("👩‍👧".utf8)]
+        var names: [[UInt8]] = [[], Array("plain".utf8)]
+        for _ in 0..<500 {
+            names.append((0..<Int.random(in: 1...6, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator) ?? [] })
+        }
+        for name in names {
+            let fromEntry = name.withUnsafeBytes { PathBytes.string($0) }
+            #expect(fromEntry == PathBytes.string(name), "\(name)")
+            #expect(Array(fromEntry.utf8) == Array(PathBytes.string(name).utf8), "\(name)")
+        }
+    }
 }
