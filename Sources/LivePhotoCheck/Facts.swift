@@ -128,28 +128,38 @@ public struct FileFacts: Sendable, Codable {
         storage = Storage(path: path, format: format, kind: kind, size: size, error: error, warnings: warnings, contentIdentifier: contentIdentifier)
     }
 
-    public var fileName: String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-        return String(path[path.utf8.index(after: slash)...])
-    }
+    // Names are taken apart on the path's bytes in one backward pass (rules and pairing ask
+    // for them several times per file; through String indices each took 1,000 instructions).
+
+    public var fileName: String { pathPart { nameStart, _, count in nameStart..<count } }
 
     /// The folder part of the path ("" for a bare name).
-    public var folder: String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-        return String(path[..<slash])
-    }
+    public var folder: String { pathPart { nameStart, _, _ in 0..<max(0, nameStart - 1) } }
 
     /// The file name without its last extension.
-    public var baseName: String {
-        let name = fileName
-        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return name }
-        return String(name[..<dot])
-    }
+    public var baseName: String { pathPart { nameStart, dot, count in nameStart..<(dot ?? count) } }
 
-    public var fileExtension: String {
-        let name = fileName
-        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
-        return String(name[name.utf8.index(after: dot)...]).lowercased()
+    public var fileExtension: String { pathPart { _, dot, count in dot.map { ($0 + 1)..<count } ?? count..<count }.lowercased() }
+
+    /// The bytes of the path that `part` picks, given where the file name starts (after the
+    /// last slash; 0 without one) and where the dot before its extension is (its last dot,
+    /// unless that starts the name). Slashes and dots are ASCII, so every part is whole text.
+    private func pathPart(_ part: (_ nameStart: Int, _ dot: Int?, _ count: Int) -> Range<Int>) -> String {
+        var path = self.path
+        return path.withUTF8 { bytes in
+            var nameStart = 0, dot: Int?
+            var index = bytes.count
+            while index > 0 {
+                index -= 1
+                if bytes[index] == UInt8(ascii: "/") {
+                    nameStart = index + 1
+                    break
+                }
+                if dot == nil, bytes[index] == UInt8(ascii: ".") { dot = index }
+            }
+            if dot == nameStart { dot = nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[part(nameStart, dot, bytes.count)]), as: UTF8.self)
+        }
     }
 
     /// The base name with exporters' variant marks removed.
@@ -320,6 +330,7 @@ extension FileFacts {
     /// Why these facts cannot have come from lpcheck's readers, or nil when they can.
     public var implausibility: String? {
         guard (0...Self.maxFileSize).contains(size), bytesRead >= 0 else { return "size \(size) or bytes read \(bytesRead) out of range" }
+        // Asked of every record and cache row: no temporary arrays of the parts.
         if let motion = motionPhoto {
             for range in [motion.movieRange, motion.mpvd, motion.samsungTrailer].compactMap({ $0 }) where range.lowerBound < 0 || range.upperBound > size {
                 return "motion photo range \(range.lowerBound)..<\(range.upperBound) outside the file's \(size) bytes"
@@ -328,10 +339,8 @@ extension FileFacts {
                 return "motion photo offset or length \(value) out of range"
             }
         }
-        for movie in [movie, motionMovie].compactMap({ $0 }) {
-            if let problem = movie.implausibility { return problem }
-        }
-        return nil
+        if let problem = storage.movie?.implausibility { return problem }
+        return storage.motionMovie?.implausibility
     }
 }
 
@@ -345,9 +354,7 @@ extension MovieFacts {
             total += run.count
             guard total <= FileFacts.maxFramesPerMovie else { return "more than \(FileFacts.maxFramesPerMovie) frames" }
         }
-        for value in [durationSeconds, stillImageTime?.seconds].compactMap({ $0 }) where !value.isFinite {
-            return "a time that is not a number"
-        }
+        if durationSeconds?.isFinite == false || stillImageTime?.seconds?.isFinite == false { return "a time that is not a number" }
         guard videoTrackCount >= 0, timedMetadataTrackCount >= 0, stillImageTimeTracks.count <= 10_000 else { return "track counts out of range" }
         return nil
     }

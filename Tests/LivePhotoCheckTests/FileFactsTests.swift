@@ -50,4 +50,23 @@ struct FileFactsTests {
             #expect(held.filter { $0.sharesStorage(with: file) }.count == 1, "\(file.path)")
         }
     }
+
+    @Test("file name, folder, base name and extension agree with their definitions on String indices, on tricky paths")
+    func nameParts() {
+        // The definitions: the last slash and the name's last dot (not a leading one), found in the UTF-8 view.
+        let slash = UInt8(ascii: "/"), period = UInt8(ascii: ".")
+        func name(_ path: String) -> Substring { path.utf8.lastIndex(of: slash).map { path[path.utf8.index(after: $0)...] } ?? path[...] }
+        let raw = PathBytes.string(Array("IMG_".utf8) + [0xE9, 0x2E, 0xFF])
+        let paths = ["", "x", "/x", "x/", "/", "a/b/c.JPG", "a/.hidden", "a/.hidden.jpg", "noext", "a.b/c", "a.b/c.", ".", "dir/.", "..",
+                     "é/É.HEIC", "a//b.mov", "shots/IMG_0001 (1).Jpeg", "日本/写真.MOV", raw, "d/" + raw, "a/b.tar.gz", "a/\u{301}b.\u{301}X"]
+        for path in paths {
+            let facts = FileFacts(path: path, format: .jpeg, kind: .still)
+            let fileName = name(path)
+            let dot = fileName.utf8.lastIndex(of: period).flatMap { $0 == fileName.startIndex ? nil : $0 }
+            #expect(facts.fileName == String(fileName), "\(path)")
+            #expect(facts.folder == (path.utf8.lastIndex(of: slash).map { String(path[..<$0]) } ?? ""), "\(path)")
+            #expect(facts.baseName == String(dot.map { fileName[..<$0] } ?? fileName), "\(path)")
+            #expect(facts.fileExtension == (dot.map { String(fileName[fileName.utf8.index(after: $0)...]).lowercased() } ?? ""), "\(path)")
+        }
+    }
 }
