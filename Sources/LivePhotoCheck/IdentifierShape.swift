@@ -8,24 +8,32 @@ public enum IdentifierShape {
 
     private enum Case { case upperCase, mixedOrLower }
 
-    /// The UUID's case, or nil when the text is not a UUID. One pass over contiguous bytes
-    /// (rules ask this of every identifier of a library).
+    /// The UUID's case, or nil when the text is not a UUID. One pass over contiguous bytes, one
+    /// table look-up per byte (rules ask this of every identifier of a library, several times).
     private static func shape(_ text: String) -> Case? {
         var text = text
         return text.withUTF8 { bytes -> Case? in
             guard bytes.count == 36 else { return nil }
-            var lower = false
+            var seen: UInt8 = 0
             for index in 0..<36 {
-                let byte = bytes[index]
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard byte == UInt8(ascii: "-") else { return nil }
-                } else if (0x61...0x66).contains(byte) {
-                    lower = true
-                } else {
-                    guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) else { return nil }
-                }
+                let kind = byteKind[Int(bytes[index])]
+                let dash = index == 8 || index == 13 || index == 18 || index == 23
+                guard dash ? kind == Self.dash : kind & (Self.upperHex | Self.lowerHex) != 0 else { return nil }
+                seen |= kind
             }
-            return lower ? .mixedOrLower : .upperCase
+            return seen & Self.lowerHex != 0 ? .mixedOrLower : .upperCase
         }
     }
+
+    private static let upperHex: UInt8 = 1, lowerHex: UInt8 = 2, dash: UInt8 = 4
+
+    /// What each byte is: a digit or upper-case hex letter, a lower-case hex letter, a dash, or none.
+    private static let byteKind: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = upperHex }
+        for byte in UInt8(ascii: "A")...UInt8(ascii: "F") { table[Int(byte)] = upperHex }
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "f") { table[Int(byte)] = lowerHex }
+        table[Int(UInt8(ascii: "-"))] = dash
+        return table
+    }()
 }
