@@ -27,6 +27,7 @@ the cache), and the best of --runs checks with the warm cache (nothing changed),
 each read (--stats).
 """
 import argparse
+import json
 import os
 import re
 import resource
@@ -84,6 +85,85 @@ def corpus(work, pairs, distinct=False):
     return folder
 
 
+def read_ranges(lpcheck, path):
+    """The byte ranges `lpcheck check` reads of one file: its pread64 calls on it, from strace."""
+    log = path + ".strace"
+    run(["strace", "-f", "-s", "0", "-e", "trace=openat,pread64,close", "-o", log,
+         lpcheck, "check", path, "--quiet", "--jobs", "1", "--format", "json", "--output", "/dev/null"])
+    ranges, fd = [], None
+    with open(log) as handle:
+        for line in handle:
+            line = re.sub(r"^\d+\s+", "", line.strip())
+            opened = re.match(r'openat\(AT_FDCWD, "(.*)", [^)]*\)\s+=\s+(\d+)$', line)
+            if opened and opened.group(1) == path:
+                fd = int(opened.group(2))
+                continue
+            if fd is None:
+                continue
+            if re.match(rf"close\({fd}\)", line):
+                fd = None
+                continue
+            pread = re.match(rf"pread64\({fd}, .*, (\d+), (\d+)\)\s+=\s+(\d+)$", line)
+            if pread:
+                offset, count = int(pread.group(2)), int(pread.group(3))
+                ranges.append((offset, offset + count))
+    os.remove(log)
+    if not ranges:
+        sys.exit(f"strace saw no read of {path} (is strace installed? apt-get install strace)")
+    return ranges
+
+
+def sparse_corpus(lpcheck, work, pairs):
+    """A library of `pairs` distinct pairs (each its own identifier, each file its own inode) that
+    fits on a disk: each file is a sparse copy of a camera file holding only the 4 KiB blocks
+    lpcheck reads (strace), the rest a hole. Its facts are checked against the camera file's."""
+    folder = os.path.join(work, f"corpus-{pairs}-sparse")
+    marker = os.path.join(folder, ".complete")
+    if os.path.exists(marker):
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    blocks = {}
+    for still, movie in PAIRS:
+        for source in (still, movie):
+            path = os.path.join(SHARED, source)
+            kept = []
+            for start, end in sorted(read_ranges(lpcheck, path)):
+                start, end = start // 4096 * 4096, min(os.path.getsize(path), -(-end // 4096) * 4096)
+                if kept and start <= kept[-1][1]:
+                    kept[-1] = (kept[-1][0], max(kept[-1][1], end))
+                else:
+                    kept.append((start, end))
+            with open(path, "rb") as handle:
+                blocks[source] = (os.path.getsize(path), handle.read(), kept)
+    for i in range(pairs):
+        sub = os.path.join(folder, f"d{i // 100:04d}")
+        os.makedirs(sub, exist_ok=True)
+        identifier = f"{i:08X}-0000-4000-8000-{i:012X}".encode()
+        for source in PAIRS[i % len(PAIRS)]:
+            size, content, kept = blocks[source]
+            with open(os.path.join(sub, f"IMG_{i:06d}{os.path.splitext(source)[1]}"), "wb") as handle:
+                handle.truncate(size)
+                for start, end in kept:
+                    handle.seek(start)
+                    handle.write(content[start:end].replace(IDENTIFIERS[i % len(PAIRS)], identifier))
+
+    def facts(paths):
+        lines = run([lpcheck, "scan"] + paths + ["--format", "ndjson"]).stdout.splitlines()
+        records = [json.loads(line)["facts"] for line in lines if '"type":"file"' in line]
+        for record in records:
+            for key in ("path", "identity", "contentIdentifier"):
+                record.pop(key, None)
+        return records
+
+    for i in range(min(pairs, len(PAIRS))):
+        copies = [os.path.join(folder, f"d{i // 100:04d}", f"IMG_{i:06d}{os.path.splitext(source)[1]}") for source in PAIRS[i]]
+        if facts(copies) != facts([os.path.join(SHARED, source) for source in PAIRS[i]]):
+            sys.exit(f"the sparse copies of {PAIRS[i]} do not read as the camera files do")
+    open(marker, "w").close()
+    return folder
+
+
 def files_of(folder):
     out = []
     for base, _, names in os.walk(folder):
@@ -122,9 +202,9 @@ def callgrind(lpcheck, work, pairs, distinct=True):
     print("\n".join(line[:150] for line in listed[:20]))
 
 
-def incremental(lpcheck, work, pairs, runs):
-    folder = corpus(work, pairs)
-    cache = os.path.join(work, f"facts-{pairs}.db")
+def incremental(lpcheck, work, pairs, runs, sparse=False):
+    folder = sparse_corpus(lpcheck, work, pairs) if sparse else corpus(work, pairs)
+    cache = os.path.join(work, f"facts-{pairs}{'-sparse' if sparse else ''}.db")
     base = [lpcheck, "check", folder, "--format", "json", "--output", "/dev/null", "--quiet", "--stats"]
     timed(base, 1)  # warm the page cache
     cold, cold_result = timed(base, runs)
@@ -156,6 +236,8 @@ def main():
     parser.add_argument("--linked", action="store_true", help="with --callgrind: the hard-linked corpus (one file per camera pair)")
     parser.add_argument("--binary", help="measure this lpcheck binary instead of building one (an older build, side by side)")
     parser.add_argument("--cache-pairs", type=int, metavar="PAIRS", help="time incremental checks with --cache instead")
+    parser.add_argument("--distinct", action="store_true",
+                        help="with --pairs or --cache-pairs: distinct pairs (sparse copies holding what lpcheck reads) instead of hard links")
     args = parser.parse_args()
     if not os.path.isdir(SHARED):
         sys.exit("needs ../shared/samples")
@@ -170,13 +252,13 @@ def main():
         callgrind(lpcheck, args.work, args.callgrind, distinct=not args.linked)
         return
     if args.cache_pairs:
-        incremental(lpcheck, args.work, args.cache_pairs, args.runs)
+        incremental(lpcheck, args.work, args.cache_pairs, args.runs, sparse=args.distinct)
         return
     floor = os.path.join(args.work, "iofloor")
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "Benchmarks", "iofloor.c")], check=True)
     rows = []
     for pairs in [int(p) for p in args.pairs.split(",")]:
-        folder = corpus(args.work, pairs)
+        folder = sparse_corpus(lpcheck, args.work, pairs) if args.distinct else corpus(args.work, pairs)
         files = files_of(folder)
         listing = "\n".join(files) + "\n"
         subprocess.run([floor], input=listing, capture_output=True, text=True)  # warm the cache
