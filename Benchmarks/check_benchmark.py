@@ -3,7 +3,7 @@
 
 Usage: python3 Benchmarks/check_benchmark.py [--pairs 5000,50000] [--work DIR] [--exiftool-pairs 300] [--runs 3]
        python3 Benchmarks/check_benchmark.py --callgrind 200 [--linked] [--binary OLD] [--work DIR]
-       python3 Benchmarks/check_benchmark.py --cache-pairs 50000 [--runs 3] [--work DIR]
+       python3 Benchmarks/check_benchmark.py --cache-pairs 50000 [--runs 3] [--distinct] [--work DIR]
 
 For each corpus size it builds a corpus of N pairs from the four real camera pairs in
 ../shared/samples (hard links, 100 pairs per folder), warms the page cache, and measures:
@@ -25,6 +25,13 @@ With --cache-pairs N it measures incremental checks on the hard-linked corpus of
 files): a cold check without a cache, the first check with --cache (reads everything and fills
 the cache), and the best of --runs checks with the warm cache (nothing changed), with the bytes
 each read (--stats).
+
+--distinct (with --pairs or --cache-pairs) uses a library of distinct pairs instead of hard links:
+each pair has its own identifier and each file its own inode, as in a real library. At 5.5 MB a
+pair, full copies of 50,000 pairs would not fit on a disk, so each file is a sparse copy of its
+camera file holding only the 4 KiB blocks lpcheck reads (found once per camera file with strace,
+which must be installed); the rest is a hole. The copies of the first four pairs are checked to
+give the camera files' facts (`lpcheck scan`).
 """
 import argparse
 import json
