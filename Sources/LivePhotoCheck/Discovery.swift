@@ -75,7 +75,12 @@ public struct Discovery {
             closedir(handle)
             var folders: [(String, stat)] = []
             for (name, type) in names.sorted(by: { $0.name < $1.name }) {
-                let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+                // One allocation per path (concatenating twice reallocated and copied it).
+                var path = String()
+                path.reserveCapacity(folder.utf8.count + 1 + name.utf8.count)
+                path += folder
+                if !folder.hasSuffix("/") { path += "/" }
+                path += name
                 if isExcluded(path) { continue }
                 if name.hasPrefix(".") {
                     // Hidden folders (repair's backups among them) are not entered; hidden files are named.

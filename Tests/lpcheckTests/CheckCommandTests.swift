@@ -56,6 +56,30 @@ struct CheckCommandTests {
         #expect(Set(items.compactMap { $0["kind"] as? String }) == ["pair", "still-only"])
     }
 
+    @Test("a report file written in 64 KiB pieces holds exactly the report standard output gets")
+    func outputInPieces() throws {
+        let dir = try folder([])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 400 pairs (symbolic links to one sample pair): a JSON report of several hundred KiB.
+        for index in 0..<400 {
+            for (name, suffix) in [("camera-pair.jpg", "jpg"), ("camera-pair.mov", "mov")] {
+                try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("IMG_\(index).\(suffix)"),
+                                                           withDestinationURL: Locations.samples.appendingPathComponent(name))
+            }
+        }
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        for format in ["json", "html", "sarif"] {
+            let file = reports.appendingPathComponent("report.\(format)")
+            _ = try lpcheck(["check", "--format", format, "--output", file.path, "--jobs", "2", dir.path])
+            let standard = try lpcheck(["check", "--format", format, "--jobs", "2", dir.path])
+            let written = try Data(contentsOf: file)
+            #expect(written.count > 3 << 16, "\(format): \(written.count) bytes")
+            #expect(written == standard.stdout, "\(format)")
+        }
+    }
+
     @Test("--output writes where the path points: a symbolic link stays a link (no atomic replace, which would also replace /dev/null)")
     func outputInPlace() throws {
         let dir = try folder(["camera-pair.jpg", "camera-pair.mov"])

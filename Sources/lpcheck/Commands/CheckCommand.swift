@@ -228,17 +228,22 @@ struct Check: ParsableCommand {
     static func write(to path: String, _ produce: ((String) -> Void) -> Void) throws {
         let handle = try openOutput(path)
         defer { try? handle.close() }
-        var buffer = ""
+        // Pieces are copied into one byte buffer of fixed capacity, written at 64 KiB (a string
+        // grown from empty each time was reallocated and copied as it doubled).
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 17)
         var failure: Error?
         produce { piece in
-            buffer += piece
-            if buffer.utf8.count >= 1 << 16, failure == nil {
-                do { try handle.write(contentsOf: Data(buffer.utf8)) } catch { failure = error }
-                buffer = ""
+            buffer.append(contentsOf: piece.utf8)
+            if buffer.count >= 1 << 16 {
+                if failure == nil {
+                    do { try handle.write(contentsOf: buffer) } catch { failure = error }
+                }
+                buffer.removeAll(keepingCapacity: true)
             }
         }
         if let failure { throw failure }
-        try handle.write(contentsOf: Data(buffer.utf8))
+        try handle.write(contentsOf: buffer)
     }
 
     /// Opens a report file where it is, created or truncated. Never an atomic replace: that
