@@ -106,6 +106,23 @@ public enum JSONValue: Sendable, Equatable {
     /// RFC 8259 string escaping; `<`, `>` and `&` are escaped too so JSON can sit inside HTML.
     static func escape(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings of a report (keys, paths, identifiers) need no escape: one pass over the
+        // bytes finds that, and they are copied whole.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var needs = false
+            Self.mayNeedEscape.withUnsafeBufferPointer { table in
+                for byte in bytes where table[Int(byte)] {
+                    needs = true
+                    break
+                }
+            }
+            if !needs { out.append(contentsOf: bytes) }
+            return !needs
+        }
+        if plain == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         var text = text
         let table = Self.mayNeedEscape
         text.withUTF8 { bytes in table.withUnsafeBufferPointer { table in

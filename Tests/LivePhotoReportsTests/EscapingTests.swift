@@ -83,4 +83,31 @@ struct EscapingTests {
         #expect(Markup.escape("<a href='x'>") == "&lt;a href=&#39;x&#39;&gt;")
         #expect("\u{1B}[2J".terminalSafe == "\\u{1b}[2J")
     }
+
+    @Test("JSON strings equal their scalar-by-scalar escaping on every test string (plain strings copied whole included)")
+    func jsonStrings() {
+        func hex(_ value: UInt32) -> String {
+            let digits = String(value, radix: 16)
+            return "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0x00..<0x20, 0x7F, 0x3C, 0x3E, 0x26, 0x2028, 0x2029: out += hex(scalar.value)
+                case 0x10FF80...0x10FFFF: out += hex(0xDC00 | (0x80 | (scalar.value - 0x10FF80)))
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        for text in Self.texts {
+            #expect(JSONValue.string(text).serialized() == reference(text), "\(Array(text.utf8))")
+        }
+    }
 }
