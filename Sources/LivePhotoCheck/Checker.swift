@@ -56,6 +56,35 @@ public protocol FactsStore: AnyObject, Sendable {
     func remember(thumbnail: [UInt8]?, for path: String, stamp: FileStamp)
 }
 
+/// The active rules at their severities, the rule context and the baseline: findings for an item.
+public struct RuleRun: Sendable {
+    let active: [(rule: any Rule.Type, severity: Severity)]
+    let context: RuleContext
+    let baseline: Baseline?
+
+    /// Every active rule's findings on `item`, graded and checked against the baseline.
+    public func findings(_ item: CheckItem) -> [Finding] {
+        var found: [Finding] = []
+        for (rule, severity) in active {
+            for var finding in rule.check(item, context: context) {
+                finding.severity = severity
+                finding.baselined = baseline?.accepts(finding) ?? false
+                found.append(finding)
+            }
+        }
+        return found
+    }
+
+    /// The descriptions of the active rules, at their configured severities.
+    var descriptions: [RuleDescription] {
+        active.map { rule, severity in
+            var description = RuleRegistry.describe(rule)
+            description.severity = severity
+            return description
+        }
+    }
+}
+
 /// Runs a check: discovery, reading in parallel, pairing, rules.
 public struct Checker {
     public var roots: [String]
@@ -91,40 +120,44 @@ public struct Checker {
     /// items, so a large library holds one copy of them. `compare` confirms suspected byte copies
     /// (same identifier group, same size) and is the only reader of file contents here.
     public func report(_ scanned: inout ScanResult, compare: ((FileFacts, FileFacts) -> Bool)? = { FileComparison.identical($0.path, $1.path) }) -> CheckReport {
-        var leftOut: [LeftOutFile] = scanned.hidden.map { LeftOutFile(path: $0, reason: "hidden file (name starts with a dot)") }
+        var leftOut: [LeftOutFile] = scanned.hidden.map(LeftOutFile.hidden)
         var files = scanned.files
         scanned.files = []
         var items = pairedItems(&files, leftOut: &leftOut, compare: compare)
         files.removeAll()
-        let active = RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
-            configuration.severity(of: RuleRegistry.describe(rule)).map { (rule, $0) }
-        }
         // Rules are pure functions of an item: run them on all cores.
-        let context = configuration.context
-        let baseline = self.baseline
-        let findings = Self.parallelMap(items, jobs: jobs) { item -> [Finding] in
-            var found: [Finding] = []
-            for (rule, severity) in active {
-                for var finding in rule.check(item, context: context) {
-                    finding.severity = severity
-                    finding.baselined = baseline?.accepts(finding) ?? false
-                    found.append(finding)
-                }
-            }
-            return found
-        }
+        let rules = ruleRun
+        let findings = Self.parallelMap(items, jobs: jobs) { rules.findings($0) }
         for index in items.indices { items[index].findings = findings[index] }
-        return CheckReport(
-            version: version, roots: scanned.roots, items: items, rules: active.map { rule, severity in
-                var description = RuleRegistry.describe(rule)
-                description.severity = severity
-                return description
-            }, failOn: configuration.failOn ?? .error, ignoredFiles: leftOut.count, discoveryProblems: scanned.problems,
-            leftOut: leftOut.sorted { $0.path < $1.path })
+        return report(roots: scanned.roots, items: CheckItems(items), problems: scanned.problems, leftOut: leftOut)
+    }
+
+    /// The report around `items`: the rules that ran, the gate, what was left out.
+    public func report(roots: [String], items: CheckItems, problems: [(path: String, reason: String)], leftOut: [LeftOutFile]) -> CheckReport {
+        CheckReport(version: version, roots: roots, items: items, rules: ruleRun.descriptions, failOn: configuration.failOn ?? .error,
+                    ignoredFiles: leftOut.count, discoveryProblems: problems, leftOut: leftOut.sorted { $0.path < $1.path })
+    }
+
+    /// The rules this check runs, at their configured severities, with the baseline.
+    public var ruleRun: RuleRun {
+        RuleRun(active: RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
+            configuration.severity(of: RuleRegistry.describe(rule)).map { (rule, $0) }
+        }, context: configuration.context, baseline: baseline)
+    }
+
+    /// Checks one group of files on its own: pairs them and runs the rules on the items. Gives
+    /// what `report` gives for those files when no file outside the group pairs with, shares an
+    /// identifier or a name with, or is a sidecar of a file inside it (`check --facts
+    /// --bounded-memory` checks a library one such group at a time).
+    public func checkedItems(_ files: inout [FileFacts], leftOut: inout [LeftOutFile], rules: RuleRun,
+                             compare: ((FileFacts, FileFacts) -> Bool)?) -> [CheckItem] {
+        var items = pairedItems(&files, leftOut: &leftOut, compare: compare)
+        for index in items.indices { items[index].findings = rules.findings(items[index]) }
+        return items
     }
 
     /// Pairs the files; sidecars go to their items, the other files that are not media to `leftOut`.
-    func pairedItems(_ facts: inout [FileFacts], leftOut: inout [LeftOutFile], compare: ((FileFacts, FileFacts) -> Bool)?) -> [CheckItem] {
+    public func pairedItems(_ facts: inout [FileFacts], leftOut: inout [LeftOutFile], compare: ((FileFacts, FileFacts) -> Bool)?) -> [CheckItem] {
         var kept = 0
         var sidecars: [FileFacts] = []
         for index in facts.indices {
@@ -132,7 +165,7 @@ public struct Checker {
                 if Sidecars.isSidecar(facts[index]) {
                     sidecars.append(facts[index])
                 } else {
-                    leftOut.append(LeftOutFile(path: facts[index].path, reason: facts[index].error.map { "unreadable: \($0.message)" } ?? "not an image or movie"))
+                    leftOut.append(LeftOutFile.notMedia(facts[index]))
                 }
                 continue
             }
@@ -149,7 +182,7 @@ public struct Checker {
 
     /// Whether the file counts as media for a report. A file named like media but holding
     /// something else is kept, with an error saying so, rather than skipped.
-    static func keepAsMedia(_ file: inout FileFacts) -> Bool {
+    public static func keepAsMedia(_ file: inout FileFacts) -> Bool {
         if file.format != .unknown { return true }
         guard FileFormat.byExtension[file.fileExtension] != nil else { return false }
         if file.error == nil {

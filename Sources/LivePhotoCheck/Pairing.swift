@@ -32,6 +32,19 @@ public enum Pairing {
 
     static func nameKey(_ file: FileFacts) -> String { file.folder + "/" + file.baseName.lowercased() }
 
+    /// What ties a media file to the files pairing, copy detection, name mates and sidecars may
+    /// relate it to: its identifier ("i" + identifier), and its names within its folder ("n" +
+    /// folder/name: the base name, the base name without variant marks, the full name; the
+    /// names sidecars describe, `Sidecars.relationKeys`). Two files that share no chain of keys
+    /// are checked alike apart and together (`check --facts --bounded-memory` relies on it). A
+    /// change to what pairing compares changes these keys.
+    public static func relationKeys(_ file: FileFacts) -> [String] {
+        let folder = file.folder + "/"
+        var keys = ["n" + nameKey(file), "n" + folder + file.nameKey.stem, "n" + folder + file.fileName.lowercased()]
+        if let identifier = file.contentIdentifier { keys.append("i" + identifier) }
+        return keys
+    }
+
     static func single(_ file: FileFacts) -> CheckItem {
         let damaged = file.error != nil || file.warnings.contains { $0.code == .truncated }
         var item: CheckItem

@@ -1,10 +1,14 @@
+import Foundation
+
 /// The result of a check run: what every report writer renders.
 public struct CheckReport: Sendable {
     public var tool = "lpcheck"
     public var version: String
     /// The folders and files given.
     public var roots: [String]
-    public var items: [CheckItem]
+    /// The items in report order: an array, or (`check --facts --bounded-memory`) items made
+    /// again from their files' records each time one is read.
+    public var items: CheckItems
     /// The rules that ran (after configuration), for catalogues in reports.
     public var rules: [RuleDescription]
     public var failOn: Configuration.FailLevel
@@ -19,11 +23,19 @@ public struct CheckReport: Sendable {
         self.leftOut = leftOut
         self.version = version
         self.roots = roots
-        self.items = items
+        self.items = CheckItems(items)
         self.rules = rules
         self.failOn = failOn
         self.ignoredFiles = ignoredFiles
         self.discoveryProblems = discoveryProblems
+    }
+
+    /// A report over items made on demand (their totals known without making them).
+    public init(version: String, roots: [String], items: CheckItems, rules: [RuleDescription], failOn: Configuration.FailLevel,
+                ignoredFiles: Int = 0, discoveryProblems: [(path: String, reason: String)] = [], leftOut: [LeftOutFile] = []) {
+        self.init(version: version, roots: roots, items: [], rules: rules, failOn: failOn, ignoredFiles: ignoredFiles,
+                  discoveryProblems: discoveryProblems, leftOut: leftOut)
+        self.items = items
     }
 
     public var findings: [Finding] { items.flatMap(\.findings) }
@@ -34,60 +46,159 @@ public struct CheckReport: Sendable {
     // The counts below walk `items` by index and read single fields: items are large values,
     // and a `for item in items` or `reduce` would copy each one.
 
-    public func count(_ severity: Severity) -> Int {
-        var total = 0
-        forEachFinding { if $0.severity == severity && !$0.baselined { total += 1 } }
-        return total
-    }
+    /// What the counts below are taken from: kept with items made on demand, else counted now.
+    public var totals: ReportTotals { items.totals }
 
-    public func count(_ kind: ItemKind) -> Int {
-        var total = 0
-        for index in items.indices where items[index].kind == kind { total += 1 }
-        return total
-    }
+    public func count(_ severity: Severity) -> Int { totals.gating[severity] ?? 0 }
 
-    public var fileCount: Int {
-        var total = 0
-        for index in items.indices { total += items[index].fileCount }
-        return total
-    }
+    public func count(_ kind: ItemKind) -> Int { totals.kinds[kind] ?? 0 }
+
+    public var fileCount: Int { totals.files }
 
     /// Bytes read from all files.
-    public var bytesRead: Int64 {
-        var total: Int64 = 0
-        for index in items.indices { total += (items[index].still?.bytesRead ?? 0) + (items[index].movie?.bytesRead ?? 0) }
-        return total
-    }
-
-    /// Calls `body` with each finding in place (no flattened copy of all of them: a report on a
-    /// large library has hundreds of thousands).
-    func forEachFinding(_ body: (Finding) -> Void) {
-        for index in items.indices {
-            for slot in items[index].findings.indices { body(items[index].findings[slot]) }
-        }
-    }
+    public var bytesRead: Int64 { totals.bytesRead }
 
     /// Findings a baseline accepted.
-    public var baselinedCount: Int {
-        var total = 0
-        forEachFinding { if $0.baselined { total += 1 } }
-        return total
-    }
+    public var baselinedCount: Int { totals.baselined }
 
     /// Whether the gate passes: no gating finding at or above `failOn`.
     public var passed: Bool {
-        guard let threshold = failOn.threshold else { return true }
-        var failing = false
-        forEachFinding { if !$0.baselined && $0.severity >= threshold { failing = true } }
-        return !failing
+        guard let threshold = failOn.threshold, let worst = totals.worstGating else { return true }
+        return worst < threshold
+    }
+
+    /// Items with a gating finding at or above `failOn` (JUnit's failed test cases).
+    public var failingItemCount: Int {
+        guard let threshold = failOn.threshold else { return 0 }
+        return totals.itemsByWorstGating.reduce(0) { $0 + ($1.key >= threshold ? $1.value : 0) }
     }
 
     /// Findings per rule identifier, in catalogue order.
     public var countsByRule: [(rule: String, count: Int)] {
-        var counts: [String: Int] = [:]
-        forEachFinding { if !$0.baselined { counts[$0.rule, default: 0] += 1 } }
+        let counts = totals.rules
         return rules.map(\.identifier).compactMap { id in counts[id].map { (id, $0) } }
     }
+}
+
+/// A report's counts: findings by severity and rule, items by kind, files and bytes read.
+public struct ReportTotals: Sendable, Equatable {
+    /// Findings not accepted by a baseline, by severity and by rule.
+    public var gating: [Severity: Int] = [:]
+    public var rules: [String: Int] = [:]
+    public var baselined = 0
+    /// The most severe gating finding of any item.
+    public var worstGating: Severity?
+    /// Items by the severity of their most severe gating finding.
+    public var itemsByWorstGating: [Severity: Int] = [:]
+    public var kinds: [ItemKind: Int] = [:]
+    public var items = 0
+    public var files = 0
+    public var bytesRead: Int64 = 0
+
+    public init() {}
+
+    /// The totals of `items` (walked by index: items are large values, and `for item in` would
+    /// copy each one).
+    public init<Items: RandomAccessCollection>(_ items: Items) where Items.Element == CheckItem, Items.Index == Int {
+        for index in items.indices { add(items[index]) }
+    }
+
+    public mutating func add(_ item: CheckItem) {
+        items += 1
+        kinds[item.kind, default: 0] += 1
+        files += item.fileCount
+        bytesRead += (item.still?.bytesRead ?? 0) + (item.movie?.bytesRead ?? 0)
+        var worst: Severity?
+        for finding in item.findings {
+            if finding.baselined {
+                baselined += 1
+                continue
+            }
+            gating[finding.severity, default: 0] += 1
+            rules[finding.rule, default: 0] += 1
+            if worst.map({ finding.severity > $0 }) ?? true { worst = finding.severity }
+        }
+        if let worst {
+            itemsByWorstGating[worst, default: 0] += 1
+            if worstGating.map({ worst > $0 }) ?? true { worstGating = worst }
+        }
+    }
+
+    public mutating func add(_ other: ReportTotals) {
+        gating.merge(other.gating, uniquingKeysWith: +)
+        rules.merge(other.rules, uniquingKeysWith: +)
+        itemsByWorstGating.merge(other.itemsByWorstGating, uniquingKeysWith: +)
+        kinds.merge(other.kinds, uniquingKeysWith: +)
+        baselined += other.baselined
+        items += other.items
+        files += other.files
+        bytesRead += other.bytesRead
+        if let worst = other.worstGating, worstGating.map({ worst > $0 }) ?? true { worstGating = worst }
+    }
+}
+
+/// Items made on demand: `check --facts --bounded-memory` keeps no item, and makes each one
+/// again from its files' records when it is read. Read from several threads at once.
+public protocol ItemSource: AnyObject, Sendable {
+    var count: Int { get }
+    func item(at position: Int) -> CheckItem
+    var totals: ReportTotals { get }
+}
+
+/// A report's items, in report order: held in an array, or made by an `ItemSource` when read
+/// (an item changed in place is then kept beside the source).
+public struct CheckItems: RandomAccessCollection, MutableCollection, Sendable {
+    private var array: [CheckItem]
+    private let source: (any ItemSource)?
+    private var changed: [Int: CheckItem] = [:]
+    /// Totals counted once (a report's writers ask for a dozen counts); a new one on every change.
+    private var memo = Memo()
+
+    final class Memo: @unchecked Sendable {
+        private let lock = NSLock()
+        private var totals: ReportTotals?
+        func value(_ count: () -> ReportTotals) -> ReportTotals {
+            lock.lock()
+            defer { lock.unlock() }
+            if let totals { return totals }
+            let counted = count()
+            totals = counted
+            return counted
+        }
+    }
+
+    public init(_ items: [CheckItem] = []) {
+        array = items
+        source = nil
+    }
+
+    public init(source: any ItemSource) {
+        array = []
+        self.source = source
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { source?.count ?? array.count }
+
+    public subscript(position: Int) -> CheckItem {
+        get {
+            guard let source else { return array[position] }
+            return changed[position] ?? source.item(at: position)
+        }
+        set {
+            if source == nil { array[position] = newValue } else { changed[position] = newValue }
+            memo = Memo()
+        }
+    }
+
+    /// The source's totals, or the items' counted once.
+    var totals: ReportTotals {
+        if let source, changed.isEmpty { return source.totals }
+        return memo.value { ReportTotals(self) }
+    }
+
+    /// Whether the items are made on demand.
+    public var madeOnDemand: Bool { source != nil }
 }
 
 /// A file found below the roots that is in no item, and why.
@@ -97,5 +208,12 @@ public struct LeftOutFile: Sendable, Equatable {
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
+    }
+
+    public static func hidden(_ path: String) -> LeftOutFile { LeftOutFile(path: path, reason: "hidden file (name starts with a dot)") }
+
+    /// A file that is neither media nor a sidecar.
+    public static func notMedia(_ file: FileFacts) -> LeftOutFile {
+        LeftOutFile(path: file.path, reason: file.error.map { "unreadable: \($0.message)" } ?? "not an image or movie")
     }
 }

@@ -23,6 +23,9 @@ public enum Sidecars {
         return names.map { folder + "/" + $0 }
     }
 
+    /// The names a sidecar ties it to, as `Pairing.relationKeys` gives them for media files.
+    public static func relationKeys(_ sidecar: FileFacts) -> [String] { describedNames(sidecar).map { "n" + $0 } }
+
     /// Attaches each sidecar to the item holding the file it describes; returns the sidecars
     /// that describe no file of the scan.
     public static func attach(_ sidecars: [FileFacts], to items: inout [CheckItem]) -> [FileFacts] {

@@ -38,7 +38,7 @@ public enum CheckJSON: Sendable {
         sink("\n}\n")
     }
 
-    public static func document(_ report: CheckReport) -> JSONValue { document(report, items: report.items) }
+    public static func document(_ report: CheckReport) -> JSONValue { document(report, items: Array(report.items)) }
 
     static func document(_ report: CheckReport, items: [CheckItem]) -> JSONValue {
         .object([

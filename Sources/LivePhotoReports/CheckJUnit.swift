@@ -13,8 +13,7 @@ public enum CheckJUnit: Sendable {
     public static func write(_ report: CheckReport, to sink: (String) -> Void) {
         let threshold = report.failOn.threshold
         @Sendable func failing(_ finding: Finding) -> Bool { !finding.baselined && threshold.map { finding.severity >= $0 } == true }
-        var failedCases = 0
-        for index in report.items.indices where report.items[index].findings.contains(where: failing) { failedCases += 1 }
+        let failedCases = report.failingItemCount
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"lpcheck\" tests=\"\(report.items.count)\" failures=\"\(failedCases)\" errors=\"0\">\n"
         out += "  <testsuite name=\"lpcheck\" tests=\"\(report.items.count)\" failures=\"\(failedCases)\" errors=\"0\" skipped=\"0\">\n"

@@ -205,16 +205,66 @@ public enum FactsRecords {
     /// `blockSize`: bytes read at a time (tests and the fuzzer read with tiny blocks, so that
     /// lines cross them).
     public static func read(_ paths: [String], stripPrefix: String? = nil, prefix: String = "", blockSize: Int = LineReader.block) throws -> ScanResult {
-        var result = ScanResult(roots: [], files: [], hidden: [], problems: [])
-        // Hard links are told by device and inode, which only one machine's numbers compare:
-        // each (host, device) gets a number of its own.
+        var files: [FileFacts] = []
+        var result = try visit(paths, stripPrefix: stripPrefix, prefix: prefix, blockSize: blockSize) { facts, _ in files.append(facts) }.scan
+        let order = Discovery.walkOrdered(files.count) { files[$0].path }
+        Self.permute(&files, by: order)
+        result.files = files
+        return result
+    }
+
+    /// Where a file record is: its record file (an index into the paths read), the byte range
+    /// of its line, and the scan header it came under.
+    public struct Location: Sendable {
+        public var file: Int32
+        public var header: Int32
+        public var offset: Int64
+        public var length: Int32
+    }
+
+    /// How records' facts are made the scan's: paths mapped, and each scanning machine's device
+    /// numbers made numbers of their own (hard links are told by device and inode, which only
+    /// one machine's numbers compare). Read only once the records are read.
+    public struct Mapping: Sendable {
+        let stripPrefix: String?
+        let prefix: String
+        /// The host of each scan header, in the order read.
+        var hosts: [String] = []
         var devices: [String: UInt64] = [:]
-        var host = ""
-        func mapped(_ path: String) -> String {
+
+        func path(_ path: String) -> String {
             guard let stripPrefix, path.hasPrefix(stripPrefix) else { return path }
             return prefix + path.dropFirst(stripPrefix.count)
         }
-        for file in paths {
+
+        mutating func adopt(_ facts: inout FileFacts, header: Int) {
+            facts.path = path(facts.path)
+            guard let identity = facts.identity else { return }
+            let key = (hosts.indices.contains(header) ? hosts[header] : "") + "\u{0}" + String(identity.device)
+            if devices[key] == nil { devices[key] = UInt64(devices.count) }
+            facts.identity?.device = devices[key] ?? identity.device
+        }
+
+        /// The facts of one file record read again (`check --facts --bounded-memory`), made the
+        /// scan's as they were the first time.
+        public func facts(line: UnsafeRawBufferPointer, header: Int) throws -> FileFacts {
+            let record = try JSONReader.decode(Record.self, from: line)
+            guard record.type == "file", var facts = record.facts else { throw Failure(description: "not a file record") }
+            if let problem = facts.implausibility { throw Failure(description: "facts no reader makes (\(problem))") }
+            var mapping = self
+            mapping.adopt(&facts, header: header)
+            return facts
+        }
+    }
+
+    /// Reads record files in order and hands each file's facts to `body` with where its record
+    /// is; the scan returned holds the roots, hidden files and problems (sorted in walk order),
+    /// no files.
+    public static func visit(_ paths: [String], stripPrefix: String? = nil, prefix: String = "", blockSize: Int = LineReader.block,
+                             _ body: (FileFacts, Location) throws -> Void) throws -> (scan: ScanResult, mapping: Mapping) {
+        var result = ScanResult(roots: [], files: [], hidden: [], problems: [])
+        var mapping = Mapping(stripPrefix: stripPrefix, prefix: prefix)
+        for (fileIndex, file) in paths.enumerated() {
             // Read a block at a time (a million files make 750 MB of records; holding them whole
             // doubled the peak memory of check --facts).
             guard let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file) else {
@@ -223,56 +273,53 @@ public enum FactsRecords {
             defer { if file != "-" { try? handle.close() } }
             var reader = LineReader(handle: handle, blockSize: blockSize)
             var lineNumber = 0
-            var sawHeader = false
+            var header = -1
             // Lines are decoded on all cores, in batches, then taken in order.
-            while let (data, batch) = try reader.next(lines: 4096, file: file) {
+            while true {
+                let base = reader.consumed
+                guard let (data, batch) = try reader.next(lines: 4096, file: file) else { break }
                 var decoded = Self.decode(batch, in: data)
                 for slot in decoded.indices {
-                lineNumber += 1
-                var record: Record
-                do {
-                    record = try Self.take(&decoded[slot])
-                } catch {
-                    throw Failure(description: "\(file):\(lineNumber): not a facts record (\(error))")
-                }
-                switch record.type {
-                case "scan":
-                    guard record.schema == schema else {
-                        throw Failure(description: "\(file):\(lineNumber): facts schema \(record.schema.map(String.init) ?? "none"), this lpcheck reads schema \(schema) (scan again with this version)")
+                    lineNumber += 1
+                    var record: Record
+                    do {
+                        record = try Self.take(&decoded[slot])
+                    } catch {
+                        throw Failure(description: "\(file):\(lineNumber): not a facts record (\(error))")
                     }
-                    sawHeader = true
-                    host = record.host ?? ""
-                    for root in record.roots ?? [] where !result.roots.contains(mapped(root)) { result.roots.append(mapped(root)) }
-                case "hidden":
-                    if let path = record.path { result.hidden.append(mapped(path)) }
-                case "problem":
-                    if let path = record.path { result.problems.append((mapped(path), record.reason ?? "")) }
-                case "file":
-                    guard sawHeader else { throw Failure(description: "\(file):\(lineNumber): a file record before the scan header") }
-                    guard var facts = record.facts else { throw Failure(description: "\(file):\(lineNumber): a file record without facts") }
-                    record.facts = nil
-                    if let problem = facts.implausibility {
-                        throw Failure(description: "\(file):\(lineNumber): facts no reader makes (\(problem)): not written by lpcheck scan, or altered")
+                    switch record.type {
+                    case "scan":
+                        guard record.schema == schema else {
+                            throw Failure(description: "\(file):\(lineNumber): facts schema \(record.schema.map(String.init) ?? "none"), this lpcheck reads schema \(schema) (scan again with this version)")
+                        }
+                        header = mapping.hosts.count
+                        mapping.hosts.append(record.host ?? "")
+                        for root in record.roots ?? [] where !result.roots.contains(mapping.path(root)) { result.roots.append(mapping.path(root)) }
+                    case "hidden":
+                        if let path = record.path { result.hidden.append(mapping.path(path)) }
+                    case "problem":
+                        if let path = record.path { result.problems.append((mapping.path(path), record.reason ?? "")) }
+                    case "file":
+                        guard header >= 0 else { throw Failure(description: "\(file):\(lineNumber): a file record before the scan header") }
+                        guard var facts = record.facts else { throw Failure(description: "\(file):\(lineNumber): a file record without facts") }
+                        record.facts = nil
+                        if let problem = facts.implausibility {
+                            throw Failure(description: "\(file):\(lineNumber): facts no reader makes (\(problem)): not written by lpcheck scan, or altered")
+                        }
+                        mapping.adopt(&facts, header: header)
+                        let range = batch[slot]
+                        try body(facts, Location(file: Int32(clamping: fileIndex), header: Int32(clamping: header),
+                                                 offset: Int64(base + range.lowerBound), length: Int32(clamping: range.count)))
+                    default:
+                        throw Failure(description: "\(file):\(lineNumber): unknown record type '\(record.type)'")
                     }
-                    facts.path = mapped(facts.path)
-                    if let identity = facts.identity {
-                        let key = host + "\u{0}" + String(identity.device)
-                        if devices[key] == nil { devices[key] = UInt64(devices.count) }
-                        facts.identity?.device = devices[key] ?? identity.device
-                    }
-                    result.files.append(facts)
-                default:
-                    throw Failure(description: "\(file):\(lineNumber): unknown record type '\(record.type)'")
-                }
                 }
             }
-            guard sawHeader || lineNumber == 0 else { throw Failure(description: "\(file): no scan header (not written by lpcheck scan)") }
+            guard header >= 0 || lineNumber == 0 else { throw Failure(description: "\(file): no scan header (not written by lpcheck scan)") }
         }
-        let order = Discovery.walkOrdered(result.files.count) { result.files[$0].path }
-        Self.permute(&result.files, by: order)
         let hidden = result.hidden, problems = result.problems
         result.hidden = Discovery.walkOrdered(hidden.count) { hidden[$0] }.map { hidden[$0] }
         result.problems = Discovery.walkOrdered(problems.count) { problems[$0].path }.map { problems[$0] }
-        return result
+        return (result, mapping)
     }
 }

@@ -32,11 +32,19 @@ public struct LibraryLayout: Sendable, CustomStringConvertible {
         /// The item kind the file must land in (`check --format json`), nil for files that are in no
         /// item (sidecars, hidden and other files).
         public var kind: String?
+
+        public init(path: String, source: Source, kind: String?) {
+            (self.path, self.source, self.kind) = (path, source, kind)
+        }
     }
 
     public var name: String
     public var entries: [Entry]
     public var description: String { name }
+
+    public init(name: String, entries: [Entry]) {
+        (self.name, self.entries) = (name, entries)
+    }
 
     /// Builds the layout in `root` (ExifTool makes the edited entries).
     public func build(in root: String) throws {

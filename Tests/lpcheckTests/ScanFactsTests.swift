@@ -67,6 +67,10 @@ struct ScanFactsTests {
             let merged = try Self.lpcheck(["check", "--facts", records, "--format", "json"])
             #expect(merged.status == direct.status, "\(root)")
             #expect(try Self.report(merged) == Self.report(direct), "\(root)")
+            // In bounded memory (records read again as items are written): the same report.
+            let bounded = try Self.lpcheck(["check", "--facts", records, "--format", "json", "--bounded-memory"])
+            #expect(bounded.status == direct.status, "\(root) \(bounded.stderr)")
+            #expect(try Self.report(bounded) == Self.report(direct), "\(root)")
         }
     }
 
@@ -97,6 +101,10 @@ struct ScanFactsTests {
         let merged = try Self.lpcheck(["check", "--facts"] + records + ["--strip-prefix", mount, "--prefix", library, "--format", "json"])
         #expect(merged.status == direct.status)
         #expect(try Self.report(merged) == Self.report(direct))
+        // In bounded memory, where each shard's records are read again by offset and mapped again.
+        let bounded = try Self.lpcheck(["check", "--facts"] + records + ["--strip-prefix", mount, "--prefix", library, "--format", "json", "--bounded-memory"])
+        #expect(bounded.status == direct.status)
+        #expect(try Self.report(bounded) == Self.report(direct))
         if let debug = ProcessInfo.processInfo.environment["LPCHECK_SHARD_DEBUG"] {
             try merged.stdout.write(to: URL(fileURLWithPath: debug + ".merged.json"))
             try direct.stdout.write(to: URL(fileURLWithPath: debug + ".direct.json"))
@@ -121,6 +129,28 @@ struct ScanFactsTests {
         // Standard input works as a record file too.
         let piped = try Self.lpcheck(["check", "--facts", "-", "--format", "json"], input: records)
         #expect(try Self.report(piped) == Self.report(direct))
+    }
+
+    @Test("--bounded-memory is refused without --facts, with standard input and with an HTML report; --no-bounded-memory is accepted")
+    func boundedMemoryUsage() throws {
+        let scratch = try Self.folder("bounded-usage")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let records = scratch.appendingPathComponent("records.ndjson").path
+        #expect(try Self.lpcheck(["scan", Locations.samples.path, "-o", records]).status == 0)
+        let refusals: [([String], String)] = [
+            (["check", Locations.samples.path, "--bounded-memory"], "goes with --facts"),
+            (["check", "--facts", "-", "--bounded-memory"], "standard input"),
+            (["check", "--facts", records, "--bounded-memory", "--format", "html"], "HTML"),
+        ]
+        for (arguments, reason) in refusals {
+            let result = try Self.lpcheck(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(reason), "\(result.stderr)")
+        }
+        let inMemory = try Self.lpcheck(["check", "--facts", records, "--no-bounded-memory", "--format", "json"])
+        let bounded = try Self.lpcheck(["check", "--facts", records, "--bounded-memory", "--format", "json"])
+        #expect(inMemory.status == bounded.status)
+        #expect(inMemory.stdout == bounded.stdout)
     }
 
     /// The records with the first match of `pattern` (in the first line that has one) replaced.

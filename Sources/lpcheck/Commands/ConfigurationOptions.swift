@@ -45,7 +45,7 @@ struct ConfigurationOptions: ParsableArguments {
         var checker = try checker(paths)
         checker.version = LPCheck.configuration.version
         let report = checker.run()
-        guard report.items.contains(where: { $0.kind != .unreadable }) else {
+        guard report.count(.unreadable) < report.items.count else {
             printError("lpcheck: nothing readable in \(paths.joined(separator: ", "))")
             throw ExitCode(2)
         }

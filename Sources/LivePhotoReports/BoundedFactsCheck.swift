@@ -1,0 +1,355 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `check --facts --bounded-memory`: the report `check --facts` gives, without holding every
+/// file's facts. A million files' facts take about 660 MB in memory; here a file costs about 40
+/// bytes and an item 12, and facts are read again from the records when they are needed.
+///
+/// 1. **Index.** The records are read once. Each file keeps where its record is, and its
+///    relation keys (`Pairing.relationKeys`, `Sidecars.relationKeys`: identifier, names in its
+///    folder) join it to every file sharing one (union-find over the keys' hashes). The groups
+///    that come out are closed: pairing, copy detection, name mates and sidecars never relate
+///    files of two groups. A hash collision only joins two groups, which is still correct.
+/// 2. **Check each group.** Each group's records are read back (`pread`, from the page cache),
+///    put in walk order and checked on their own (`Checker.checkedItems`), on all cores. What
+///    is kept: the totals the report's head needs, and each item's group, position and first
+///    path, from which the report order is sorted.
+/// 3. **Items when written.** The report's items (`CheckItems`) are made again, group by group,
+///    when a writer reads them. Groups of more than `pinAbove` files (a generator that stamped
+///    one identifier on thousands of files) are kept from step 2 instead: remaking one for each
+///    of its items would take quadratic time.
+///
+/// The price is reading and checking each record two or three times instead of once.
+public enum BoundedFactsCheck {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Checks record files (not standard input: they are read more than once).
+    public static func report(_ paths: [String], stripPrefix: String? = nil, prefix: String = "", checker: Checker,
+                              compare: (@Sendable (FileFacts, FileFacts) -> Bool)? = { FileComparison.identical($0.path, $1.path) },
+                              pinAbove: Int = 64, cacheSize: Int = 512) throws -> (report: CheckReport, source: Source) {
+        guard !paths.contains("-") else { throw Failure(description: "--bounded-memory reads record files more than once: standard input cannot be one") }
+        let stamps = paths.map(FileStamp.of)
+
+        // 1. Index: where each record is, and the groups its keys join it to.
+        var locations: [FactsRecords.Location] = []
+        var parent: [Int32] = []
+        var owners: [Int: Int32] = [:]
+        var leftOut: [LeftOutFile] = []
+        func root(_ index: Int32) -> Int32 {
+            var index = index
+            while parent[Int(index)] != index {
+                parent[Int(index)] = parent[Int(parent[Int(index)])]
+                index = parent[Int(index)]
+            }
+            return index
+        }
+        let (scan, mapping) = try FactsRecords.visit(paths, stripPrefix: stripPrefix, prefix: prefix) { facts, location in
+            var facts = facts
+            let keys: [String]
+            if Checker.keepAsMedia(&facts) {
+                keys = Pairing.relationKeys(facts)
+            } else if Sidecars.isSidecar(facts) {
+                keys = Sidecars.relationKeys(facts)
+            } else {
+                leftOut.append(LeftOutFile.notMedia(facts))
+                return
+            }
+            guard locations.count < Int(Int32.max) else { throw Failure(description: "more than \(Int32.max) file records") }
+            let index = Int32(locations.count)
+            locations.append(location)
+            parent.append(index)
+            for key in keys {
+                var hasher = Hasher()
+                hasher.combine(key)
+                let hash = hasher.finalize()
+                if let owner = owners[hash] {
+                    let (a, b) = (root(owner), root(index))
+                    if a != b { parent[Int(max(a, b))] = min(a, b) }
+                } else {
+                    owners[hash] = index
+                }
+            }
+        }
+        owners = [:]
+        leftOut = scan.hidden.map(LeftOutFile.hidden) + leftOut
+
+        // Groups numbered in the order of their first record; members in record order.
+        var group = [Int32](repeating: -1, count: locations.count)
+        var sizes: [Int32] = []
+        for index in locations.indices {
+            let top = Int(root(Int32(index)))
+            if group[top] < 0 {
+                group[top] = Int32(sizes.count)
+                sizes.append(0)
+            }
+            group[index] = group[top]
+            sizes[Int(group[index])] += 1
+        }
+        parent = []
+        var starts = [Int](repeating: 0, count: sizes.count + 1)
+        for index in sizes.indices { starts[index + 1] = starts[index] + Int(sizes[index]) }
+        var members = [Int32](repeating: 0, count: locations.count)
+        var filled = Array(starts.dropLast())
+        for index in locations.indices {
+            let slot = Int(group[index])
+            members[filled[slot]] = Int32(index)
+            filled[slot] += 1
+        }
+        group = []
+        filled = []
+
+        let source = try Source(paths: paths, stamps: stamps, mapping: mapping, locations: locations, members: members, starts: starts,
+                                checker: checker, compare: compare, pinAbove: pinAbove, cacheSize: cacheSize)
+        let unattached = try source.prepare(jobs: checker.jobs)
+        return (checker.report(roots: scan.roots, items: CheckItems(source: source), problems: scan.problems, leftOut: leftOut + unattached), source)
+    }
+
+    /// The items of a bounded check, made again from the records when read.
+    public final class Source: ItemSource, @unchecked Sendable {
+        let paths: [String]
+        let stamps: [FileStamp?]
+        let mapping: FactsRecords.Mapping
+        let locations: [FactsRecords.Location]
+        /// Record indices by group: group g's are `members[starts[g]..<starts[g + 1]]`.
+        let members: [Int32]
+        let starts: [Int]
+        let checker: Checker
+        let rules: RuleRun
+        let compare: (@Sendable (FileFacts, FileFacts) -> Bool)?
+        let pinAbove: Int
+        let descriptors: [Int32]
+        let cache: RecentGroups
+
+        // Set once by `prepare`, read only afterwards.
+        private(set) public var totals = ReportTotals()
+        /// Report order: each item's group and position in it.
+        private var order: [(group: Int32, slot: Int32)] = []
+        private var pinned: [Int32: [CheckItem]] = [:]
+
+        private let lock = NSLock()
+        private var firstFailure: String?
+
+        init(paths: [String], stamps: [FileStamp?], mapping: FactsRecords.Mapping, locations: [FactsRecords.Location], members: [Int32], starts: [Int],
+             checker: Checker, compare: (@Sendable (FileFacts, FileFacts) -> Bool)?, pinAbove: Int, cacheSize: Int) throws {
+            (self.paths, self.stamps, self.mapping, self.locations) = (paths, stamps, mapping, locations)
+            (self.members, self.starts, self.checker, self.compare, self.pinAbove) = (members, starts, checker, compare, pinAbove)
+            rules = checker.ruleRun
+            cache = RecentGroups(capacity: cacheSize)
+            var descriptors: [Int32] = []
+            for path in paths {
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    for opened in descriptors { close(opened) }
+                    throw Failure(description: "\(path): cannot read (\(String(cString: strerror(errno))))")
+                }
+                descriptors.append(descriptor)
+            }
+            self.descriptors = descriptors
+        }
+
+        deinit { for descriptor in descriptors { close(descriptor) } }
+
+        public var count: Int { order.count }
+
+        /// What went wrong reading records again (a record file changed or vanished meanwhile):
+        /// nil when every item was made as in the first pass and the record files are unchanged.
+        public var failure: String? {
+            lock.lock()
+            let failure = firstFailure
+            lock.unlock()
+            if let failure { return failure }
+            for (index, path) in paths.enumerated() where FileStamp.of(path) != stamps[index] {
+                return "\(path) changed while it was checked"
+            }
+            return nil
+        }
+
+        private func fail(_ message: String) {
+            lock.lock()
+            if firstFailure == nil { firstFailure = message }
+            lock.unlock()
+        }
+
+        /// The facts of record `index`, read again.
+        func facts(_ index: Int32) throws -> FileFacts {
+            let location = locations[Int(index)]
+            let length = Int(location.length)
+            let bytes = try [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+                var done = 0
+                while done < length {
+                    let got = pread(descriptors[Int(location.file)], buffer.baseAddress.map { $0 + done }, length - done, off_t(location.offset) + off_t(done))
+                    if got < 0 && errno == EINTR { continue }
+                    guard got > 0 else {
+                        initialized = done
+                        throw Failure(description: "\(paths[Int(location.file)]): the record at byte \(location.offset) can no longer be read")
+                    }
+                    done += got
+                }
+                initialized = done
+            }
+            do {
+                return try bytes.withUnsafeBytes { try mapping.facts(line: $0, header: Int(location.header)) }
+            } catch {
+                throw Failure(description: "\(paths[Int(location.file)]): the record at byte \(location.offset) changed (\(error))")
+            }
+        }
+
+        /// Group `group` checked on its own: its items in report order, and the sidecars that
+        /// describe none of its files.
+        func check(_ group: Int32) throws -> (items: [CheckItem], unattached: [LeftOutFile]) {
+            let indices = members[starts[Int(group)]..<starts[Int(group) + 1]]
+            var files = try indices.map(facts)
+            let order = Discovery.walkOrdered(files.count) { files[$0].path }
+            files = order.map { files[$0] }
+            var leftOut: [LeftOutFile] = []
+            let items = checker.checkedItems(&files, leftOut: &leftOut, rules: rules, compare: compare)
+            return (items, leftOut)
+        }
+
+        /// The second pass: every group checked once, on all cores, for the totals and the
+        /// report order; groups above `pinAbove` files kept.
+        func prepare(jobs: Int) throws -> [LeftOutFile] {
+            let groups = starts.count - 1
+            let chunks = max(1, min(max(1, jobs) * 8, groups))
+            let results = ChunkResults(count: chunks)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                var outcome = ChunkResult()
+                do {
+                    for group in groups * chunk / chunks..<groups * (chunk + 1) / chunks {
+                        let (items, unattached) = try check(Int32(group))
+                        outcome.unattached += unattached
+                        for (slot, item) in items.enumerated() {
+                            outcome.totals.add(item)
+                            let path = (item.still ?? item.movie)?.path ?? ""
+                            outcome.items.append((Int32(group), Int32(slot), outcome.paths.count, path.utf8.count))
+                            outcome.paths.append(contentsOf: path.utf8)
+                        }
+                        if starts[group + 1] - starts[group] > pinAbove { outcome.pinned[Int32(group)] = items }
+                    }
+                } catch {
+                    outcome.failure = "\(error)"
+                }
+                results.set(chunk, outcome)
+            }
+            var totals = ReportTotals()
+            var unattached: [LeftOutFile] = []
+            var entries: [(group: Int32, slot: Int32, start: Int, length: Int)] = []
+            var arena: [UInt8] = []
+            for var outcome in results.take() {
+                if let failure = outcome.failure { throw Failure(description: failure) }
+                totals.add(outcome.totals)
+                unattached += outcome.unattached
+                pinned.merge(outcome.pinned) { $1 }
+                let base = arena.count
+                arena += outcome.paths
+                outcome.paths = []
+                entries += outcome.items.map { ($0.group, $0.slot, base + $0.start, $0.length) }
+            }
+            // Report order: by the first path, as pairing sorts items (String order: bytes for
+            // ASCII paths, Unicode's canonical order for the others); ties in group order.
+            order = arena.withUnsafeBufferPointer { bytes -> [(group: Int32, slot: Int32)] in
+                func isASCII(_ entry: (group: Int32, slot: Int32, start: Int, length: Int)) -> Bool {
+                    !bytes[entry.start..<entry.start + entry.length].contains { $0 >= 0x80 }
+                }
+                func text(_ entry: (group: Int32, slot: Int32, start: Int, length: Int)) -> String {
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[entry.start..<entry.start + entry.length]), as: UTF8.self)
+                }
+                let ascii = entries.map(isASCII)
+                let sorted = entries.indices.sorted { a, b in
+                    let left = entries[a], right = entries[b]
+                    let comparison: Int
+                    if ascii[a] && ascii[b], let base = bytes.baseAddress {
+                        let common = min(left.length, right.length)
+                        let bytesOrder = common == 0 ? 0 : Int(memcmp(base + left.start, base + right.start, common))
+                        comparison = bytesOrder != 0 ? bytesOrder : left.length - right.length
+                    } else {
+                        let x = text(left), y = text(right)
+                        comparison = x == y ? 0 : (x < y ? -1 : 1)
+                    }
+                    if comparison != 0 { return comparison < 0 }
+                    return (left.group, left.slot) < (right.group, right.slot)
+                }
+                return sorted.map { (entries[$0].group, entries[$0].slot) }
+            }
+            self.totals = totals
+            return unattached
+        }
+
+        public func item(at position: Int) -> CheckItem {
+            let (group, slot) = order[position]
+            if let items = pinned[group] { return items.indices.contains(Int(slot)) ? items[Int(slot)] : CheckItem(kind: .unreadable) }
+            var items = cache.items(of: group)
+            if items == nil {
+                do {
+                    items = try check(group).items
+                } catch {
+                    fail("\(error)")
+                }
+                if let items { cache.keep(items, of: group) }
+            }
+            guard let items, items.indices.contains(Int(slot)) else {
+                fail("the records of item \(position + 1) no longer give the items they gave")
+                return CheckItem(kind: .unreadable)
+            }
+            return items[Int(slot)]
+        }
+    }
+
+    struct ChunkResult {
+        var totals = ReportTotals()
+        var unattached: [LeftOutFile] = []
+        var items: [(group: Int32, slot: Int32, start: Int, length: Int)] = []
+        var paths: [UInt8] = []
+        var pinned: [Int32: [CheckItem]] = [:]
+        var failure: String?
+    }
+
+    final class ChunkResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [ChunkResult]
+        init(count: Int) { slots = Array(repeating: ChunkResult(), count: count) }
+        func set(_ index: Int, _ value: ChunkResult) { lock.lock(); slots[index] = value; lock.unlock() }
+        func take() -> [ChunkResult] { lock.lock(); defer { lock.unlock() }; let values = slots; slots = []; return values }
+    }
+
+    /// The items of the groups made last, a few hundred at most (a writer reads items in order,
+    /// so a group with several items is usually asked for again soon).
+    final class RecentGroups: @unchecked Sendable {
+        private let lock = NSLock()
+        private let capacity: Int
+        private var items: [Int32: [CheckItem]] = [:]
+        private var arrival: [Int32] = []
+        private var oldest = 0
+
+        init(capacity: Int) { self.capacity = max(1, capacity) }
+
+        func items(of group: Int32) -> [CheckItem]? {
+            lock.lock()
+            defer { lock.unlock() }
+            return items[group]
+        }
+
+        func keep(_ value: [CheckItem], of group: Int32) {
+            lock.lock()
+            defer { lock.unlock() }
+            guard items[group] == nil else { return }
+            if arrival.count < capacity {
+                arrival.append(group)
+            } else {
+                items[arrival[oldest]] = nil
+                arrival[oldest] = group
+                oldest = (oldest + 1) % capacity
+            }
+            items[group] = value
+        }
+    }
+}

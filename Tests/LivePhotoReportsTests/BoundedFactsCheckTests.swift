@@ -1,0 +1,103 @@
+import Foundation
+@testable import LivePhotoCheck
+@testable import LivePhotoReports
+import LivePhotoTestSupport
+import Testing
+
+/// `check --facts --bounded-memory` checks a library one group of related files at a time and
+/// makes items again when they are written: its reports must be the in-memory check's, byte for
+/// byte, on libraries where files relate across folders, names and identifiers.
+struct BoundedFactsCheckTests {
+    static func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-bounded-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// The records `lpcheck scan` writes for `roots`, in `file`.
+    static func scan(_ roots: [String], to file: URL) throws {
+        var checker = Checker(roots: roots)
+        checker.jobs = 2
+        let scanned = checker.scan(Discovery().find(roots))
+        let text = FactsRecords.header(version: "test", roots: roots, host: "h") + FactsRecords.leftUnread(hidden: scanned.hidden, problems: scanned.problems)
+            + FactsRecords.files(scanned.files)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    /// Libraries: our samples, the shared samples, each realistic layout, and all of them in
+    /// one scan (where same names recur across folders and identifiers across layouts).
+    static func libraries(in scratch: URL) throws -> [[String]] {
+        var libraries = [[Locations.samples.path]]
+        guard let shared = Locations.sharedSamples else { return libraries }
+        libraries.append([shared.path])
+        var layouts: [String] = []
+        for layout in LibraryLayout.all + [Self.namesOnly] {
+            let root = scratch.appendingPathComponent(layout.name).path
+            try layout.build(in: root)
+            layouts.append(root)
+            libraries.append([root])
+        }
+        libraries.append([Locations.samples.path, shared.path] + layouts)
+        return libraries
+    }
+
+    /// A still and a movie with different identifiers whose names agree once the copy mark is
+    /// removed: they pair by name, related by nothing but the name without marks.
+    static let namesOnly = LibraryLayout(name: "names-only", entries: [
+        LibraryLayout.Entry(path: "names/IMG_7000.JPG", source: .sample("henteko__livephotoskit-react/test.JPG"), kind: "pair"),
+        LibraryLayout.Entry(path: "names/IMG_7000 (1).MOV", source: .sample("Bai-Mirror__pyheic_struct/apple.MOV"), kind: "pair"),
+    ])
+
+    @Test("every report format of a bounded check equals the in-memory check's, for every library, whether groups are kept or made again one item at a time")
+    func equalsInMemory() throws {
+        let scratch = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let records = scratch.appendingPathComponent("records.ndjson")
+        var checker = Checker(roots: [])
+        checker.jobs = 2
+        var compared = 0
+        for roots in try Self.libraries(in: scratch) {
+            try Self.scan(roots, to: records)
+            var scanned = try FactsRecords.read([records.path])
+            checker.roots = scanned.roots
+            let memory = checker.report(&scanned)
+            #expect(!memory.items.isEmpty)
+            // Default; every group made again for each of its items with one group remembered;
+            // every group kept; only single-file groups made again.
+            for (pinAbove, cacheSize) in [(64, 512), (Int.max, 1), (0, 1), (1, 1)] {
+                let bounded = try BoundedFactsCheck.report([records.path], checker: checker, pinAbove: pinAbove, cacheSize: cacheSize)
+                #expect(bounded.report.items.madeOnDemand)
+                #expect(bounded.report.totals == memory.totals, "\(roots)")
+                for reporter in CheckReporters.all where reporter.identifier != CheckHTML.identifier {
+                    #expect(reporter.render(bounded.report) == reporter.render(memory), "\(reporter.identifier) \(roots) pin \(pinAbove)")
+                    compared += 1
+                }
+                #expect(bounded.source.failure == nil)
+            }
+        }
+        #expect(compared >= 20)
+    }
+
+    @Test("records that change after they were indexed are not trusted: the failure names the record file")
+    func changedRecords() throws {
+        let scratch = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let records = scratch.appendingPathComponent("records.ndjson")
+        try Self.scan([Locations.samples.path], to: records)
+        var checker = Checker(roots: [])
+        checker.jobs = 2
+        let bounded = try BoundedFactsCheck.report([records.path], checker: checker, pinAbove: Int.max, cacheSize: 1)
+        #expect(bounded.source.failure == nil)
+        // Another scan's records in their place: lines no longer where the index says.
+        let text = try String(contentsOf: records, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"facts\":{", with: "\"facts\":  {").write(to: records, atomically: false, encoding: .utf8)
+        for index in bounded.report.items.indices { _ = bounded.report.items[index] }
+        let failure = try #require(bounded.source.failure)
+        #expect(failure.contains(records.path))
+    }
+
+    @Test("standard input is refused: its records cannot be read twice")
+    func standardInput() {
+        #expect(throws: BoundedFactsCheck.Failure.self) { try BoundedFactsCheck.report(["-"], checker: Checker(roots: [])) }
+    }
+}
