@@ -58,7 +58,7 @@ public struct CheckItem: Sendable {
     /// own: inline it would make every item and pairing draft 90 bytes larger.
     @Indirect var relations: Relations?
 
-    public struct Relations: Sendable {
+    public struct Relations: Sendable, Equatable {
         var duplicateOf: String?
         var hardLink = false
         var variantOf: ItemReference?
@@ -130,6 +130,22 @@ public struct CheckItem: Sendable {
         self.pairedBy = pairedBy
         self.sharingIdentifier = sharingIdentifier
         self.sharingCount = sharingIdentifier.count
+    }
+
+    /// What pairing decided about the item, without its files' facts and its findings (a
+    /// bounded check keeps these for large groups and reads the facts again when the item is
+    /// written). Relations and the sharer list equal to `previous`'s share its storage: the
+    /// items of one large identifier group mostly hold the same ones.
+    public func decisions(sharingWith previous: CheckItem?) -> CheckItem {
+        var decisions = self
+        decisions.still = nil
+        decisions.movie = nil
+        decisions.findings = []
+        if let previous {
+            if previous.sharingIdentifier == sharingIdentifier { decisions.sharingIdentifier = previous.sharingIdentifier }
+            if previous.relations == relations { decisions._relations = previous._relations }
+        }
+        return decisions
     }
 
     /// The single file of a single-file item, else the still.

@@ -32,6 +32,20 @@ public enum Pairing {
 
     static func nameKey(_ file: FileFacts) -> String { file.folder + "/" + file.baseName.lowercased() }
 
+    /// The facts pairing (with sidecars, copy detection and the left-out list) reads of a file,
+    /// without the summaries only rules read: a movie's tracks and frames, a motion photo, a
+    /// thumbnail. A file without an identifier keeps its movie summary, whose still-image-time
+    /// track is a Live Photo marker pairing weighs. Pairing these gives the items pairing the
+    /// full facts gives (a bounded check pairs large groups so, then reads the facts again).
+    public static func pairingFacts(_ file: FileFacts) -> FileFacts {
+        var facts = FileFacts(path: file.path, format: file.format, kind: file.kind, size: file.size, error: file.error,
+                              warnings: file.warnings, contentIdentifier: file.contentIdentifier)
+        (facts.bytesRead, facts.identity, facts.hasAppleMakerNote, facts.make, facts.model) =
+            (file.bytesRead, file.identity, file.hasAppleMakerNote, file.make, file.model)
+        if file.contentIdentifier == nil { facts.movie = file.movie }
+        return facts
+    }
+
     /// What ties a media file to the files pairing, copy detection, name mates and sidecars may
     /// relate it to: its identifier ("i" + identifier), and its names within its folder ("n" +
     /// folder/name: the base name, the base name without variant marks, the full name; the
@@ -145,6 +159,8 @@ public enum Pairing {
         func key(_ index: Int) -> NameKey { keys[index] ?? files[index].nameKey }
         /// Sorted paths of each identifier's files, computed once per identifier (for `sharingIdentifier`).
         var sortedMembers: [String: [String]] = [:]
+        /// The first `listedSharers` of those, for the items that are not among them.
+        var firstMembers: [String: [String]] = [:]
 
         /// Groups larger than this (a generator that stamped one identifier on everything) are
         /// resolved by exact names only: the full resolution compares every still with every movie.
@@ -398,9 +414,17 @@ public enum Pairing {
                     let others = group.stills.count + group.movies.count - own.filter { files[$0].contentIdentifier == identifier && files[$0].error == nil }.count
                     if others > 0 {
                         if sortedMembers[identifier] == nil { sortedMembers[identifier] = (group.stills + group.movies).map { files[$0].path }.sorted() }
+                        let members = sortedMembers[identifier] ?? []
                         let ownPaths = own.map { files[$0].path }
                         item.sharingCount = others
-                        item.sharingIdentifier = Array((sortedMembers[identifier] ?? []).lazy.filter { !ownPaths.contains($0) }.prefix(Pairing.listedSharers))
+                        if members.prefix(Pairing.listedSharers).contains(where: ownPaths.contains) {
+                            item.sharingIdentifier = Array(members.lazy.filter { !ownPaths.contains($0) }.prefix(Pairing.listedSharers))
+                        } else {
+                            // Not among the first members: the list is theirs, one array for
+                            // every such item of the group (a large group's items mostly).
+                            if firstMembers[identifier] == nil { firstMembers[identifier] = Array(members.prefix(Pairing.listedSharers)) }
+                            item.sharingIdentifier = firstMembers[identifier] ?? []
+                        }
                     }
                 }
                 if item.kind == .stillOnly || item.kind == .movieOnly, let index = own.first {

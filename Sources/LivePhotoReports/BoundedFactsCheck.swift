@@ -23,8 +23,10 @@ import Darwin
 ///    path, from which the report order is sorted.
 /// 3. **Items when written.** The report's items (`CheckItems`) are made again, group by group,
 ///    when a writer reads them. Groups of more than `pinAbove` files (a generator that stamped
-///    one identifier on thousands of files) are kept from step 2 instead: remaking one for each
-///    of its items would take quadratic time.
+///    one identifier on thousands of files) would take quadratic time that way. They are checked
+///    one at a time in step 2, paired on the facts pairing reads (`Pairing.pairingFacts`), and
+///    what pairing decided about each item is kept (`CheckItem.decisions`) with its files'
+///    record numbers: the item is made from those and its one or two records.
 ///
 /// The price is reading and checking each record two or three times instead of once.
 public enum BoundedFactsCheck {
@@ -133,7 +135,24 @@ public enum BoundedFactsCheck {
         private(set) public var totals = ReportTotals()
         /// Report order: each item's group and position in it.
         private var order: [(group: Int32, slot: Int32)] = []
+        /// Large groups: their items whole (when two records share a path, so that records cannot
+        /// be told apart by path), else pairing's decisions and the records of each item's files.
         private var pinned: [Int32: [CheckItem]] = [:]
+        private var decided: [Int32: [Decided]] = [:]
+
+        struct Decided: Sendable {
+            var item: CheckItem
+            /// Record numbers of the still and the movie (-1: none).
+            var still: Int32
+            var movie: Int32
+
+            /// The same, with storage equal to `previous`'s shared (`CheckItem.decisions`).
+            func sharing(with previous: Decided?) -> Decided {
+                var shared = self
+                shared.item = item.decisions(sharingWith: previous?.item)
+                return shared
+            }
+        }
 
         private let lock = NSLock()
         private var firstFailure: String?
@@ -203,6 +222,94 @@ public enum BoundedFactsCheck {
             }
         }
 
+        /// An item from pairing's decisions and its files' records read again, checked.
+        func item(_ decided: Decided) throws -> CheckItem {
+            var item = decided.item
+            func file(_ record: Int32) throws -> FileFacts? {
+                guard record >= 0 else { return nil }
+                var facts = try facts(record)
+                _ = Checker.keepAsMedia(&facts)
+                return facts
+            }
+            item.still = try file(decided.still)
+            item.movie = try file(decided.movie)
+            item.findings = rules.findings(item)
+            return item
+        }
+
+        /// A large group checked on its own without holding its files' facts: paired on what
+        /// pairing reads, then each item made from its records, checked, counted and reduced to
+        /// pairing's decisions. Records are read and items made on `jobs` threads; the results
+        /// come in slot order, one per thread's share. Nil when two of its records share a path
+        /// (then it is checked whole).
+        func checkLarge(_ group: Int32, jobs: Int) throws -> [ChunkResult]? {
+            let indices = Array(members[starts[Int(group)]..<starts[Int(group) + 1]])
+            let placeholder = FileFacts(path: "", format: .unknown, kind: .unknown)
+            var files = [FileFacts](repeating: placeholder, count: indices.count)
+            var failures = Self.inParallel(&files, jobs: jobs) { _, slot, file in
+                file = Pairing.pairingFacts(try facts(indices[slot]))
+            }
+            if let failure = failures.first { throw failure }
+            // One string per identifier, not one per file (a large group is mostly one identifier).
+            var identifiers: [String: String] = [:]
+            for slot in files.indices {
+                guard let identifier = files[slot].contentIdentifier else { continue }
+                if let first = identifiers[identifier] { files[slot].contentIdentifier = first } else { identifiers[identifier] = identifier }
+            }
+            identifiers = [:]
+            var records: [String: Int32] = [:]
+            records.reserveCapacity(files.count)
+            for (slot, file) in files.enumerated() where records.updateValue(indices[slot], forKey: file.path) != nil { return nil }
+            let recordOf = records
+            records = [:]
+            let order = Discovery.walkOrdered(files.count) { files[$0].path }
+            files = order.map { files[$0] }
+            var leftOut: [LeftOutFile] = []
+            var items = checker.pairedItems(&files, leftOut: &leftOut, compare: compare)
+            files = []
+            let count = items.count
+            let parts = ChunkResults(count: Self.chunks(count, jobs: jobs))
+            failures = Self.inParallel(&items, jobs: jobs) { chunk, slot, paired in
+                // Taken out of the list: the pairing facts go as the items are done.
+                var taken = CheckItem(kind: .unreadable)
+                swap(&taken, &paired)
+                let decided = Decided(item: taken.decisions(sharingWith: nil), still: taken.still.flatMap { recordOf[$0.path] } ?? -1,
+                                      movie: taken.movie.flatMap { recordOf[$0.path] } ?? -1)
+                let item = try item(decided)
+                parts.update(chunk) { outcome in
+                    outcome.add(item, group: group, slot: slot)
+                    outcome.decided[group, default: []].append(decided.sharing(with: outcome.decided[group]?.last))
+                }
+            }
+            if let failure = failures.first { throw failure }
+            var results = parts.take()
+            if !results.isEmpty { results[0].unattached += leftOut }
+            return results
+        }
+
+        /// Threads' shares of `count` slots: contiguous ranges, a few per thread.
+        static func chunks(_ count: Int, jobs: Int) -> Int { max(1, min(max(1, jobs) * 4, count)) }
+
+        /// `body(chunk, slot, &value)` on every slot of `values`, on `jobs` threads: `chunks`
+        /// contiguous ranges of slots, each gone through in order by one thread. Returns the
+        /// errors thrown (a chunk stops at its first).
+        static func inParallel<T>(_ values: inout [T], jobs: Int, _ body: @Sendable (Int, Int, inout T) throws -> Void) -> [Error] {
+            let count = values.count
+            let chunks = chunks(count, jobs: jobs)
+            let errors = ErrorList()
+            values.withUnsafeMutableBufferPointer { buffer in
+                let shared = SharedBuffer(buffer: buffer)
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    do {
+                        for slot in count * chunk / chunks..<count * (chunk + 1) / chunks { try body(chunk, slot, &shared.buffer[slot]) }
+                    } catch {
+                        errors.append(error)
+                    }
+                }
+            }
+            return errors.values
+        }
+
         /// Group `group` checked on its own: its items in report order, and the sidecars that
         /// describe none of its files.
         func check(_ group: Int32) throws -> (items: [CheckItem], unattached: [LeftOutFile]) {
@@ -221,34 +328,45 @@ public enum BoundedFactsCheck {
             let groups = starts.count - 1
             let chunks = max(1, min(max(1, jobs) * 8, groups))
             let results = ChunkResults(count: chunks)
+            @Sendable func isLarge(_ group: Int) -> Bool { starts[group + 1] - starts[group] > pinAbove }
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 var outcome = ChunkResult()
                 do {
-                    for group in groups * chunk / chunks..<groups * (chunk + 1) / chunks {
+                    for group in groups * chunk / chunks..<groups * (chunk + 1) / chunks where !isLarge(group) {
                         let (items, unattached) = try check(Int32(group))
                         outcome.unattached += unattached
-                        for (slot, item) in items.enumerated() {
-                            outcome.totals.add(item)
-                            let path = (item.still ?? item.movie)?.path ?? ""
-                            outcome.items.append((Int32(group), Int32(slot), outcome.paths.count, path.utf8.count))
-                            outcome.paths.append(contentsOf: path.utf8)
-                        }
-                        if starts[group + 1] - starts[group] > pinAbove { outcome.pinned[Int32(group)] = items }
+                        for (slot, item) in items.enumerated() { outcome.add(item, group: Int32(group), slot: slot) }
                     }
                 } catch {
                     outcome.failure = "\(error)"
                 }
                 results.set(chunk, outcome)
             }
+            // Large groups one at a time (each holds its files' pairing facts while it is
+            // paired), each on all cores.
+            var large: [ChunkResult] = []
+            for group in 0..<groups where isLarge(group) {
+                if let parts = try checkLarge(Int32(group), jobs: jobs) {
+                    large += parts
+                } else {
+                    var whole = ChunkResult()
+                    let (items, unattached) = try check(Int32(group))
+                    whole.unattached += unattached
+                    for (slot, item) in items.enumerated() { whole.add(item, group: Int32(group), slot: slot) }
+                    whole.pinned[Int32(group)] = items
+                    large.append(whole)
+                }
+            }
             var totals = ReportTotals()
             var unattached: [LeftOutFile] = []
             var entries: [(group: Int32, slot: Int32, start: Int, length: Int)] = []
             var arena: [UInt8] = []
-            for var outcome in results.take() {
+            for var outcome in results.take() + large {
                 if let failure = outcome.failure { throw Failure(description: failure) }
                 totals.add(outcome.totals)
                 unattached += outcome.unattached
                 pinned.merge(outcome.pinned) { $1 }
+                decided.merge(outcome.decided) { $0 + $1 }
                 let base = arena.count
                 arena += outcome.paths
                 outcome.paths = []
@@ -287,6 +405,14 @@ public enum BoundedFactsCheck {
         public func item(at position: Int) -> CheckItem {
             let (group, slot) = order[position]
             if let items = pinned[group] { return items.indices.contains(Int(slot)) ? items[Int(slot)] : CheckItem(kind: .unreadable) }
+            if let kept = decided[group], kept.indices.contains(Int(slot)) {
+                do {
+                    return try item(kept[Int(slot)])
+                } catch {
+                    fail("\(error)")
+                    return CheckItem(kind: .unreadable)
+                }
+            }
             var items = cache.items(of: group)
             if items == nil {
                 do {
@@ -310,7 +436,16 @@ public enum BoundedFactsCheck {
         var items: [(group: Int32, slot: Int32, start: Int, length: Int)] = []
         var paths: [UInt8] = []
         var pinned: [Int32: [CheckItem]] = [:]
+        var decided: [Int32: [Source.Decided]] = [:]
         var failure: String?
+
+        /// Counts a checked item and notes where it goes in the report (by its first path).
+        mutating func add(_ item: CheckItem, group: Int32, slot: Int) {
+            totals.add(item)
+            let path = (item.still ?? item.movie)?.path ?? ""
+            items.append((group, Int32(slot), paths.count, path.utf8.count))
+            paths.append(contentsOf: path.utf8)
+        }
     }
 
     final class ChunkResults: @unchecked Sendable {
@@ -318,7 +453,20 @@ public enum BoundedFactsCheck {
         private var slots: [ChunkResult]
         init(count: Int) { slots = Array(repeating: ChunkResult(), count: count) }
         func set(_ index: Int, _ value: ChunkResult) { lock.lock(); slots[index] = value; lock.unlock() }
+        /// Changes one slot in place (each slot is changed by one thread at a time, in order).
+        func update(_ index: Int, _ change: (inout ChunkResult) -> Void) { lock.lock(); change(&slots[index]); lock.unlock() }
         func take() -> [ChunkResult] { lock.lock(); defer { lock.unlock() }; let values = slots; slots = []; return values }
+    }
+
+    struct SharedBuffer<T>: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<T>
+    }
+
+    final class ErrorList: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [Error] = []
+        func append(_ error: Error) { lock.lock(); list.append(error); lock.unlock() }
+        var values: [Error] { lock.lock(); defer { lock.unlock() }; return list }
     }
 
     /// The items of the groups made last, a few hundred at most (a writer reads items in order,

@@ -165,6 +165,33 @@ struct PairingTests {
         #expect(shared.allSatisfy { $0.message.contains("carried by 401 files (more than 256") })
     }
 
+    @Test("each item lists the first ten other carriers of its identifier in path order, whether or not its own files are among the group's first ten")
+    func sharerLists() {
+        // A large group (exact names only) and a small one (resolved in full), with singles and
+        // pairs among the first members and far from them.
+        var files: [FileFacts] = []
+        for index in 0..<300 {
+            files.append(Example.still("g/\(index % 7)/IMG_\(1000 + index).JPG", identifier: "LARGE"))
+            if index % 3 != 0 { files.append(Example.movie("g/\(index % 7)/IMG_\(1000 + index).MOV", identifier: "LARGE")) }
+        }
+        for name in ["a/IMG_1.JPG", "b/IMG_2.JPG", "c/IMG_3.HEIC"] { files.append(Example.still(name, identifier: "SMALL")) }
+        files.append(Example.movie("c/IMG_3.MOV", identifier: "SMALL"))
+        let items = Pairing.items(files)
+        var checked = 0
+        for item in items where item.sharingCount > 0 {
+            let identifier = item.contentIdentifier ?? ""
+            let own = item.files.map(\.path)
+            let expected = files.filter { $0.contentIdentifier == identifier && !own.contains($0.path) }.map(\.path).sorted().prefix(10)
+            #expect(item.sharingIdentifier == Array(expected), "\(own)")
+            checked += 1
+        }
+        #expect(checked == items.count)
+        // Items among the first ten (by path) and items after them both occur.
+        let firstTen = Set(files.filter { $0.contentIdentifier == "LARGE" }.map(\.path).sorted().prefix(10))
+        #expect(items.contains { $0.files.contains { firstTen.contains($0.path) } })
+        #expect(items.contains { $0.contentIdentifier == "LARGE" && !$0.files.contains { firstTen.contains($0.path) } })
+    }
+
     @Test("variant marks: each is removed and named")
     func marks() {
         #expect(NameKey(baseName: "IMG_4120 (1)").stem == "img_4120")

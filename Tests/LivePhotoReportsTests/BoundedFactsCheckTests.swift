@@ -38,6 +38,16 @@ struct BoundedFactsCheckTests {
             libraries.append([root])
         }
         libraries.append([Locations.samples.path, shared.path] + layouts)
+        // One identifier on 300 files (hard links of one camera pair in 15 folders): pairing's
+        // large-group path, and a bounded check's too.
+        let stamped = scratch.appendingPathComponent("stamped").path
+        for index in 0..<150 {
+            let folder = stamped + "/\(index / 10)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.linkItem(atPath: shared.appendingPathComponent("LycheeOrg__Lychee/train.jpg").path, toPath: folder + "/IMG_\(1000 + index).JPG")
+            try FileManager.default.linkItem(atPath: shared.appendingPathComponent("LycheeOrg__Lychee/train.mov").path, toPath: folder + "/IMG_\(1000 + index).MOV")
+        }
+        libraries.append([stamped])
         return libraries
     }
 
@@ -48,34 +58,59 @@ struct BoundedFactsCheckTests {
         LibraryLayout.Entry(path: "names/IMG_7000 (1).MOV", source: .sample("Bai-Mirror__pyheic_struct/apple.MOV"), kind: "pair"),
     ])
 
-    @Test("every report format of a bounded check equals the in-memory check's, for every library, whether groups are kept or made again one item at a time")
+    @Test("every report format of a bounded check equals the in-memory check's, for every library (one identifier on 300 files, every record twice, a pair by its marker alone included), whether groups are made again, kept as pairing's decisions or kept whole")
     func equalsInMemory() throws {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let records = scratch.appendingPathComponent("records.ndjson")
+        var compared = 0
+        let libraries = try Self.libraries(in: scratch)
+        // The last library's records twice over (overlapping shards): every path twice.
+        for (roots, twice) in libraries.map({ ($0, false) }) + [(libraries[libraries.count - 1], true)] {
+            try Self.scan(roots, to: records)
+            if twice {
+                let text = try String(contentsOf: records, encoding: .utf8)
+                try (text + text).write(to: records, atomically: true, encoding: .utf8)
+            }
+            compared += try Self.compare(records, "\(roots) twice \(twice)")
+        }
+        // A still and a movie without identifiers, named alike, the movie with a still-image-time
+        // track: they pair by that marker alone (records only: no tool removes an identifier).
+        var checker = Checker(roots: [Locations.samples.path])
+        checker.jobs = 2
+        let samples = checker.scan(Discovery().find([Locations.samples.path])).files
+        var still = try #require(samples.first { $0.fileName == "plain-frame.jpg" })
+        var movie = try #require(samples.first { $0.fileName == "camera-pair.mov" && $0.movie?.stillImageTimeTracks.isEmpty == false })
+        still.path = "/marker/CLIP_1.JPG"
+        movie.path = "/marker/CLIP_1.MOV"
+        movie.contentIdentifier = nil
+        try (FactsRecords.header(version: "test", roots: ["/marker"], host: "h") + FactsRecords.files([still, movie])).write(to: records, atomically: true, encoding: .utf8)
+        compared += try Self.compare(records, "marker only")
+        #expect(compared >= 20)
+    }
+
+    /// Compares the bounded check of `records` with the in-memory one: every format, the totals;
+    /// with groups made again for each item (one group remembered), kept as pairing's decisions
+    /// (all of them, or all but single files), and the default. Returns the reports compared.
+    static func compare(_ records: URL, _ label: String) throws -> Int {
         var checker = Checker(roots: [])
         checker.jobs = 2
+        var scanned = try FactsRecords.read([records.path])
+        checker.roots = scanned.roots
+        let memory = checker.report(&scanned)
+        #expect(!memory.items.isEmpty)
         var compared = 0
-        for roots in try Self.libraries(in: scratch) {
-            try Self.scan(roots, to: records)
-            var scanned = try FactsRecords.read([records.path])
-            checker.roots = scanned.roots
-            let memory = checker.report(&scanned)
-            #expect(!memory.items.isEmpty)
-            // Default; every group made again for each of its items with one group remembered;
-            // every group kept; only single-file groups made again.
-            for (pinAbove, cacheSize) in [(64, 512), (Int.max, 1), (0, 1), (1, 1)] {
-                let bounded = try BoundedFactsCheck.report([records.path], checker: checker, pinAbove: pinAbove, cacheSize: cacheSize)
-                #expect(bounded.report.items.madeOnDemand)
-                #expect(bounded.report.totals == memory.totals, "\(roots)")
-                for reporter in CheckReporters.all where reporter.identifier != CheckHTML.identifier {
-                    #expect(reporter.render(bounded.report) == reporter.render(memory), "\(reporter.identifier) \(roots) pin \(pinAbove)")
-                    compared += 1
-                }
-                #expect(bounded.source.failure == nil)
+        for (pinAbove, cacheSize) in [(64, 512), (Int.max, 1), (0, 1), (1, 1)] {
+            let bounded = try BoundedFactsCheck.report([records.path], checker: checker, pinAbove: pinAbove, cacheSize: cacheSize)
+            #expect(bounded.report.items.madeOnDemand)
+            #expect(bounded.report.totals == memory.totals, "\(label)")
+            for reporter in CheckReporters.all where reporter.identifier != CheckHTML.identifier {
+                #expect(reporter.render(bounded.report) == reporter.render(memory), "\(reporter.identifier) \(label) pin \(pinAbove)")
+                compared += 1
             }
+            #expect(bounded.source.failure == nil)
         }
-        #expect(compared >= 20)
+        return compared
     }
 
     @Test("records that change after they were indexed are not trusted: the failure names the record file")
