@@ -100,12 +100,21 @@ public struct ReportTotals: Sendable, Equatable {
     /// The totals of `items` (walked by index: items are large values, and `for item in` would
     /// copy each one).
     public init<Items: RandomAccessCollection>(_ items: Items) where Items.Element == CheckItem, Items.Index == Int {
-        for index in items.indices { add(items[index]) }
+        // Kinds counted in a fixed list first: a dictionary update per item cost more than the
+        // rest of the count on a warm check.
+        var perKind = [Int](repeating: 0, count: ItemKind.allCases.count)
+        for index in items.indices {
+            if let slot = ItemKind.allCases.firstIndex(of: items[index].kind) { perKind[slot] += 1 }
+            add(items[index], countingKind: false)
+        }
+        for (slot, kind) in ItemKind.allCases.enumerated() where perKind[slot] > 0 { kinds[kind] = perKind[slot] }
     }
 
-    public mutating func add(_ item: CheckItem) {
+    public mutating func add(_ item: CheckItem) { add(item, countingKind: true) }
+
+    private mutating func add(_ item: CheckItem, countingKind: Bool) {
         items += 1
-        kinds[item.kind, default: 0] += 1
+        if countingKind { kinds[item.kind, default: 0] += 1 }
         files += item.fileCount
         bytesRead += (item.still?.bytesRead ?? 0) + (item.movie?.bytesRead ?? 0)
         var worst: Severity?
@@ -181,9 +190,14 @@ public struct CheckItems: RandomAccessCollection, MutableCollection, Sendable {
     public var endIndex: Int { source?.count ?? array.count }
 
     public subscript(position: Int) -> CheckItem {
-        get {
-            guard let source else { return array[position] }
-            return changed[position] ?? source.item(at: position)
+        // Yielded, not returned: an item of the array is lent in place instead of copied out
+        // (a copy retains and releases each of its parts; writers read every item).
+        _read {
+            if let source {
+                yield changed[position] ?? source.item(at: position)
+            } else {
+                yield array[position]
+            }
         }
         set {
             if source == nil { array[position] = newValue } else { changed[position] = newValue }
@@ -194,7 +208,8 @@ public struct CheckItems: RandomAccessCollection, MutableCollection, Sendable {
     /// The source's totals, or the items' counted once.
     var totals: ReportTotals {
         if let source, changed.isEmpty { return source.totals }
-        return memo.value { ReportTotals(self) }
+        // The array itself: its elements are read in place, not copied out one by one.
+        return memo.value { source == nil ? ReportTotals(array) : ReportTotals(self) }
     }
 
     /// Whether the items are made on demand.
