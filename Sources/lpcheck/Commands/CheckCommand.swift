@@ -30,7 +30,9 @@ struct Check: ParsableCommand {
 
         Facts: --facts FILE... checks the records of `lpcheck scan` (one scan or many shards) \
         instead of reading files, and reports what check reports on those files; --strip-prefix \
-        and --prefix map the paths of shards scanned elsewhere.
+        and --prefix map the paths of shards scanned elsewhere. Record files above 128 MiB are \
+        checked in bounded memory (--bounded-memory, --no-bounded-memory): the same report, \
+        records read again as it is written.
 
         Configuration: .lpcheck.yml in the current folder (or --config FILE) enables, disables and \
         re-grades rules, excludes paths and sets failOn; see README.
