@@ -71,8 +71,12 @@ public struct CheckItem: Sendable {
     private mutating func relate(_ change: (inout Relations) -> Void) {
         var value = relations ?? Relations()
         change(&value)
-        relations = value
+        // Most related items of a large identifier group are conflicts and nothing more: they
+        // share one box instead of one each (at a million files, 70 MB).
+        if value == Self.conflictOnly.wrappedValue { _relations = Self.conflictOnly } else { relations = value }
     }
+
+    private static let conflictOnly = Indirect<Relations>(wrappedValue: Relations(identifierConflict: true))
 
     /// The file this one is a hard link or copy of (kind `duplicate`).
     public var duplicateOf: String? {

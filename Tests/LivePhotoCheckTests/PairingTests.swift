@@ -192,6 +192,22 @@ struct PairingTests {
         #expect(items.contains { $0.contentIdentifier == "LARGE" && !$0.files.contains { firstTen.contains($0.path) } })
     }
 
+    @Test("items that are conflicts and nothing more stay values: changing one item's relations leaves the others")
+    func conflictRelationsAreValues() {
+        var first = CheckItem(kind: .pair)
+        first.identifierConflict = true
+        var second = first
+        var third = CheckItem(kind: .stillOnly)
+        third.identifierConflict = true
+        second.sidecars = ["a/IMG_1.AAE"]
+        third.identifierConflict = false
+        #expect(first.identifierConflict && first.sidecars.isEmpty)
+        #expect(second.identifierConflict && second.sidecars == ["a/IMG_1.AAE"])
+        #expect(!third.identifierConflict)
+        first.nameMates = [NameMate(path: "b/IMG_1.MOV", reason: "it is a movie too")]
+        #expect(second.nameMates.isEmpty && first.nameMates.count == 1)
+    }
+
     @Test("variant marks: each is removed and named")
     func marks() {
         #expect(NameKey(baseName: "IMG_4120 (1)").stem == "img_4120")
