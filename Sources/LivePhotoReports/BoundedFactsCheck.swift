@@ -37,9 +37,12 @@ public enum BoundedFactsCheck {
     /// Checks record files (not standard input: they are read more than once).
     public static func report(_ paths: [String], stripPrefix: String? = nil, prefix: String = "", checker: Checker,
                               compare: (@Sendable (FileFacts, FileFacts) -> Bool)? = { FileComparison.identical($0.path, $1.path) },
-                              pinAbove: Int = 64, cacheSize: Int = 512) throws -> (report: CheckReport, source: Source) {
+                              pinAbove: Int = 64, cacheSize: Int = 512, openAtOnce: Int = 256) throws -> (report: CheckReport, source: Source) {
         guard !paths.contains("-") else { throw Failure(description: "--bounded-memory reads record files more than once: standard input cannot be one") }
         let stamps = paths.map(FileStamp.of)
+        if let pipe = paths.indices.first(where: { stamps[$0] == nil }) {
+            throw Failure(description: "\(paths[pipe]): not a regular file; --bounded-memory reads record files more than once (use --no-bounded-memory for a pipe)")
+        }
 
         // 1. Index: where each record is, and the groups its keys join it to.
         var locations: [FactsRecords.Location] = []
@@ -110,7 +113,7 @@ public enum BoundedFactsCheck {
         filled = []
 
         let source = try Source(paths: paths, stamps: stamps, mapping: mapping, locations: locations, members: members, starts: starts,
-                                checker: checker, compare: compare, pinAbove: pinAbove, cacheSize: cacheSize)
+                                checker: checker, compare: compare, pinAbove: pinAbove, cacheSize: cacheSize, openAtOnce: openAtOnce)
         let unattached = try source.prepare(jobs: checker.jobs)
         return (checker.report(roots: scan.roots, items: CheckItems(source: source), problems: scan.problems, leftOut: leftOut + unattached), source)
     }
@@ -158,19 +161,23 @@ public enum BoundedFactsCheck {
         private var firstFailure: String?
 
         init(paths: [String], stamps: [FileStamp?], mapping: FactsRecords.Mapping, locations: [FactsRecords.Location], members: [Int32], starts: [Int],
-             checker: Checker, compare: (@Sendable (FileFacts, FileFacts) -> Bool)?, pinAbove: Int, cacheSize: Int) throws {
+             checker: Checker, compare: (@Sendable (FileFacts, FileFacts) -> Bool)?, pinAbove: Int, cacheSize: Int, openAtOnce: Int) throws {
             (self.paths, self.stamps, self.mapping, self.locations) = (paths, stamps, mapping, locations)
             (self.members, self.starts, self.checker, self.compare, self.pinAbove) = (members, starts, checker, compare, pinAbove)
             rules = checker.ruleRun
             cache = RecentGroups(capacity: cacheSize)
+            // Up to `openAtOnce` record files stay open for the run; more shards than that (a
+            // process may hold 1,024 descriptors) are opened for each read instead.
             var descriptors: [Int32] = []
-            for path in paths {
-                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-                guard descriptor >= 0 else {
-                    for opened in descriptors { close(opened) }
-                    throw Failure(description: "\(path): cannot read (\(String(cString: strerror(errno))))")
+            if paths.count <= openAtOnce {
+                for path in paths {
+                    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                    guard descriptor >= 0 else {
+                        for opened in descriptors { close(opened) }
+                        throw Failure(description: "\(path): cannot read (\(String(cString: strerror(errno))))")
+                    }
+                    descriptors.append(descriptor)
                 }
-                descriptors.append(descriptor)
             }
             self.descriptors = descriptors
         }
@@ -202,10 +209,13 @@ public enum BoundedFactsCheck {
         func facts(_ index: Int32) throws -> FileFacts {
             let location = locations[Int(index)]
             let length = Int(location.length)
+            let file = Int(location.file)
+            let descriptor = descriptors.indices.contains(file) ? descriptors[file] : open(paths[file], O_RDONLY | O_CLOEXEC)
+            defer { if !descriptors.indices.contains(file) && descriptor >= 0 { close(descriptor) } }
             let bytes = try [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
                 var done = 0
                 while done < length {
-                    let got = pread(descriptors[Int(location.file)], buffer.baseAddress.map { $0 + done }, length - done, off_t(location.offset) + off_t(done))
+                    let got = pread(descriptor, buffer.baseAddress.map { $0 + done }, length - done, off_t(location.offset) + off_t(done))
                     if got < 0 && errno == EINTR { continue }
                     guard got > 0 else {
                         initialized = done

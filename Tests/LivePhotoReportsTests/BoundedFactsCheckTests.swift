@@ -91,7 +91,8 @@ struct BoundedFactsCheckTests {
 
     /// Compares the bounded check of `records` with the in-memory one: every format, the totals;
     /// with groups made again for each item (one group remembered), kept as pairing's decisions
-    /// (all of them, or all but single files), and the default. Returns the reports compared.
+    /// (all of them, or all but single files), the default, and the default with the record
+    /// file opened for each read. Returns the reports compared.
     static func compare(_ records: URL, _ label: String) throws -> Int {
         var checker = Checker(roots: [])
         checker.jobs = 2
@@ -100,8 +101,9 @@ struct BoundedFactsCheckTests {
         let memory = checker.report(&scanned)
         #expect(!memory.items.isEmpty)
         var compared = 0
-        for (pinAbove, cacheSize) in [(64, 512), (Int.max, 1), (0, 1), (1, 1)] {
-            let bounded = try BoundedFactsCheck.report([records.path], checker: checker, pinAbove: pinAbove, cacheSize: cacheSize)
+        // The last: no record file kept open (each read opens it, as with hundreds of shards).
+        for (pinAbove, cacheSize, openAtOnce) in [(64, 512, 256), (Int.max, 1, 256), (0, 1, 256), (1, 1, 256), (64, 512, 0)] {
+            let bounded = try BoundedFactsCheck.report([records.path], checker: checker, pinAbove: pinAbove, cacheSize: cacheSize, openAtOnce: openAtOnce)
             #expect(bounded.report.items.madeOnDemand)
             #expect(bounded.report.totals == memory.totals, "\(label)")
             for reporter in CheckReporters.all where reporter.identifier != CheckHTML.identifier {
@@ -131,8 +133,18 @@ struct BoundedFactsCheckTests {
         #expect(failure.contains(records.path))
     }
 
-    @Test("standard input is refused: its records cannot be read twice")
-    func standardInput() {
+    @Test("standard input and other pipes are refused: their records cannot be read twice")
+    func pipes() throws {
         #expect(throws: BoundedFactsCheck.Failure.self) { try BoundedFactsCheck.report(["-"], checker: Checker(roots: [])) }
+        let scratch = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let fifo = scratch.appendingPathComponent("records.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        do {
+            _ = try BoundedFactsCheck.report([fifo], checker: Checker(roots: []))
+            Issue.record("a FIFO was accepted")
+        } catch {
+            #expect("\(error)".contains("not a regular file"))
+        }
     }
 }

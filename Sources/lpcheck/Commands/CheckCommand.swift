@@ -65,7 +65,7 @@ struct Check: ParsableCommand {
     @Option(help: "With --facts and --strip-prefix: the prefix put in its place.")
     var prefix: String = ""
 
-    @Flag(inversion: .prefixedNo, help: "With --facts: keep only where each record is and what relates it to others, and read records again as the report is written (160 MB at a million files instead of 960 MB, in about twice the time). Chosen by itself when the record files pass 128 MiB, unless one is standard input or an HTML report is asked for.")
+    @Flag(inversion: .prefixedNo, help: "With --facts: keep only where each record is and what relates it to others, and read records again as the report is written (160 MB at a million files instead of 960 MB, in about twice the time). Chosen by itself when the record files pass 128 MiB, unless one is standard input or another pipe, or an HTML report is asked for.")
     var boundedMemory: Bool?
 
     /// Record files larger than this together are checked in bounded memory.
@@ -145,7 +145,7 @@ struct Check: ParsableCommand {
                     && !problems.contains { $0 == root || $0.hasPrefix(root.hasSuffix("/") ? root : root + "/") }
             }
             for note in store?.save(pruningUnder: walked) ?? [] { printError("lpcheck: \(note)") }
-        } else if boundedMemory ?? (!facts.contains("-") && !format.contains(where: { $0.isHTML })
+        } else if boundedMemory ?? (!facts.contains("-") && !format.contains(where: { $0.isHTML }) && facts.allSatisfy { FileStamp.of($0) != nil }
                                      && facts.reduce(Int64(0)) { $0 + (FileStamp.of($1)?.size ?? 0) } > Self.boundedAbove) {
             do {
                 (report, bounded) = try BoundedFactsCheck.report(facts, stripPrefix: stripPrefix, prefix: prefix, checker: checker)
