@@ -66,14 +66,23 @@ func run(_ bytes: [UInt8]) {
     case .records:
         // A scan's records (check --facts): read in blocks of 1 to 256 bytes (the first byte
         // says), so that lines cross blocks; when they are accepted, paired, checked and
-        // reported. Nothing here opens a media file (no byte comparison).
+        // reported, in memory and in bounded memory, and the two reports compared. Nothing here
+        // opens a media file (no byte comparison).
         guard let first = bytes.first, FileManager.default.createFile(atPath: recordsPath, contents: Data(bytes.dropFirst())) else { return }
         // Removed after each input: a fuzzing run leaves nothing in the temporary folder.
         defer { unlink(recordsPath) }
         if var scanned = try? FactsRecords.read([recordsPath], blockSize: Int(first) + 1) {
-            let report = Checker(roots: scanned.roots).report(&scanned, compare: nil)
-            _ = CheckJSON.render(report)
+            let checker = Checker(roots: scanned.roots)
+            let report = checker.report(&scanned, compare: nil)
+            let json = CheckJSON.render(report)
             _ = CheckHTML.render(report)
+            // The bounded check of the same records must give the same report (groups kept as
+            // pairing's decisions, or made again for each item, as the first byte says).
+            let pinAbove = [0, 1, 64, Int.max][Int(first) % 4]
+            guard let bounded = try? BoundedFactsCheck.report([recordsPath], checker: checker, compare: nil, pinAbove: pinAbove, cacheSize: 1) else {
+                fatalError("records the in-memory check reads were refused by the bounded check")
+            }
+            if CheckJSON.render(bounded.report) != json { fatalError("the bounded check's report differs (pinAbove \(pinAbove))") }
         }
     case .convert:
         // The motion-photo readers and both directions of the conversion writers, outputs read back.
