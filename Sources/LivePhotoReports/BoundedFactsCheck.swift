@@ -371,16 +371,23 @@ public enum BoundedFactsCheck {
             var unattached: [LeftOutFile] = []
             var entries: [(group: Int32, slot: Int32, start: Int, length: Int)] = []
             var arena: [UInt8] = []
-            for var outcome in results.take() + large {
+            // Each share is taken out of the list and let go once merged, into lists sized up
+            // front: holding the shares and the growing merge at once was the peak of the run.
+            var outcomes = results.take() + large
+            large = []
+            entries.reserveCapacity(outcomes.reduce(0) { $0 + $1.items.count })
+            arena.reserveCapacity(outcomes.reduce(0) { $0 + $1.paths.count })
+            for index in outcomes.indices {
+                var outcome = ChunkResult()
+                swap(&outcome, &outcomes[index])
                 if let failure = outcome.failure { throw Failure(description: failure) }
                 totals.add(outcome.totals)
                 unattached += outcome.unattached
                 pinned.merge(outcome.pinned) { $1 }
-                decided.merge(outcome.decided) { $0 + $1 }
+                for (group, list) in outcome.decided { decided[group, default: []].append(contentsOf: list) }
                 let base = arena.count
                 arena += outcome.paths
-                outcome.paths = []
-                entries += outcome.items.map { ($0.group, $0.slot, base + $0.start, $0.length) }
+                for item in outcome.items { entries.append((item.group, item.slot, base + item.start, item.length)) }
             }
             // Report order: by the first path, as pairing sorts items (String order: bytes for
             // ASCII paths, Unicode's canonical order for the others); ties in group order.
