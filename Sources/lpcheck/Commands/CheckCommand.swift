@@ -65,7 +65,7 @@ struct Check: ParsableCommand {
     @Option(help: "With --facts and --strip-prefix: the prefix put in its place.")
     var prefix: String = ""
 
-    @Flag(inversion: .prefixedNo, help: "With --facts: keep only where each record is and what relates it to others, and read records again as the report is written (160 MB at a million files instead of 960 MB, in about twice the time). Chosen by itself when the record files pass 128 MiB, unless one is standard input or another pipe, or an HTML report is asked for.")
+    @Flag(inversion: .prefixedNo, help: "With --facts: keep only where each record is and what relates it to others, and read records again as the report is written (150 MB at a million files instead of 960 MB, in about twice the time). Chosen by itself when the record files pass 128 MiB, unless one is standard input or another pipe, or an HTML report is asked for.")
     var boundedMemory: Bool?
 
     /// Record files larger than this together are checked in bounded memory.
