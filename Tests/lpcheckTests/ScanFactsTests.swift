@@ -131,7 +131,7 @@ struct ScanFactsTests {
         #expect(try Self.report(piped) == Self.report(direct))
     }
 
-    @Test("--bounded-memory is refused without --facts, with standard input and with an HTML report; --no-bounded-memory is accepted")
+    @Test("--bounded-memory is refused without --facts, with standard input and with an HTML report; --no-bounded-memory is accepted; --stats says which was used")
     func boundedMemoryUsage() throws {
         let scratch = try Self.folder("bounded-usage")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -147,10 +147,13 @@ struct ScanFactsTests {
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(reason), "\(result.stderr)")
         }
-        let inMemory = try Self.lpcheck(["check", "--facts", records, "--no-bounded-memory", "--format", "json"])
-        let bounded = try Self.lpcheck(["check", "--facts", records, "--bounded-memory", "--format", "json"])
+        let inMemory = try Self.lpcheck(["check", "--facts", records, "--no-bounded-memory", "--format", "json", "--stats"])
+        let bounded = try Self.lpcheck(["check", "--facts", records, "--bounded-memory", "--format", "json", "--stats"])
         #expect(inMemory.status == bounded.status)
         #expect(inMemory.stdout == bounded.stdout)
+        // --stats says which way the records were checked.
+        #expect(bounded.stderr.contains("checked in bounded memory"), "\(bounded.stderr)")
+        #expect(!inMemory.stderr.contains("bounded memory"), "\(inMemory.stderr)")
     }
 
     /// The records with the first match of `pattern` (in the first line that has one) replaced.

@@ -177,7 +177,8 @@ struct Check: ParsableCommand {
             let pairs = report.count(.pair)
             printError("stats: \(report.fileCount) files (\(pairs) pairs) in \(String(format: "%.3f", seconds)) s, \(report.bytesRead) bytes read"
                        + (pairs > 0 ? String(format: ", %.0f bytes per file", Double(report.bytesRead) / Double(max(report.fileCount, 1))) : "")
-                       + (store.map { ", \($0.hits) files from the cache, \($0.pruned) cache rows of files the walk no longer finds removed" } ?? ""))
+                       + (store.map { ", \($0.hits) files from the cache, \($0.pruned) cache rows of files the walk no longer finds removed" } ?? "")
+                       + (bounded == nil ? "" : ", checked in bounded memory (records read again as the report is written)"))
         }
 
         if thumbnails && !shown.isEmpty { Self.addHEIFThumbnails(&report, items: shown) }
