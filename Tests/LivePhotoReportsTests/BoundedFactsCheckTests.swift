@@ -115,6 +115,31 @@ struct BoundedFactsCheckTests {
         return compared
     }
 
+    @Test("a report's counts follow an item changed in place, whether its items are held or made on demand")
+    func countsFollowChanges() throws {
+        let scratch = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let records = scratch.appendingPathComponent("records.ndjson")
+        try Self.scan([Locations.samples.path], to: records)
+        var checker = Checker(roots: [])
+        checker.jobs = 2
+        var scanned = try FactsRecords.read([records.path])
+        let memory = checker.report(&scanned)
+        let bounded = try BoundedFactsCheck.report([records.path], checker: checker, cacheSize: 1).report
+        for var report in [memory, bounded] {
+            let errors = report.count(.error)
+            let index = try #require(report.items.indices.first { position in report.items[position].findings.contains { $0.severity == .error } })
+            let removed = report.items[index].findings.filter { $0.severity == .error && !$0.baselined }.count
+            #expect(removed > 0 && !report.passed)
+            report.items[index].findings = []
+            #expect(report.items[index].findings.isEmpty)
+            #expect(report.count(.error) == errors - removed, "made on demand: \(report.items.madeOnDemand)")
+            // The other items are still the report's own.
+            #expect(report.items.count == memory.items.count)
+            #expect(CheckJSON.item(report.items[index == 0 ? 1 : 0]) == CheckJSON.item(memory.items[index == 0 ? 1 : 0]))
+        }
+    }
+
     @Test("records that change after they were indexed are not trusted: the failure names the record file")
     func changedRecords() throws {
         let scratch = try Self.scratch()
