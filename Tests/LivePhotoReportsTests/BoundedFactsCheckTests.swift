@@ -24,6 +24,20 @@ struct BoundedFactsCheckTests {
         try text.write(to: file, atomically: true, encoding: .utf8)
     }
 
+    /// A checker on two threads.
+    static var checker: Checker {
+        var checker = Checker(roots: [])
+        checker.jobs = 2
+        return checker
+    }
+
+    /// Our samples' records, in `scratch`.
+    static func sampleRecords(in scratch: URL) throws -> URL {
+        let records = scratch.appendingPathComponent("records.ndjson")
+        try scan([Locations.samples.path], to: records)
+        return records
+    }
+
     /// Libraries: our samples, the shared samples, each realistic layout, and all of them in
     /// one scan (where same names recur across folders and identifiers across layouts).
     static func libraries(in scratch: URL) throws -> [[String]] {
@@ -94,8 +108,7 @@ struct BoundedFactsCheckTests {
     /// (all of them, or all but single files), the default, and the default with the record
     /// file opened for each read. Returns the reports compared.
     static func compare(_ records: URL, _ label: String) throws -> Int {
-        var checker = Checker(roots: [])
-        checker.jobs = 2
+        var checker = Self.checker
         var scanned = try FactsRecords.read([records.path])
         checker.roots = scanned.roots
         let memory = checker.report(&scanned)
@@ -119,10 +132,8 @@ struct BoundedFactsCheckTests {
     func countsFollowChanges() throws {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let records = scratch.appendingPathComponent("records.ndjson")
-        try Self.scan([Locations.samples.path], to: records)
-        var checker = Checker(roots: [])
-        checker.jobs = 2
+        let records = try Self.sampleRecords(in: scratch)
+        let checker = Self.checker
         var scanned = try FactsRecords.read([records.path])
         let memory = checker.report(&scanned)
         let bounded = try BoundedFactsCheck.report([records.path], checker: checker, cacheSize: 1).report
@@ -144,10 +155,8 @@ struct BoundedFactsCheckTests {
     func changedRecords() throws {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let records = scratch.appendingPathComponent("records.ndjson")
-        try Self.scan([Locations.samples.path], to: records)
-        var checker = Checker(roots: [])
-        checker.jobs = 2
+        let records = try Self.sampleRecords(in: scratch)
+        let checker = Self.checker
         let bounded = try BoundedFactsCheck.report([records.path], checker: checker, pinAbove: Int.max, cacheSize: 1)
         #expect(bounded.source.failure == nil)
         // Another scan's records in their place: lines no longer where the index says.
