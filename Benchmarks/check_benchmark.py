@@ -2,7 +2,7 @@
 """Check speed, bytes read and memory, side by side with ExifTool and an I/O floor.
 
 Usage: python3 Benchmarks/check_benchmark.py [--pairs 5000,50000] [--work DIR] [--exiftool-pairs 300] [--runs 3]
-       python3 Benchmarks/check_benchmark.py --callgrind 200 [--linked] [--binary OLD] [--work DIR]
+       python3 Benchmarks/check_benchmark.py --callgrind 200 [--linked | --distinct] [--binary OLD] [--work DIR]
        python3 Benchmarks/check_benchmark.py --cache-pairs 50000 [--runs 3] [--distinct] [--work DIR]
 
 For each corpus size it builds a corpus of N pairs from the four real camera pairs in
@@ -19,14 +19,16 @@ With --callgrind N it instead counts instructions (valgrind's callgrind; repeata
 machine, unlike wall time) for a check of N pairs on one thread, minus the process start
 (`lpcheck --version`), and lists the functions that dominate. valgrind 3.19 cannot read the
 DWARF 5 debug information Swift emits, so it runs on a copy without debug information (the
-symbol table stays).
+symbol table stays). Its pairs are full copies of the camera files, each with its own identifier
+(about 5.5 MB a pair); with --distinct, the sparse copies described below, for corpora as large
+as the 5,000 pairs of the speed targets.
 
 With --cache-pairs N it measures incremental checks on the hard-linked corpus of N pairs (2N
 files): a cold check without a cache, the first check with --cache (reads everything and fills
 the cache), and the best of --runs checks with the warm cache (nothing changed), with the bytes
 each read (--stats).
 
---distinct (with --pairs or --cache-pairs) uses a library of distinct pairs instead of hard links:
+--distinct (with --pairs, --cache-pairs or --callgrind) uses a library of distinct pairs instead of hard links:
 each pair has its own identifier and each file its own inode, as in a real library. At 5.5 MB a
 pair, full copies of 50,000 pairs would not fit on a disk, so each file is a sparse copy of its
 camera file holding only the 4 KiB blocks lpcheck reads (found once per camera file with strace,
@@ -188,12 +190,12 @@ def timed(cmd, runs, stdin=None):
     return best, result
 
 
-def callgrind(lpcheck, work, pairs, distinct=True):
+def callgrind(lpcheck, work, pairs, distinct=True, sparse=False):
     if shutil.which("valgrind") is None:
         sys.exit("--callgrind needs valgrind (apt-get install valgrind)")
     stripped = os.path.join(work, "lpcheck-nodebug")
     subprocess.run(["objcopy", "--strip-debug", lpcheck, stripped], check=True)
-    folder = corpus(work, pairs, distinct)
+    folder = sparse_corpus(lpcheck, work, pairs) if sparse else corpus(work, pairs, distinct)
 
     def instructions(arguments, out):
         result = run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", stripped] + arguments)
@@ -256,7 +258,7 @@ def main():
         lpcheck = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                                               capture_output=True, text=True).stdout.strip(), "lpcheck")
     if args.callgrind:
-        callgrind(lpcheck, args.work, args.callgrind, distinct=not args.linked)
+        callgrind(lpcheck, args.work, args.callgrind, distinct=not args.linked, sparse=args.distinct)
         return
     if args.cache_pairs:
         incremental(lpcheck, args.work, args.cache_pairs, args.runs, sparse=args.distinct)

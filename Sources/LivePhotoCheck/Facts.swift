@@ -282,12 +282,13 @@ extension MovieFacts {
         metadataHandler = movie.metadataHandler
         hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
         contentIdentifierLocation = movie.contentIdentifierLocation
-        videoTrackCount = movie.videoTracks.count
+        var videoIDs: [UInt32] = []
+        for track in movie.tracks where track.isVideo { videoIDs.append(track.id) }
+        videoTrackCount = videoIDs.count
         frameDurations = movie.frameDurations
         frames = MovieFacts.FrameRun.runs(movie.videoFrames(limit: 100_000))
-        timedMetadataTrackCount = movie.tracks.filter(\.isTimedMetadata).count
-        let videoIDs = Set(movie.videoTracks.map(\.id))
-        stillImageTimeTracks = movie.stillImageTimeTracks.map { track in
+        timedMetadataTrackCount = movie.tracks.reduce(0) { $0 + ($1.isTimedMetadata ? 1 : 0) }
+        stillImageTimeTracks = movie.tracks.filter(\.declaresStillImageTime).map { track in
             let key = track.declaredKeys.first { $0.key == LivePhotoKeys.stillImageTime }
             return MovieFacts.StillImageTimeTrack(
                 trackID: track.id, path: track.path,

@@ -49,13 +49,17 @@ public struct ByteReader: Sendable {
         return PathNode(parent: node, type: step.type, index: step.index)
     }
 
-    /// The payload `payloadStart..<boxEnd` (offsets relative to this reader's bytes, already
-    /// checked by the caller against this reader's range) of the `index`-th child of type `type`,
-    /// named below `parent`. Moves this reader to `boxEnd`.
-    mutating func child(payloadStart: Int, boxEnd: Int, type: FourCC, index: Int, below parent: PathNode?) -> ByteReader {
+    /// Moves this reader past a child whose payload is `payloadStart..<boxEnd` (offsets relative
+    /// to this reader's bytes, already checked by the caller against this reader's range).
+    mutating func moveToChildEnd(payloadStart: Int, boxEnd: Int) {
         precondition(payloadStart >= position && payloadStart <= boxEnd && boxEnd <= end)
         position = boxEnd
-        return ByteReader(bytes: bytes, base: base, position: payloadStart, end: boxEnd, node: parent, step: PathStep(type: type, index: index))
+    }
+
+    /// A reader over `start..<end` of these bytes (a child's payload, already checked against
+    /// this reader's range by `moveToChildEnd`), named `type[index]` below `parent`.
+    func payloadReader(from start: Int, to end: Int, type: FourCC, index: Int, below parent: PathNode?) -> ByteReader {
+        ByteReader(bytes: bytes, base: base, position: start, end: end, node: parent, step: PathStep(type: type, index: index))
     }
 
     public var remaining: Int { end - position }
@@ -67,10 +71,16 @@ public struct ByteReader: Sendable {
         ParseError(code, message, offset: offset, path: path)
     }
 
+    @inline(__always)
     public func require(_ count: Int, _ what: @autoclosure () -> String = "value") throws {
-        guard count >= 0, count <= remaining else {
-            throw error(.truncated, "\(what()) needs \(count) bytes, \(remaining) remain")
-        }
+        guard count >= 0, count <= remaining else { throw shortError(what(), count) }
+    }
+
+    /// The error of a read past the end, built out of line: the reads that check for it stay small
+    /// enough to be inlined where they are called.
+    @inline(never)
+    private func shortError(_ what: String, _ count: Int) -> ParseError {
+        error(.truncated, "\(what) needs \(count) bytes, \(remaining) remain")
     }
 
     public mutating func skip(_ count: Int) throws {

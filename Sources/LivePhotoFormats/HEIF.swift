@@ -89,16 +89,17 @@ public struct HEIFStructure: Sendable {
                 break
             }
         }
-        var located = Set<UInt32>(minimumCapacity: locations.count)
         structure.items.reserveCapacity(max(locations.count, infos.count))
+        // Each located item takes its entry out of `unlocated` (one look-up an item); an ID
+        // located twice finds its entry in `infos` the second time.
+        var unlocated = infos
         for (id, method, base, extents, fields) in locations {
-            located.insert(id)
-            let info = infos[id]
+            let info = unlocated.removeValue(forKey: id) ?? infos[id]
             structure.items.append(HEIFItem(
                 id: id, type: info?.type ?? FourCC(0), name: info?.name ?? "", contentType: info?.contentType,
                 constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.hidden ?? false, location: fields))
         }
-        for (id, info) in infos.filter({ !located.contains($0.key) }).sorted(by: { $0.key < $1.key }) {
+        for (id, info) in unlocated.sorted(by: { $0.key < $1.key }) {
             structure.items.append(HEIFItem(id: id, type: info.type, name: info.name, contentType: info.contentType, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.hidden, location: nil))
         }
         return structure
@@ -152,6 +153,23 @@ public struct HEIFStructure: Sendable {
 }
 
 extension HEIFStructure {
+    /// The item holding the XMP packet: the first `mime` item whose content type names RDF/XML
+    /// (`application/rdf+xml`). The content type is searched as bytes: Swift's generic
+    /// substring search costs thousands of instructions for a string this short.
+    public var xmpItem: HEIFItem? {
+        items.first { item in
+            guard item.type == "mime", var type = item.contentType else { return false }
+            return type.withUTF8 { bytes in
+                let needle: StaticString = "rdf+xml"
+                let count = needle.utf8CodeUnitCount
+                guard bytes.count >= count else { return false }
+                return (0...(bytes.count - count)).contains { start in
+                    (0..<count).allSatisfy { bytes[start + $0] == needle.utf8Start[$0] }
+                }
+            }
+        }
+    }
+
     /// Where the TIFF data starts inside an `Exif` item's bytes: after the 4-byte offset the item
     /// begins with (ISO/IEC 23008-12 Annex A), and after a JPEG-style `Exif\0\0` header some
     /// writers keep. The one reading of that header (reader and rewriter both use it).

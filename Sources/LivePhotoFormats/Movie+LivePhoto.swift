@@ -55,21 +55,19 @@ extension Movie {
     public func metadataValue(_ key: String) -> MetadataValue? { metadata.first { $0.key == key }?.value }
 
     /// Timed-metadata tracks that declare the still-image-time key (found by key, not position).
-    public var stillImageTimeTracks: [Track] {
-        tracks.filter { track in track.declaredKeys.contains { $0.key == LivePhotoKeys.stillImageTime } }
-    }
+    public var stillImageTimeTracks: [Track] { tracks.filter(\.declaresStillImageTime) }
 
     public var videoTracks: [Track] { tracks.filter(\.isVideo) }
 
     /// The first enabled video track, else the first video track.
     public var primaryVideoTrack: Track? {
-        videoTracks.first { $0.flags & 1 != 0 } ?? videoTracks.first
+        tracks.first { $0.isVideo && $0.flags & 1 != 0 } ?? tracks.first(where: \.isVideo)
     }
 
     /// The still-image-time sample and its moment, from the first track declaring the key whose
     /// samples hold it.
     public var stillImageTime: StillImageTime? {
-        for track in stillImageTimeTracks {
+        for track in tracks where track.declaresStillImageTime {
             for timed in track.timedMetadata {
                 guard let item = timed.items.first(where: { $0.key == LivePhotoKeys.stillImageTime }) else { continue }
                 return StillImageTime(

@@ -73,8 +73,7 @@ struct MovieParser {
             warnings.append(ParseError(.invalidValue, "'moov' has no 'mvhd' movie header", offset: moov.offset, path: "moov"))
         }
         for index in movie.tracks.indices where movie.tracks[index].isTimedMetadata {
-            let declaresStillImageTime = movie.tracks[index].declaredKeys.contains { $0.key == LivePhotoKeys.stillImageTime }
-            guard allTimedSamples || declaresStillImageTime else { continue }
+            guard allTimedSamples || movie.tracks[index].declaresStillImageTime else { continue }
             do {
                 movie.tracks[index].timedMetadata = try timedSamples(movie.tracks[index])
             } catch let error as ParseError {

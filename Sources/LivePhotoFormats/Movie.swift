@@ -66,6 +66,11 @@ public struct Track: Sendable {
 
     /// Every key the track's sample descriptions declare.
     public var declaredKeys: [MetadataKeyDeclaration] { sampleDescriptions.flatMap(\.metadataKeys) }
+    /// Whether a sample description declares `com.apple.quicktime.still-image-time` (asked
+    /// without building `declaredKeys`).
+    public var declaresStillImageTime: Bool {
+        sampleDescriptions.contains { $0.metadataKeys.contains { $0.key == LivePhotoKeys.stillImageTime } }
+    }
 }
 
 public struct Edit: Sendable, Equatable {

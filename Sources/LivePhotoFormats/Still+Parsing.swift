@@ -42,7 +42,7 @@ extension Still {
                     still.warnings.append(error)
                 }
             }
-            if let item = heif.items.first(where: { $0.type == "mime" && ($0.contentType ?? "").contains("rdf+xml") }) {
+            if let item = heif.xmpItem {
                 do {
                     let (bytes, offset) = try heif.data(of: item, from: source)
                     xmpPayload = (bytes, offset, "meta/item[\(item.id)] XMP")

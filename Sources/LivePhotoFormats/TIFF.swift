@@ -93,6 +93,7 @@ public struct TIFFLayout: Sendable, Equatable {
         guard count <= Limits.maxIFDEntries else { throw reader.error(.limitExceeded, "IFD with \(count) entries") }
         _ = try reader.checkCount(UInt64(count), entrySize: 12, what: "IFD")
         var result: [Entry] = []
+        result.reserveCapacity(count)
         for _ in 0..<count {
             let at = reader.position
             let tag = try reader.u16(littleEndian: little)

@@ -74,8 +74,8 @@ public struct BoxIterator {
     private var reader: ByteReader
     /// The path children are named below (built once per container).
     private let parentNode: PathNode?
-    /// How many children of each type so far (a short list: containers hold few types).
-    private var counts: [(type: FourCC, count: Int)] = []
+    /// How many children of each type so far.
+    private var counts = SiblingCounts()
     private var seen = 0
 
     public init(_ reader: ByteReader) {
@@ -83,9 +83,31 @@ public struct BoxIterator {
         self.parentNode = reader.pathNode
     }
 
+    /// One child as the walk found it: its header, where its payload is in the container's
+    /// bytes, and its index among same-type siblings. Holds no reader, so a list of them is
+    /// plain data.
+    struct Child {
+        let type: FourCC
+        let offset: Int64
+        let size: Int64
+        let headerSize: Int
+        let userType: [UInt8]?
+        let index: Int
+        let payloadStart: Int
+        let end: Int
+
+        var box: Box { Box(type: type, offset: offset, size: size, headerSize: headerSize, userType: userType) }
+    }
+
     /// The next child: its header and a reader bounded to its payload whose path names it
     /// (`trak[2]` when a type repeats). Throws when a child runs past its parent.
     public mutating func next() throws -> (box: Box, payload: ByteReader)? {
+        guard let child = try nextChild() else { return nil }
+        return (child.box, reader.payloadReader(from: child.payloadStart, to: child.end, type: child.type, index: child.index, below: parentNode))
+    }
+
+    /// The next child's header, checked against the container; the walk moves past it.
+    mutating func nextChild() throws -> Child? {
         // Fewer than 8 bytes left: QuickTime allows a 4-byte zero terminator; anything else is noise.
         guard reader.remaining >= 8 else {
             if reader.remaining > 0, reader.peek(reader.remaining)?.allSatisfy({ $0 == 0 }) == false {
@@ -99,14 +121,7 @@ public struct BoxIterator {
         }
         let start = reader.position
         let box = try BoxHeader.parse(&reader, available: Int64(reader.remaining))
-        let index: Int
-        if let slot = counts.firstIndex(where: { $0.type == box.type }) {
-            counts[slot].count += 1
-            index = counts[slot].count
-        } else {
-            counts.append((box.type, 1))
-            index = 1
-        }
+        let index = counts.next(box.type)
         let available = reader.end - start
         guard box.size <= Int64(available) else {
             let path = PathNode(parent: parentNode, type: box.type, index: index).rendered
@@ -115,17 +130,80 @@ public struct BoxIterator {
                 offset: box.offset, path: path)
         }
         // Both within `available`: the size was just checked and the header is at most 32 bytes.
-        return (box, reader.child(payloadStart: start + box.headerSize, boxEnd: start + Int(box.size), type: box.type, index: index, below: parentNode))
+        let child = Child(type: box.type, offset: box.offset, size: box.size, headerSize: box.headerSize, userType: box.userType,
+                          index: index, payloadStart: start + box.headerSize, end: start + Int(box.size))
+        reader.moveToChildEnd(payloadStart: child.payloadStart, boxEnd: child.end)
+        return child
     }
 
-    /// Collects every child (box and payload).
-    public static func all(_ reader: ByteReader) throws -> [(box: Box, payload: ByteReader)] {
+    /// Every child (box and payload). All headers are read and checked before the first child is
+    /// handed out, so a damaged header later in the container throws before any child is used.
+    public static func all(_ reader: ByteReader) throws -> BoxList {
         var iterator = BoxIterator(reader)
-        var result: [(box: Box, payload: ByteReader)] = []
+        var children: [Child] = []
         // Room for a typical container's children at once (an item list holds dozens).
-        result.reserveCapacity(min(reader.remaining / 8, 16))
-        while let child = try iterator.next() { result.append(child) }
-        return result
+        children.reserveCapacity(min(reader.remaining / 8, 16))
+        while let child = try iterator.nextChild() { children.append(child) }
+        return BoxList(container: reader, parentNode: iterator.parentNode, children: children)
+    }
+}
+
+/// The children of a container that `BoxIterator.all` found, walked as (box, payload) pairs.
+/// It keeps their headers as plain data and the container's reader once; each payload reader
+/// is made when the walk reaches its child (a list of readers retained every one of them again
+/// as it was stored and as it was read).
+public struct BoxList: Sequence {
+    let container: ByteReader
+    let parentNode: PathNode?
+    let children: [BoxIterator.Child]
+
+    public var count: Int { children.count }
+    public var isEmpty: Bool { children.isEmpty }
+    public var underestimatedCount: Int { children.count }
+
+    public struct Iterator: IteratorProtocol {
+        let list: BoxList
+        var position = 0
+
+        public mutating func next() -> (box: Box, payload: ByteReader)? {
+            guard position < list.children.count else { return nil }
+            let child = list.children[position]
+            position += 1
+            return (child.box, list.container.payloadReader(from: child.payloadStart, to: child.end, type: child.type, index: child.index,
+                                                             below: list.parentNode))
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(list: self) }
+}
+
+/// The index of each child among its same-type siblings (`trak[2]`). The first eight types are
+/// counted in place (a container walk allocates nothing for them); more go to a list, as in an
+/// `ilst`, whose children are typed by key index.
+struct SiblingCounts {
+    private var types = SIMD8<UInt32>(repeating: 0)
+    private var counts = SIMD8<UInt32>(repeating: 0)
+    private var used = 0
+    private var more: [(type: FourCC, count: Int)] = []
+
+    /// Counts one more child of `type` and returns its 1-based index among its type.
+    mutating func next(_ type: FourCC) -> Int {
+        for slot in 0..<used where types[slot] == type.value {
+            counts[slot] &+= 1
+            return Int(counts[slot])
+        }
+        if used < 8 {
+            types[used] = type.value
+            counts[used] = 1
+            used += 1
+            return 1
+        }
+        if let slot = more.firstIndex(where: { $0.type == type }) {
+            more[slot].count += 1
+            return more[slot].count
+        }
+        more.append((type, 1))
+        return 1
     }
 }
 

@@ -22,8 +22,11 @@ public struct ItemInfoBox: BoxModel, Equatable {
 
     public init(parsing reader: inout ByteReader) throws {
         let header = try FullBoxHeader(&reader)
-        _ = header.version == 0 ? UInt32(try reader.u16()) : try reader.u32()
+        let declared = header.version == 0 ? Int(try reader.u16()) : Int(try reader.u32())
+        // Room for the entries it declares, as many as its bytes can hold (an `infe` is at least
+        // 12 bytes), so the table is not grown and rehashed as they are read.
         var entries: [UInt32: Entry] = [:]
+        entries.reserveCapacity(min(declared, reader.remaining / 12, Limits.maxItems))
         for (entryBox, var entry) in try BoxIterator.all(try reader.rest()) where entryBox.type == "infe" {
             guard entries.count < Limits.maxItems else { throw entry.error(.limitExceeded, "more than \(Limits.maxItems) items") }
             let info = try FullBoxHeader(&entry)
@@ -78,6 +81,7 @@ public struct ItemLocationBox: BoxModel {
         let minimumEntry = (header.version < 2 ? 2 : 4) + 2 + baseSize + 2
         _ = try reader.checkCount(UInt64(itemCount), entrySize: minimumEntry, what: "iloc")
         var result: [Location] = []
+        result.reserveCapacity(itemCount)
         for _ in 0..<itemCount {
             let id = header.version < 2 ? UInt32(try reader.u16()) : try reader.u32()
             let method: UInt8 = header.version >= 1 ? UInt8(try reader.u16() & 0xF) : 0
@@ -86,6 +90,7 @@ public struct ItemLocationBox: BoxModel {
             let base = try field(baseSize)
             let extentCount = try reader.checkCount(UInt64(try reader.u16()), entrySize: indexSize + offsetSize + lengthSize, what: "iloc extents")
             var extents: [HEIFItem.Extent] = []
+            extents.reserveCapacity(extentCount)
             var fields: HEIFItem.LocationFields?
             for index in 0..<extentCount {
                 _ = try field(indexSize)

@@ -49,7 +49,7 @@ public enum MotionPhotoWriter {
             }
             let window = WindowSource(source, range: 0..<mpvd.lowerBound)
             patch = try StillRewriter.heif(still, source: window, identifier: identifier)
-            if let item = heif.items.first(where: { $0.type == "mime" && ($0.contentType ?? "").contains("rdf+xml") }),
+            if let item = heif.xmpItem,
                item.constructionMethod == 0, item.extents.count == 1 {
                 let (bytes, offset) = try heif.data(of: item, from: window)
                 let edited = try XMPEditor.removingMotionPhoto(bytes, path: "XMP item")
@@ -120,7 +120,7 @@ public enum MotionPhotoWriter {
     /// `iloc` and `iref`), an `mdat` holding the XMP, and the `mpvd` box holding the MP4, last.
     public static func motionPhotoHEIC(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
         guard let heif = still.heif, let meta = still.boxes.first(where: { $0.type == "meta" }) else { throw WriteError(.missingStructure, "no HEIF meta box") }
-        let existing = heif.items.first { $0.type == "mime" && ($0.contentType ?? "").contains("rdf+xml") }
+        let existing = heif.xmpItem
         guard let primary = heif.primaryItemID, meta.size <= Int64(UInt32.max) else { throw WriteError(.missingStructure, "no primary item (pitm)") }
         let video = try ISOMovieWriter.mp4(movie, source: movieSource)
         let mpvdHeader = video.outputSize + 8 <= Int64(UInt32.max) ? 8 : 16

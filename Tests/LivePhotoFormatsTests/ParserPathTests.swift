@@ -1,0 +1,79 @@
+import LivePhotoFormats
+import LivePhotoTestSupport
+import Testing
+
+/// The parsers' cheaper paths (issue 12's speed work) held to the definitions they replace:
+/// sibling indexes counted in place, the XMP item found by a byte search, HEIF items joined to
+/// their `infe` entries with one look-up each.
+struct ParserPathTests {
+    /// A fixed sequence over twelve types (more than the eight counted in place), so a failure
+    /// repeats.
+    static func childTypes(count: Int, seed: UInt64) -> [String] {
+        let types = ["trak", "mvhd", "udta", "meta", "free", "skip", "uuid", "wide", "iods", "ctab", "pnot", "clip"]
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return types[Int(state >> 33) % types.count]
+        }
+    }
+
+    @Test("a child's path names its index among same-type siblings, past the eight types counted in place")
+    func siblingIndexes() throws {
+        for seed in UInt64(1)...40 {
+            let types = Self.childTypes(count: 60, seed: seed)
+            let bytes = types.flatMap { type in BoxBuilder.box(type, type == "uuid" ? [UInt8](repeating: 7, count: 16) : [1, 2]) }
+            var iterator = BoxIterator(ByteReader(bytes, path: "moov"))
+            var seen: [String: Int] = [:]
+            var walked = 0
+            while let (box, payload) = try iterator.next() {
+                let type = types[walked]
+                seen[type, default: 0] += 1
+                let index = seen[type] ?? 0
+                #expect(box.type == FourCC(text: type))
+                #expect(payload.path == "moov/" + (index > 1 ? "\(type)[\(index)]" : type), "seed \(seed), child \(walked)")
+                walked += 1
+            }
+            #expect(walked == types.count)
+        }
+    }
+
+    /// A HEIF `meta` payload (after its box header) with `infe` entries (version 2) and `iloc`
+    /// locations (version 0, 4-byte offsets and lengths, one extent each).
+    static func meta(infos: [(id: UInt16, type: String, contentType: String?)], locations: [UInt16]) -> [UInt8] {
+        let entries = infos.flatMap { info -> [UInt8] in
+            var payload = BoxBuilder.u16(info.id) + BoxBuilder.u16(0) + BoxBuilder.fourCC(info.type) + [0]
+            if let contentType = info.contentType { payload += Array(contentType.utf8) + [0] }
+            return BoxBuilder.fullBox("infe", version: 2, payload)
+        }
+        let iinf = BoxBuilder.fullBox("iinf", BoxBuilder.u16(UInt16(infos.count)) + entries)
+        let items = locations.enumerated().flatMap { index, id in
+            BoxBuilder.u16(id) + BoxBuilder.u16(0) + BoxBuilder.u16(1) + BoxBuilder.u32(UInt32(100 * index)) + BoxBuilder.u32(10)
+        }
+        let iloc = BoxBuilder.fullBox("iloc", [0x44, 0x00] + BoxBuilder.u16(UInt16(locations.count)) + items)
+        return [0, 0, 0, 0] + BoxBuilder.hdlr("pict") + iinf + iloc
+    }
+
+    @Test("the XMP item is the first mime item whose content type contains rdf+xml, as a substring search finds it")
+    func xmpItem() throws {
+        let contentTypes = ["", "rdf+xml", "application/rdf+xml", "rdf+xm", "RDF+XML", "x-rdf+xmlz", "ééé/rdf+xml", "rdf", "application/xml"]
+        for contentType in contentTypes {
+            let payload = Self.meta(infos: [(1, "hvc1", nil), (2, "mime", contentType), (3, "uri ", "application/rdf+xml")], locations: [1, 2, 3])
+            let heif = try HEIFStructure.parse(ByteReader(payload, path: "meta"))
+            let expected = contentType.contains("rdf+xml") ? UInt32(2) : nil
+            #expect(heif.xmpItem?.id == expected, "content type \(contentType)")
+        }
+        let two = try HEIFStructure.parse(ByteReader(Self.meta(
+            infos: [(4, "mime", "text/plain"), (5, "mime", "application/rdf+xml"), (6, "mime", "application/rdf+xml")], locations: [4, 5, 6])))
+        #expect(two.xmpItem?.id == 5)
+    }
+
+    @Test("HEIF items: located in iloc order with their entries (also when located twice), then unlocated entries by ID")
+    func itemsJoinedToEntries() throws {
+        let payload = Self.meta(infos: [(9, "Exif", nil), (5, "hvc1", nil), (3, "mime", "application/rdf+xml")], locations: [5, 7, 5, 3])
+        let heif = try HEIFStructure.parse(ByteReader(payload))
+        #expect(heif.items.map(\.id) == [5, 7, 5, 3, 9])
+        #expect(heif.items.map(\.type) == ["hvc1", FourCC(0), "hvc1", "mime", "Exif"])
+        #expect(heif.items.map(\.contentType) == [nil, nil, nil, "application/rdf+xml", nil])
+        #expect(heif.items.map { $0.extents.map(\.offset) } == [[0], [100], [200], [300], []])
+    }
+}
