@@ -288,7 +288,7 @@ extension MovieFacts {
         frameDurations = movie.frameDurations
         frames = MovieFacts.FrameRun.runs(movie.videoFrames(limit: 100_000))
         timedMetadataTrackCount = movie.tracks.reduce(0) { $0 + ($1.isTimedMetadata ? 1 : 0) }
-        stillImageTimeTracks = movie.tracks.filter(\.declaresStillImageTime).map { track in
+        stillImageTimeTracks = movie.stillImageTimeTracks.map { track in
             let key = track.declaredKeys.first { $0.key == LivePhotoKeys.stillImageTime }
             return MovieFacts.StillImageTimeTrack(
                 trackID: track.id, path: track.path,
