@@ -1,3 +1,4 @@
+import Foundation
 import LivePhotoFormats
 import LivePhotoTestSupport
 import Testing
@@ -75,5 +76,104 @@ struct ParserPathTests {
         #expect(heif.items.map(\.type) == ["hvc1", FourCC(0), "hvc1", "mime", "Exif"])
         #expect(heif.items.map(\.contentType) == [nil, nil, nil, "application/rdf+xml", nil])
         #expect(heif.items.map { $0.extents.map(\.offset) } == [[0], [100], [200], [300], []])
+    }
+
+    /// One child as a walk hands it out: everything a caller can see of it.
+    struct Seen: Equatable {
+        var box: Box
+        var path: String
+        var offset: Int64
+        var remaining: Int
+    }
+
+    /// A container walked both ways: the list `all` returns, and `next` one child at a time.
+    /// Each is the children seen, or the error that stopped it before any child was handed out
+    /// (`all`) or after the children before it (`next`).
+    static func walks(_ reader: ByteReader) -> (all: Result<[Seen], ParseError>, stepped: [Seen], steppedError: ParseError?) {
+        let all: Result<[Seen], ParseError>
+        do {
+            all = .success(try BoxIterator.all(reader).map { Seen(box: $0.box, path: $0.payload.path, offset: $0.payload.offset, remaining: $0.payload.remaining) })
+        } catch {
+            all = .failure(error as? ParseError ?? ParseError(.invalidValue, "not a ParseError: \(error)", offset: -1))
+        }
+        var iterator = BoxIterator(reader)
+        var stepped: [Seen] = []
+        do {
+            while let (box, payload) = try iterator.next() {
+                stepped.append(Seen(box: box, path: payload.path, offset: payload.offset, remaining: payload.remaining))
+            }
+            return (all, stepped, nil)
+        } catch {
+            return (all, stepped, error as? ParseError)
+        }
+    }
+
+    /// Walks a container and every container below it both ways and holds them to each other.
+    static func compareWalks(_ reader: ByteReader, depth: Int = 0) throws -> Int {
+        let (all, stepped, error) = walks(reader)
+        switch all {
+        case .success(let children):
+            #expect(error == nil, "\(reader.path): next() threw \(String(describing: error)) where all() did not")
+            #expect(children == stepped, "\(reader.path)")
+            var walked = children.count
+            if depth < 8 {
+                for (box, payload) in try BoxIterator.all(reader) where BoxTable.containers.contains(box.type) {
+                    var inner = payload
+                    if box.type == "meta" { try? MetaHeader.skip(&inner) }
+                    walked += try compareWalks(inner, depth: depth + 1)
+                }
+            }
+            return walked
+        case .failure(let failure):
+            #expect(failure == error, "\(reader.path): all() and next() stop at different errors")
+            return 0
+        }
+    }
+
+    @Test("a damaged header late in a container stops all() before any child is handed out, with its offset and path")
+    func lateDamage() throws {
+        let bytes = BoxBuilder.box("free", [1, 2]) + BoxBuilder.u32(100) + BoxBuilder.fourCC("trak") + [0, 0, 0, 0]
+        let reader = ByteReader(bytes, base: 1000, path: "moov")
+        #expect(throws: ParseError.self) { try BoxIterator.all(reader) }
+        let (all, stepped, error) = Self.walks(reader)
+        #expect(stepped.map(\.path) == ["moov/free"])
+        let thrown = try #require(error)
+        #expect(thrown.offset == 1010)
+        #expect(thrown.path == "moov/trak")
+        #expect(all == .failure(thrown))
+    }
+
+    static var realFiles: [SampleFact] {
+        SampleFact.load().filter { ["MOV", "HEIC", "HEIF", "AVIF"].contains($0.fileType) }
+    }
+
+    @Test("on real movies and HEIF files, all() and next() give the same children in every container",
+          .enabled(if: Locations.hasSharedSamples), arguments: realFiles)
+    func walksAgreeOnRealFiles(_ fact: SampleFact) throws {
+        let url = try #require(fact.url)
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let layout = try TopLevelLayout.read(from: MemorySource(bytes))
+        var walked = 0
+        for box in layout.boxes where box.type == "moov" || box.type == "meta" {
+            guard box.end <= Int64(bytes.count) else { continue }
+            var reader = ByteReader(Array(bytes[Int(box.payloadOffset)..<Int(box.end)]), base: box.payloadOffset, path: "\(box.type)")
+            if box.type == "meta" { try MetaHeader.skip(&reader) }
+            walked += try Self.compareWalks(reader)
+        }
+        #expect(walked > 0, "\(fact.file): no container walked")
+    }
+
+    @Test("on real movies, the track accessors give what their definitions over declared keys and video tracks give",
+          .enabled(if: Locations.hasSharedSamples), arguments: realFiles.filter { $0.fileType == "MOV" })
+    func trackAccessorsOnRealMovies(_ fact: SampleFact) throws {
+        let url = try #require(fact.url)
+        let movie = try #require(MediaFile.inspect(path: url.path).movie)
+        for track in movie.tracks {
+            #expect(track.declaresStillImageTime == track.declaredKeys.contains { $0.key == LivePhotoKeys.stillImageTime })
+        }
+        let videos = movie.tracks.filter(\.isVideo)
+        #expect(movie.primaryVideoTrack?.id == (videos.first { $0.flags & 1 != 0 } ?? videos.first)?.id)
+        #expect(movie.stillImageTimeTracks.map(\.id) == movie.tracks.filter { $0.declaredKeys.contains { $0.key == LivePhotoKeys.stillImageTime } }.map(\.id))
+        #expect((movie.stillImageTime != nil) == (fact.stillImageTimeValue != nil))
     }
 }
