@@ -9,19 +9,23 @@ public struct ByteReader: Sendable {
     /// The path is kept as a chain of box names and put together only when asked (errors are
     /// rare, boxes many): the chain above (`node`) and this reader's own step below it, held
     /// inline so that naming a box allocates nothing.
-    private var node: PathNode?
-    private var step: PathStep?
+    /// `PathNode.root` when nothing is above. Not an optional, for the reason `step` is not.
+    private var node: PathNode
+    /// `PathStep.none` when this reader names no box of its own. Not an optional: a reader is
+    /// copied for every box, and a struct with two optional fields was copied through the
+    /// runtime's generic value witnesses (about 140 instructions a copy instead of one retain).
+    private var step: PathStep
 
     /// Box or segment path of this reader, such as `moov/trak[2]/mdia`.
     public var path: String {
         get {
-            guard let step else { return node?.rendered ?? "" }
-            let above = node?.rendered ?? ""
+            guard !step.isNone else { return node.rendered }
+            let above = node.rendered
             return above.isEmpty ? step.rendered : above + "/" + step.rendered
         }
         set {
-            node = newValue.isEmpty ? nil : PathNode(text: newValue)
-            step = nil
+            node = newValue.isEmpty ? .root : PathNode(text: newValue)
+            step = .none
         }
     }
 
@@ -30,10 +34,11 @@ public struct ByteReader: Sendable {
         self.base = base
         self.position = 0
         self.end = bytes.count
-        self.node = path.isEmpty ? nil : PathNode(text: path)
+        self.node = path.isEmpty ? .root : PathNode(text: path)
+        self.step = .none
     }
 
-    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, node: PathNode?, step: PathStep?) {
+    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, node: PathNode, step: PathStep) {
         self.bytes = bytes
         self.base = base
         self.position = position
@@ -44,8 +49,8 @@ public struct ByteReader: Sendable {
 
     /// The path of this reader as a node that children can hang below (allocated once per
     /// container walked, not once per box).
-    var pathNode: PathNode? {
-        guard let step else { return node }
+    var pathNode: PathNode {
+        guard !step.isNone else { return node }
         return PathNode(parent: node, type: step.type, index: step.index)
     }
 
@@ -58,7 +63,7 @@ public struct ByteReader: Sendable {
 
     /// A reader over `start..<end` of these bytes (a child's payload, already checked against
     /// this reader's range by `moveToChildEnd`), named `type[index]` below `parent`.
-    func payloadReader(from start: Int, to end: Int, type: FourCC, index: Int, below parent: PathNode?) -> ByteReader {
+    func payloadReader(from start: Int, to end: Int, type: FourCC, index: Int, below parent: PathNode) -> ByteReader {
         ByteReader(bytes: bytes, base: base, position: start, end: end, node: parent, step: PathStep(type: type, index: index))
     }
 
@@ -95,26 +100,28 @@ public struct ByteReader: Sendable {
         position = newPosition
     }
 
-    public mutating func u8() throws -> UInt8 {
-        try require(1)
-        defer { position += 1 }
-        return bytes[position]
+    // The fixed-width reads load straight from the array's storage once `require` has checked
+    // the range: every reader keeps `0 <= position <= end <= bytes.count` (`init` sets `end` to
+    // the count; `sub`, `payloadReader` and `seek` only narrow within it), so the per-byte
+    // bounds checks of `bytes[i]` would check again what `require` just did. Small enough to be
+    // inlined where they are called, which the indexed versions were not.
+
+    /// The next big-endian `T`, loaded after `require` has checked its bytes.
+    @inline(__always)
+    private mutating func next<T: FixedWidthInteger>(_: T.Type) throws -> T {
+        let width = MemoryLayout<T>.size
+        try require(width)
+        assert(position >= 0 && position + width <= bytes.count)
+        let start = position
+        position += width
+        return bytes.withUnsafeBytes { T(bigEndian: $0.loadUnaligned(fromByteOffset: start, as: T.self)) }
     }
 
-    public mutating func u16() throws -> UInt16 {
-        try require(2)
-        defer { position += 2 }
-        return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
-    }
-
+    @inline(__always) public mutating func u8() throws -> UInt8 { try next(UInt8.self) }
+    @inline(__always) public mutating func u16() throws -> UInt16 { try next(UInt16.self) }
     public mutating func u24() throws -> UInt32 { UInt32(try uint(3)) }
-    public mutating func u32() throws -> UInt32 {
-        try require(4)
-        defer { position += 4 }
-        return UInt32(bytes[position]) << 24 | UInt32(bytes[position + 1]) << 16 | UInt32(bytes[position + 2]) << 8 | UInt32(bytes[position + 3])
-    }
-
-    public mutating func u64() throws -> UInt64 { try uint(8) }
+    @inline(__always) public mutating func u32() throws -> UInt32 { try next(UInt32.self) }
+    @inline(__always) public mutating func u64() throws -> UInt64 { try next(UInt64.self) }
 
     /// A table of 32-bit fields as sample tables store it: a 32-bit entry count, checked against
     /// the bytes left before anything is allocated, then `fieldsPerEntry` values per entry, read
@@ -149,10 +156,13 @@ public struct ByteReader: Sendable {
     public mutating func uint(_ width: Int) throws -> UInt64 {
         guard (1...8).contains(width) else { throw error(.invalidValue, "integer width \(width)") }
         try require(width, "\(width)-byte integer")
-        var value: UInt64 = 0
-        for index in position..<(position + width) { value = value << 8 | UInt64(bytes[index]) }
+        let start = position
         position += width
-        return value
+        return bytes.withUnsafeBytes { raw in
+            var value: UInt64 = 0
+            for index in start..<(start + width) { value = value << 8 | UInt64(raw[index]) }
+            return value
+        }
     }
 
     /// Little- or big-endian 16/32-bit values, for TIFF structures.
@@ -198,11 +208,15 @@ public struct ByteReader: Sendable {
 
     /// A NUL-terminated string within the reader (the NUL is consumed; a missing NUL takes the rest).
     public mutating func cString() throws -> String {
-        var stop = position
-        while stop < end && bytes[stop] != 0 { stop += 1 }
-        let length = stop - position
-        guard length <= Limits.maxStringBytes else { throw error(.limitExceeded, "string of \(length) bytes") }
-        let text = String(decoding: bytes[position..<stop], as: UTF8.self)
+        let start = position
+        let (text, stop): (String?, Int) = bytes.withUnsafeBufferPointer { buffer in
+            var stop = start
+            while stop < end && buffer[stop] != 0 { stop += 1 }
+            // Most names in item and key tables are empty: no string to build.
+            guard stop - start <= Limits.maxStringBytes else { return (nil, stop) }
+            return (stop == start ? "" : String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<stop]), as: UTF8.self), stop)
+        }
+        guard let text else { throw error(.limitExceeded, "string of \(stop - start) bytes") }
         position = stop < end ? stop + 1 : stop
         return text
     }
@@ -221,7 +235,11 @@ public struct ByteReader: Sendable {
 /// One step of a box path: a box type and its index among same-type siblings.
 struct PathStep: Sendable {
     let type: FourCC
+    /// 1-based; 0 only in `none`.
     let index: Int
+
+    static var none: PathStep { PathStep(type: FourCC(0), index: 0) }
+    var isNone: Bool { index == 0 }
 
     var rendered: String { index > 1 ? "\(type)[\(index)]" : "\(type)" }
 }
@@ -229,11 +247,15 @@ struct PathStep: Sendable {
 /// A chain of box path steps below a parent, or a fixed text. Rendered to
 /// `moov/trak[2]/mdia` only when an error or a model needs it.
 final class PathNode: @unchecked Sendable {
+    /// Nothing above: renders as "".
+    static let root = PathNode(text: "")
+
+    /// `nil` only for a fixed text.
     let parent: PathNode?
     let step: PathStep
     let text: String?
 
-    init(parent: PathNode?, type: FourCC, index: Int) {
+    init(parent: PathNode, type: FourCC, index: Int) {
         self.parent = parent
         self.step = PathStep(type: type, index: index)
         self.text = nil
@@ -241,7 +263,7 @@ final class PathNode: @unchecked Sendable {
 
     init(text: String) {
         self.parent = nil
-        self.step = PathStep(type: FourCC(0), index: 0)
+        self.step = .none
         self.text = text
     }
 

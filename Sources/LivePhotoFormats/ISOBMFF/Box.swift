@@ -34,10 +34,27 @@ public struct Box: Sendable, Equatable {
 /// Decoding of box headers (ISO/IEC 14496-12 §4.2): 32-bit size, `size == 1` with a 64-bit
 /// size after the type, `size == 0` to the end of the enclosing range, and `uuid` extended types.
 enum BoxHeader {
+    /// What a header says, as plain data: the `uuid` extended type stays in the bytes.
+    struct Fields {
+        let type: FourCC
+        let offset: Int64
+        let size: Int64
+        let headerSize: Int
+    }
+
     /// Parses a header from `reader`, which must be positioned at a box inside a range of
     /// `available` bytes (the rest of the parent). Returns the box with an unchecked size: callers
     /// decide whether a box past the end is an error or an anomaly.
     static func parse(_ reader: inout ByteReader, available: Int64) throws -> Box {
+        let start = reader.position
+        let header = try fields(&reader, available: available)
+        // A `uuid` header ends with its extended type, which `fields` checked and passed.
+        let userType = header.type == "uuid" ? Array(reader.bytes[(start + header.headerSize - 16)..<(start + header.headerSize)]) : nil
+        return Box(type: header.type, offset: header.offset, size: header.size, headerSize: header.headerSize, userType: userType)
+    }
+
+    /// The header fields alone (the box walk's form: nothing allocated), with the errors of `parse`.
+    static func fields(_ reader: inout ByteReader, available: Int64) throws -> Fields {
         let start = reader.offset
         let size32 = try reader.u32()
         let type = try reader.fourCC()
@@ -55,9 +72,9 @@ enum BoxHeader {
         } else if size32 == 0 {
             size = available
         }
-        var userType: [UInt8]?
         if type == "uuid" {
-            userType = try reader.read(16)
+            try reader.require(16, "16-byte field")
+            try reader.skip(16)
             headerSize += 16
         }
         guard size >= Int64(headerSize) else {
@@ -65,7 +82,7 @@ enum BoxHeader {
                 .invalidSize, "box '\(type)' claims \(size) bytes, less than its \(headerSize)-byte header",
                 offset: start, path: path())
         }
-        return Box(type: type, offset: start, size: size, headerSize: headerSize, userType: userType)
+        return Fields(type: type, offset: start, size: size, headerSize: headerSize)
     }
 }
 
@@ -73,7 +90,7 @@ enum BoxHeader {
 public struct BoxIterator {
     private var reader: ByteReader
     /// The path children are named below (built once per container).
-    private let parentNode: PathNode?
+    private let parentNode: PathNode
     /// How many children of each type so far.
     private var counts = SiblingCounts()
     private var seen = 0
@@ -83,27 +100,36 @@ public struct BoxIterator {
         self.parentNode = reader.pathNode
     }
 
-    /// One child as the walk found it: its header, where its payload is in the container's
-    /// bytes, and its index among same-type siblings. Holds no reader, so a list of them is
-    /// plain data.
+    /// One child as the walk found it: where it starts, where its payload starts and where it
+    /// ends in the container's bytes, and its index among same-type siblings. Plain data of 32
+    /// bytes (the header's offset, size and `uuid` type follow from these and the container), so
+    /// a list of a container's children is one small allocation with nothing to release.
     struct Child {
         let type: FourCC
-        let offset: Int64
-        let size: Int64
-        let headerSize: Int
-        let userType: [UInt8]?
-        let index: Int
+        /// At most `Limits.maxBoxesPerContainer`.
+        let index: Int32
+        let start: Int
         let payloadStart: Int
         let end: Int
 
-        var box: Box { Box(type: type, offset: offset, size: size, headerSize: headerSize, userType: userType) }
+        /// A placeholder for unused slots.
+        static var none: Child { Child(type: FourCC(0), index: 0, start: 0, payloadStart: 0, end: 0) }
+
+        /// The header as `BoxHeader.parse` read it from `container`, the reader walked.
+        func box(in container: ByteReader) -> Box {
+            let headerSize = payloadStart - start
+            // A `uuid` header ends with its 16-byte extended type, inside the checked range.
+            let userType = type == "uuid" ? Array(container.bytes[(payloadStart - 16)..<payloadStart]) : nil
+            return Box(type: type, offset: container.base + Int64(start), size: Int64(end - start), headerSize: headerSize, userType: userType)
+        }
     }
 
     /// The next child: its header and a reader bounded to its payload whose path names it
     /// (`trak[2]` when a type repeats). Throws when a child runs past its parent.
     public mutating func next() throws -> (box: Box, payload: ByteReader)? {
         guard let child = try nextChild() else { return nil }
-        return (child.box, reader.payloadReader(from: child.payloadStart, to: child.end, type: child.type, index: child.index, below: parentNode))
+        return (child.box(in: reader), reader.payloadReader(from: child.payloadStart, to: child.end, type: child.type, index: Int(child.index),
+                                                            below: parentNode))
     }
 
     /// The next child's header, checked against the container; the walk moves past it.
@@ -120,7 +146,7 @@ public struct BoxIterator {
             throw reader.error(.limitExceeded, "more than \(Limits.maxBoxesPerContainer) boxes in one container")
         }
         let start = reader.position
-        let box = try BoxHeader.parse(&reader, available: Int64(reader.remaining))
+        let box = try BoxHeader.fields(&reader, available: Int64(reader.remaining))
         let index = counts.next(box.type)
         let available = reader.end - start
         guard box.size <= Int64(available) else {
@@ -130,8 +156,8 @@ public struct BoxIterator {
                 offset: box.offset, path: path)
         }
         // Both within `available`: the size was just checked and the header is at most 32 bytes.
-        let child = Child(type: box.type, offset: box.offset, size: box.size, headerSize: box.headerSize, userType: box.userType,
-                          index: index, payloadStart: start + box.headerSize, end: start + Int(box.size))
+        let child = Child(type: box.type, index: Int32(truncatingIfNeeded: index), start: start, payloadStart: start + box.headerSize,
+                          end: start + Int(box.size))
         reader.moveToChildEnd(payloadStart: child.payloadStart, boxEnd: child.end)
         return child
     }
@@ -140,9 +166,7 @@ public struct BoxIterator {
     /// handed out, so a damaged header later in the container throws before any child is used.
     public static func all(_ reader: ByteReader) throws -> BoxList {
         var iterator = BoxIterator(reader)
-        var children: [Child] = []
-        // Room for a typical container's children at once (an item list holds dozens).
-        children.reserveCapacity(min(reader.remaining / 8, 16))
+        var children = BoxList.Children()
         while let child = try iterator.nextChild() { children.append(child) }
         return BoxList(container: reader, parentNode: iterator.parentNode, children: children)
     }
@@ -154,11 +178,41 @@ public struct BoxIterator {
 /// as it was stored and as it was read).
 public struct BoxList: Sequence {
     let container: ByteReader
-    let parentNode: PathNode?
-    let children: [BoxIterator.Child]
+    let parentNode: PathNode
+    let children: Children
+
+    /// The headers: the first four in place, the rest in an array. Most containers (a track's
+    /// `mdia`, a `keys` entry, an item's `data`) have four children or fewer and allocate
+    /// nothing for them; a list for every container cost an allocation and its release.
+    struct Children {
+        private var first = (BoxIterator.Child.none, BoxIterator.Child.none, BoxIterator.Child.none, BoxIterator.Child.none)
+        private var more: [BoxIterator.Child] = []
+        private(set) var count = 0
+
+        mutating func append(_ child: BoxIterator.Child) {
+            switch count {
+            case 0: first.0 = child
+            case 1: first.1 = child
+            case 2: first.2 = child
+            case 3: first.3 = child
+            default: more.append(child)
+            }
+            count += 1
+        }
+
+        subscript(position: Int) -> BoxIterator.Child {
+            switch position {
+            case 0: return first.0
+            case 1: return first.1
+            case 2: return first.2
+            case 3: return first.3
+            default: return more[position - 4]
+            }
+        }
+    }
 
     public var count: Int { children.count }
-    public var isEmpty: Bool { children.isEmpty }
+    public var isEmpty: Bool { children.count == 0 }
     public var underestimatedCount: Int { children.count }
 
     public struct Iterator: IteratorProtocol {
@@ -169,8 +223,8 @@ public struct BoxList: Sequence {
             guard position < list.children.count else { return nil }
             let child = list.children[position]
             position += 1
-            return (child.box, list.container.payloadReader(from: child.payloadStart, to: child.end, type: child.type, index: child.index,
-                                                             below: list.parentNode))
+            return (child.box(in: list.container), list.container.payloadReader(from: child.payloadStart, to: child.end, type: child.type,
+                                                                                 index: Int(child.index), below: list.parentNode))
         }
     }
 
