@@ -7,7 +7,7 @@ public struct HEIFItem: Sendable, Equatable {
     /// 0 = file offsets, 1 = inside `idat`, 2 = from other items.
     public var constructionMethod: UInt8
     public var baseOffset: UInt64
-    public var extents: [Extent]
+    public var extents: ExtentList
     public var hidden: Bool
     /// Where this item's `iloc` fields are in the file, for in-place rewriting.
     public var location: LocationFields?
@@ -26,6 +26,36 @@ public struct HEIFItem: Sendable, Equatable {
     public struct Extent: Sendable, Equatable {
         public var offset: UInt64
         public var length: UInt64
+    }
+
+    /// An item's extents in order. Nearly every item has exactly one (a HEIC's grid tiles are
+    /// dozens of items), so the first is held in place and only further ones take an array.
+    public struct ExtentList: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+        private var head = Extent(offset: 0, length: 0)
+        private var tail: [Extent] = []
+        public private(set) var count = 0
+
+        public init() {}
+        public init(arrayLiteral extents: Extent...) {
+            for extent in extents { append(extent) }
+        }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+
+        public subscript(position: Int) -> Extent {
+            precondition(position >= 0 && position < count, "extent \(position) of \(count)")
+            return position == 0 ? head : tail[position - 1]
+        }
+
+        public mutating func append(_ extent: Extent) {
+            if count == 0 { head = extent } else { tail.append(extent) }
+            count += 1
+        }
+
+        public mutating func reserveCapacity(_ capacity: Int) {
+            if capacity > 1 { tail.reserveCapacity(capacity - 1) }
+        }
     }
 
     public var totalLength: UInt64 { extents.reduce(0) { $0 &+ $1.length } }
@@ -65,7 +95,7 @@ public struct HEIFStructure: Sendable {
         var reader = payload
         _ = try FullBoxHeader(&reader)
         var structure = HEIFStructure(handler: nil, primaryItemID: nil, items: [], references: [], propertyTypes: [], itemData: nil)
-        var infos: [UInt32: ItemInfoBox.Entry] = [:]
+        var infos: [ItemInfoBox.Entry] = []
         var locations: [ItemLocationBox.Location] = []
         for (box, child) in try BoxIterator.all(reader) {
             switch box.type {
@@ -90,17 +120,20 @@ public struct HEIFStructure: Sendable {
             }
         }
         structure.items.reserveCapacity(max(locations.count, infos.count))
-        // Each located item takes its entry out of `unlocated` (one look-up an item); an ID
-        // located twice finds its entry in `infos` the second time.
-        var unlocated = infos
+        // `infos` is ordered by ID: each located item finds its entry by binary search (an ID
+        // located twice finds it again) and marks it located; the rest follow in ID order.
+        var located = [Bool](repeating: false, count: infos.count)
         for (id, method, base, extents, fields) in locations {
-            let info = unlocated.removeValue(forKey: id) ?? infos[id]
+            let slot = ItemInfoBox.slot(of: id, in: infos)
+            let info = slot.map { infos[$0] }
+            if let slot { located[slot] = true }
             structure.items.append(HEIFItem(
                 id: id, type: info?.type ?? FourCC(0), name: info?.name ?? "", contentType: info?.contentType,
                 constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.hidden ?? false, location: fields))
         }
-        for (id, info) in unlocated.sorted(by: { $0.key < $1.key }) {
-            structure.items.append(HEIFItem(id: id, type: info.type, name: info.name, contentType: info.contentType, constructionMethod: 0, baseOffset: 0, extents: [], hidden: info.hidden, location: nil))
+        for (slot, info) in infos.enumerated() where !located[slot] {
+            structure.items.append(HEIFItem(id: info.id, type: info.type, name: info.name, contentType: info.contentType, constructionMethod: 0,
+                                            baseOffset: 0, extents: [], hidden: info.hidden, location: nil))
         }
         return structure
     }

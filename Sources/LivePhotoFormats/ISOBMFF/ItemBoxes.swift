@@ -17,16 +17,18 @@ public struct ItemInfoBox: BoxModel, Equatable {
         public var hidden: Bool
     }
 
-    /// Entries by item ID (a later entry with the same ID replaces an earlier one).
-    public var entries: [UInt32: Entry]
+    /// Entries in item ID order, one per ID (a later entry with the same ID replaces an earlier
+    /// one). A sorted list rather than a dictionary: no hashing, and one allocation.
+    public var entries: [Entry]
 
     public init(parsing reader: inout ByteReader) throws {
         let header = try FullBoxHeader(&reader)
         let declared = header.version == 0 ? Int(try reader.u16()) : Int(try reader.u32())
         // Room for the entries it declares, as many as its bytes can hold (an `infe` is at least
-        // 12 bytes), so the table is not grown and rehashed as they are read.
-        var entries: [UInt32: Entry] = [:]
+        // 12 bytes), so the list is not grown as they are read.
+        var entries: [Entry] = []
         entries.reserveCapacity(min(declared, reader.remaining / 12, Limits.maxItems))
+        var ordered = true
         for (entryBox, var entry) in try BoxIterator.all(try reader.rest()) where entryBox.type == "infe" {
             guard entries.count < Limits.maxItems else { throw entry.error(.limitExceeded, "more than \(Limits.maxItems) items") }
             let info = try FullBoxHeader(&entry)
@@ -36,9 +38,30 @@ public struct ItemInfoBox: BoxModel, Equatable {
             let type = try entry.fourCC()
             let name = try entry.cString()
             let contentType = type == "mime" && !entry.isAtEnd ? try entry.cString() : nil
-            entries[id] = Entry(id: id, type: type, name: name, contentType: contentType, hidden: info.flags & 1 != 0)
+            if let last = entries.last, last.id >= id { ordered = false }
+            entries.append(Entry(id: id, type: type, name: name, contentType: contentType, hidden: info.flags & 1 != 0))
+        }
+        if !ordered {
+            // By ID, then by the order read: of an ID's entries, the one read last is kept.
+            let order = entries.indices.sorted { (entries[$0].id, $0) < (entries[$1].id, $1) }
+            var kept: [Entry] = []
+            kept.reserveCapacity(entries.count)
+            for entry in order.map({ entries[$0] }) {
+                if kept.last?.id == entry.id { kept[kept.count - 1] = entry } else { kept.append(entry) }
+            }
+            entries = kept
         }
         self.entries = entries
+    }
+
+    /// The index of the entry for `id` in `entries` (ordered by ID), by binary search.
+    static func slot(of id: UInt32, in entries: [Entry]) -> Int? {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if entries[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low].id == id ? low : nil
     }
 }
 
@@ -62,7 +85,7 @@ public struct ItemReferenceBox: BoxModel, Equatable {
 /// `iloc`: where each item's data is: construction method, base offset, extents, and (for the
 /// rewriter, which updates them in place) where the first extent's fields sit in the file.
 public struct ItemLocationBox: BoxModel {
-    public typealias Location = (id: UInt32, method: UInt8, base: UInt64, extents: [HEIFItem.Extent], fields: HEIFItem.LocationFields?)
+    public typealias Location = (id: UInt32, method: UInt8, base: UInt64, extents: HEIFItem.ExtentList, fields: HEIFItem.LocationFields?)
     public var locations: [Location]
 
     /// `iloc` versions 0, 1 and 2 with 0/4/8-byte offset, length, base-offset and index fields.
@@ -89,7 +112,7 @@ public struct ItemLocationBox: BoxModel {
             let baseAt = reader.offset
             let base = try field(baseSize)
             let extentCount = try reader.checkCount(UInt64(try reader.u16()), entrySize: indexSize + offsetSize + lengthSize, what: "iloc extents")
-            var extents: [HEIFItem.Extent] = []
+            var extents = HEIFItem.ExtentList()
             extents.reserveCapacity(extentCount)
             var fields: HEIFItem.LocationFields?
             for index in 0..<extentCount {
