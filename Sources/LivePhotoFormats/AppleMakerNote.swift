@@ -5,11 +5,24 @@ public struct AppleMakerNote: Sendable, Equatable {
     public var littleEndian: Bool
     public var entries: [Entry]
 
+    /// One tag. Its value is decoded when asked for, from the MakerNote's bytes, which all
+    /// entries share: a check asks for one tag of the thirty or so a camera writes, and decoding
+    /// them all up front was an allocation or two each.
     public struct Entry: Sendable, Equatable {
         public var tag: UInt16
         public var type: UInt16
         public var count: UInt32
-        public var value: MakerValue
+        /// The value's bytes (inside the IFD entry for four or fewer), nil when its offset
+        /// points outside the MakerNote.
+        var raw: ArraySlice<UInt8>?
+        var littleEndian: Bool
+        var decodePlists: Bool
+
+        public var value: MakerValue {
+            guard let raw else { return .unknown(type: type) }
+            return MakerValue.decode(Array(raw), type: type, count: Int(count), littleEndian: littleEndian, decodePlists: decodePlists)
+        }
+
         /// The public name where one is known (ExifTool's Apple tag table), else nil.
         public var name: String? { AppleMakerNote.tagNames[tag] }
     }
@@ -45,9 +58,8 @@ public struct AppleMakerNote: Sendable, Equatable {
         let little = order == 0x4949
         // The IFD follows the 14-byte header; its value offsets count from the MakerNote's first byte.
         let entries = try TIFFLayout.entries(bytes, at: reader.position, little: little, base: base, path: path).map { entry in
-            guard let range = entry.range else { return Entry(tag: entry.tag, type: entry.type, count: entry.count, value: .unknown(type: entry.type)) }
-            let value = MakerValue.decode(Array(bytes[range]), type: entry.type, count: Int(entry.count), littleEndian: little, decodePlists: decodePlists)
-            return Entry(tag: entry.tag, type: entry.type, count: entry.count, value: value)
+            Entry(tag: entry.tag, type: entry.type, count: entry.count, raw: entry.range.map { bytes[$0] }, littleEndian: little,
+                  decodePlists: decodePlists)
         }
         return AppleMakerNote(version: version, littleEndian: little, entries: entries)
     }
