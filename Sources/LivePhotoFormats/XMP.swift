@@ -138,6 +138,14 @@ public struct XMPPacket: Sendable, Equatable {
 
 extension String {
     func trimmingCharacters(in set: String) -> String {
+        // Most values have nothing to trim: when neither end's byte is one of the set's, neither
+        // end's character can be (the set holds single-byte characters), and no set is built.
+        var utf8Set = set
+        let (first, last) = (utf8.first, utf8.last)
+        let endsKept = utf8Set.withUTF8 { characters in
+            characters.allSatisfy { $0 < 0x80 } && first.map { !characters.contains($0) } ?? true && last.map { !characters.contains($0) } ?? true
+        }
+        if endsKept { return self }
         let drop = Set(set)
         var slice = Substring(self)
         while let first = slice.first, drop.contains(first) { slice.removeFirst() }
