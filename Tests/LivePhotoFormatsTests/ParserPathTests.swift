@@ -1,5 +1,5 @@
 import Foundation
-import LivePhotoFormats
+@testable import LivePhotoFormats
 import LivePhotoTestSupport
 import Testing
 
@@ -175,5 +175,154 @@ struct ParserPathTests {
         #expect(movie.primaryVideoTrack?.id == (videos.first { $0.flags & 1 != 0 } ?? videos.first)?.id)
         #expect(movie.stillImageTimeTracks.map(\.id) == movie.tracks.filter { $0.declaredKeys.contains { $0.key == LivePhotoKeys.stillImageTime } }.map(\.id))
         #expect((movie.stillImageTime != nil) == (fact.stillImageTimeValue != nil))
+    }
+
+    // Seventh pass (issue 12): the readers' fixed-width loads, the walk's plain-data headers,
+    // HEIF item tables without dictionaries, MakerNote values decoded on demand.
+
+    @Test("fixed-width reads, integers of any width and C strings give what a byte-by-byte definition gives, and stop at the end")
+    func readsMatchTheirDefinition() throws {
+        var state: UInt64 = 12345
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % bound
+        }
+        for round in 0..<300 {
+            let bytes = (0..<(1 + next(40))).map { _ in next(4) == 0 ? UInt8(0) : UInt8(truncatingIfNeeded: next(256)) }
+            let start = next(bytes.count + 1)
+            // A reader on a window of the bytes, as a child box's payload is.
+            var outer = ByteReader(bytes, base: 500, path: "moov")
+            try outer.skip(start)
+            var reader = try outer.rest()
+            var position = start
+            func expected(_ width: Int) -> UInt64? {
+                guard position + width <= bytes.count else { return nil }
+                return bytes[position..<(position + width)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            }
+            for _ in 0..<12 {
+                let width = [1, 2, 4, 8, 3, 5, 0][next(7)]
+                let before = reader.position
+                if width == 0 {
+                    let stop = bytes[position...].firstIndex(of: 0) ?? bytes.count
+                    let text = try reader.cString()
+                    #expect(text == String(decoding: bytes[position..<stop], as: UTF8.self), "round \(round)")
+                    position = min(stop + 1, bytes.count)
+                    #expect(reader.position == position)
+                    continue
+                }
+                let want = expected(width)
+                let got: UInt64?
+                switch width {
+                case 1: got = try? UInt64(reader.u8())
+                case 2: got = try? UInt64(reader.u16())
+                case 4: got = try? UInt64(reader.u32())
+                case 8: got = try? reader.u64()
+                default: got = try? reader.uint(width)
+                }
+                #expect(got == want, "round \(round), \(width) bytes at \(position)")
+                if want == nil {
+                    #expect(reader.position == before, "a read past the end moved the reader")
+                } else {
+                    position += width
+                }
+            }
+        }
+    }
+
+    @Test("a path names every box above a reader, below a fixed text or none; setting an empty path clears it")
+    func readerPaths() throws {
+        let inner = BoxBuilder.box("mdia", BoxBuilder.box("minf", [1]))
+        let bytes = BoxBuilder.box("trak", [9]) + BoxBuilder.box("trak", inner)
+        for (text, prefix) in [("moov", "moov/"), ("", "")] {
+            let list = try BoxIterator.all(ByteReader(bytes, path: text))
+            let (_, second) = try #require(Array(list).last)
+            let (_, mdia) = try #require(Array(try BoxIterator.all(second)).first)
+            let (_, minf) = try #require(Array(try BoxIterator.all(mdia)).first)
+            #expect(second.path == prefix + "trak[2]")
+            #expect(minf.path == prefix + "trak[2]/mdia/minf")
+            var renamed = minf
+            renamed.path = ""
+            #expect(renamed.path == "")
+            var damaged = minf
+            do {
+                _ = try damaged.u32()
+                Issue.record("a 4-byte read of a 1-byte payload did not throw")
+            } catch let error as ParseError {
+                #expect(error.path == prefix + "trak[2]/mdia/minf")
+            }
+        }
+    }
+
+    @Test("uuid children keep their extended type, offset and sizes in all() as in next(), among plain boxes")
+    func uuidChildren() throws {
+        let userType = (0..<16).map { UInt8($0 * 7) }
+        for count in [1, 3, 4, 5, 9] {
+            var bytes: [UInt8] = []
+            for index in 0..<count {
+                let payload: [UInt8] = index % 2 == 0 ? userType + [UInt8(index)] : [UInt8(index), 1]
+                bytes += index % 2 == 0 ? BoxBuilder.box("uuid", payload) : BoxBuilder.largeBox("free", payload)
+            }
+            let reader = ByteReader(bytes, base: 40, path: "moov")
+            let (all, stepped, error) = Self.walks(reader)
+            #expect(error == nil)
+            #expect(all == .success(stepped))
+            let boxes = try BoxIterator.all(reader).map(\.box)
+            #expect(boxes.count == count)
+            for (index, box) in boxes.enumerated() {
+                #expect(box.userType == (index % 2 == 0 ? userType : nil), "child \(index) of \(count)")
+                #expect(box.headerSize == (index % 2 == 0 ? 24 : 16))
+                #expect(box.payloadSize == (index % 2 == 0 ? 1 : 2))
+            }
+            #expect(boxes.first?.offset == 40)
+        }
+    }
+
+    @Test("iinf entries out of order and repeated: one per ID, the last read kept, unlocated ones in ID order")
+    func repeatedItemEntries() throws {
+        let payload = Self.meta(infos: [(8, "hvc1", nil), (2, "mime", "text/plain"), (8, "Exif", nil), (4, "grid", nil), (2, "mime", "application/rdf+xml")],
+                                locations: [4])
+        let heif = try HEIFStructure.parse(ByteReader(payload))
+        #expect(heif.items.map(\.id) == [4, 2, 8])
+        #expect(heif.items.map(\.type) == ["grid", "mime", "Exif"])
+        #expect(heif.xmpItem?.id == 2)
+    }
+
+    @Test("an item's extents in order, however many; an item list compares by its extents")
+    func itemExtents() throws {
+        let extents: [[(UInt32, UInt32)]] = [[(10, 5)], [(20, 1), (40, 2), (80, 3)], [], [(7, 0), (9, 9)]]
+        var items: [UInt8] = []
+        for (index, list) in extents.enumerated() {
+            items += BoxBuilder.u16(UInt16(index + 1)) + BoxBuilder.u16(0) + BoxBuilder.u16(UInt16(list.count))
+            for (offset, length) in list { items += BoxBuilder.u32(offset) + BoxBuilder.u32(length) }
+        }
+        let iloc = BoxBuilder.fullBox("iloc", [0x44, 0x00] + BoxBuilder.u16(UInt16(extents.count)) + items)
+        let heif = try HEIFStructure.parse(ByteReader([0, 0, 0, 0] + BoxBuilder.hdlr("pict") + iloc))
+        let expected: [[[UInt64]]] = extents.map { list in list.map { [UInt64($0.0), UInt64($0.1)] } }
+        #expect(heif.items.map { item in item.extents.map { [$0.offset, $0.length] } } == expected)
+        #expect(heif.items.map(\.totalLength) == [5, 6, 0, 9])
+        let list: HEIFItem.ExtentList = [.init(offset: 1, length: 2), .init(offset: 3, length: 4)]
+        var built = HEIFItem.ExtentList()
+        built.append(.init(offset: 1, length: 2))
+        #expect(built != list)
+        built.append(.init(offset: 3, length: 4))
+        #expect(built == list)
+        #expect(Array(built) == [.init(offset: 1, length: 2), .init(offset: 3, length: 4)])
+    }
+
+    @Test("trimming XMP text gives what trimming character by character gives, CR LF and combining marks included")
+    func trimmingMatchesCharacters() {
+        let set = " \n\r\t"
+        let drop = Set(set)
+        func definition(_ text: String) -> String {
+            var slice = Substring(text)
+            while let first = slice.first, drop.contains(first) { slice.removeFirst() }
+            while let last = slice.last, drop.contains(last) { slice.removeLast() }
+            return String(slice)
+        }
+        let pieces = ["", " ", "\n", "\r\n", "\t", "a", "é", " \u{301}", "1.0", "\r", "x y"]
+        for first in pieces { for middle in pieces { for last in pieces {
+            let text = first + middle + last
+            #expect(text.trimmingCharacters(in: set) == definition(text), "\(Array(text.unicodeScalars))")
+        } } }
     }
 }
