@@ -304,8 +304,15 @@ public struct FourCC: Hashable, Sendable, Comparable, CustomStringConvertible, E
 
     /// Printable text; bytes outside printable Latin-1 (other than ©) appear as `\xNN`.
     public var description: String {
-        let raw = bytes
-        if raw.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(decoding: raw, as: UTF8.self) }
+        // Box types are four printable ASCII bytes nearly always: written straight into the
+        // string (a path names a type per step, and a report a path per finding).
+        let printable = (0..<4).allSatisfy { index in (0x20..<0x7F).contains(value >> (24 - 8 * index) & 0xFF) }
+        if printable {
+            return String(unsafeUninitializedCapacity: 4) { buffer in
+                for index in 0..<4 { buffer[index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
+                return 4
+            }
+        }
         var text = ""
         for byte in bytes {
             if byte == 0xA9 {

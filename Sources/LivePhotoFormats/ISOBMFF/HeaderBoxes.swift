@@ -30,9 +30,12 @@ public struct MediaHeaderBox: BoxModel, Equatable {
     static func language(_ packed: UInt16) -> String {
         if packed < 0x400 { return packed == 0 ? "eng" : "mac:\(packed)" }
         if packed == 0x7FFF { return "und" }
-        let letters = [(packed >> 10) & 0x1F, (packed >> 5) & 0x1F, packed & 0x1F].map { UInt8($0) + 0x60 }
-        guard letters.allSatisfy({ (0x61...0x7A).contains($0) }) else { return "und" }
-        return String(decoding: letters, as: UTF8.self)
+        func letter(_ shift: UInt16) -> UInt8 { UInt8((packed >> shift) & 0x1F) + 0x60 }
+        guard [10, 5, 0].allSatisfy({ (0x61...0x7A).contains(letter($0)) }) else { return "und" }
+        return String(unsafeUninitializedCapacity: 3) { buffer in
+            for (index, shift) in [UInt16(10), 5, 0].enumerated() { buffer[index] = letter(shift) }
+            return 3
+        }
     }
 }
 
