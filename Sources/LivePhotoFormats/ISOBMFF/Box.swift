@@ -195,7 +195,10 @@ public struct BoxList: Sequence {
             case 1: first.1 = child
             case 2: first.2 = child
             case 3: first.3 = child
-            default: more.append(child)
+            default:
+                // Past four, as in an item list or `iinf`: room for a dozen at once.
+                if more.isEmpty { more.reserveCapacity(12) }
+                more.append(child)
             }
             count += 1
         }
