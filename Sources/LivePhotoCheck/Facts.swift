@@ -282,12 +282,17 @@ extension MovieFacts {
         metadataHandler = movie.metadataHandler
         hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
         contentIdentifierLocation = movie.contentIdentifierLocation
+        // By index: a loop over the tracks themselves copies each track (a dozen arrays retained).
         var videoIDs: [UInt32] = []
-        for track in movie.tracks where track.isVideo { videoIDs.append(track.id) }
+        var timedMetadata = 0
+        for index in movie.tracks.indices {
+            if movie.tracks[index].isVideo { videoIDs.append(movie.tracks[index].id) }
+            if movie.tracks[index].isTimedMetadata { timedMetadata += 1 }
+        }
         videoTrackCount = videoIDs.count
         frameDurations = movie.frameDurations
         frames = MovieFacts.FrameRun.runs(movie.videoFrames(limit: 100_000))
-        timedMetadataTrackCount = movie.tracks.reduce(0) { $0 + ($1.isTimedMetadata ? 1 : 0) }
+        timedMetadataTrackCount = timedMetadata
         stillImageTimeTracks = movie.stillImageTimeTracks.map { track in
             let key = track.declaredKeys.first { $0.key == LivePhotoKeys.stillImageTime }
             return MovieFacts.StillImageTimeTrack(

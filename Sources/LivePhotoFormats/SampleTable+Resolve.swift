@@ -99,6 +99,9 @@ extension SampleTable {
     /// (no chunk tables needed).
     public func timing(limit: Int = Limits.maxResolvedSamples) -> [(presentation: Int64, duration: UInt32)] {
         var result: [(presentation: Int64, duration: UInt32)] = []
+        // Room for the samples `stsz` counts, up to a few thousand: that count is the file's
+        // word (a constant-size `stsz` need not back it with bytes), so more grow as read.
+        result.reserveCapacity(min(limit, Int(sampleCount), 4096))
         var decode: Int64 = 0
         var cursor = TimingCursor(self)
         while result.count < limit, let (duration, shift) = cursor.next() {
