@@ -325,4 +325,30 @@ struct ParserPathTests {
             #expect(text.trimmingCharacters(in: set) == definition(text), "\(Array(text.unicodeScalars))")
         } } }
     }
+
+    @Test("a four-character code's text and a media language code are what their byte-by-byte definitions give")
+    func fourCCAndLanguageText() {
+        func definition(_ value: UInt32) -> String {
+            let bytes = (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+            if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(decoding: bytes, as: UTF8.self) }
+            return bytes.map { byte in
+                byte == 0xA9 ? "©" : byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16).leftPadded(to: 2)
+            }.joined()
+        }
+        for byte in 0...255 {
+            for value in [UInt32(byte) << 24 | 0x6F_6F76, 0x6D6F_6F00 | UInt32(byte), UInt32(byte) * 0x0101_0101] {
+                #expect(FourCC(value).description == definition(value), "0x\(String(value, radix: 16))")
+            }
+        }
+        func language(_ packed: UInt16) -> String {
+            if packed < 0x400 { return packed == 0 ? "eng" : "mac:\(packed)" }
+            if packed == 0x7FFF { return "und" }
+            let letters = [(packed >> 10) & 0x1F, (packed >> 5) & 0x1F, packed & 0x1F].map { UInt8($0) + 0x60 }
+            return letters.allSatisfy { (0x61...0x7A).contains($0) } ? String(decoding: letters, as: UTF8.self) : "und"
+        }
+        for packed in stride(from: UInt16(0), through: 0x7FFF, by: 7) {
+            #expect(MediaHeaderBox.language(packed) == language(packed), "\(packed)")
+        }
+        #expect(MediaHeaderBox.language(0x15C7) == "eng")
+    }
 }
