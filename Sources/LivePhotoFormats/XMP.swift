@@ -42,7 +42,10 @@ public struct XMPPacket: Sendable, Equatable {
         guard bytes.count <= Limits.maxMetadataPayloadBytes, let length = Int32(exactly: bytes.count) else {
             throw ParseError(.limitExceeded, "XMP packet of \(bytes.count) bytes", offset: base, path: path)
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+        // COMPACT keeps short texts inside their nodes and NOBLANKS drops the whitespace between
+        // elements (an XMP packet is mostly indentation); no property reads either.
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
+                            | XML_PARSE_COMPACT.rawValue | XML_PARSE_NOBLANKS.rawValue)
         let document = bytes.withUnsafeBufferPointer { buffer -> xmlDocPtr? in
             buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlReadMemory($0, length, "xmp.xml", "UTF-8", options) }
