@@ -6,14 +6,15 @@ public struct ByteReader: Sendable {
     public let base: Int64
     public private(set) var position: Int
     public let end: Int
-    /// The path is kept as a chain of box names and put together only when asked (errors are
-    /// rare, boxes many): the chain above (`node`) and this reader's own step below it, held
-    /// inline so that naming a box allocates nothing.
-    /// `PathNode.root` when nothing is above. Not an optional, for the reason `step` is not.
+    // The path is kept as a chain of box names and put together only when asked (errors are
+    // rare, boxes many): the chain above (`node`) and this reader's own step below it, held
+    // inline so that naming a box allocates nothing. Neither is an optional: a reader is copied
+    // for every box, and a struct with optional fields was copied through the runtime's generic
+    // value witnesses (about 140 instructions a copy instead of one retain).
+
+    /// The chain above; `PathNode.root` when nothing is above.
     private var node: PathNode
-    /// `PathStep.none` when this reader names no box of its own. Not an optional: a reader is
-    /// copied for every box, and a struct with two optional fields was copied through the
-    /// runtime's generic value witnesses (about 140 instructions a copy instead of one retain).
+    /// This reader's own box; `PathStep.none` when it names none.
     private var step: PathStep
 
     /// Box or segment path of this reader, such as `moov/trak[2]/mdia`.

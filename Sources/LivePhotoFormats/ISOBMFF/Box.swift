@@ -103,7 +103,7 @@ public struct BoxIterator {
     /// One child as the walk found it: where it starts, where its payload starts and where it
     /// ends in the container's bytes, and its index among same-type siblings. Plain data of 32
     /// bytes (the header's offset, size and `uuid` type follow from these and the container), so
-    /// a list of a container's children is one small allocation with nothing to release.
+    /// a list of them holds nothing to retain or release.
     struct Child {
         let type: FourCC
         /// At most `Limits.maxBoxesPerContainer`.
