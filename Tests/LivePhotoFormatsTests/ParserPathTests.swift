@@ -351,4 +351,48 @@ struct ParserPathTests {
         }
         #expect(MediaHeaderBox.language(0x15C7) == "eng")
     }
+
+    @Test("on real HEIF files, items are what a dictionary of infe entries (the last of an ID kept) joined to iloc gives",
+          .enabled(if: Locations.hasSharedSamples), arguments: realFiles.filter { $0.fileType != "MOV" })
+    func itemsOnRealHEIF(_ fact: SampleFact) throws {
+        let url = try #require(fact.url)
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let layout = try TopLevelLayout.read(from: MemorySource(bytes))
+        let meta = try #require(layout.boxes.first { $0.type == "meta" && $0.end <= Int64(bytes.count) })
+        let payload = ByteReader(Array(bytes[Int(meta.payloadOffset)..<Int(meta.end)]), base: meta.payloadOffset, path: "meta")
+        let heif = try HEIFStructure.parse(payload)
+        // The definition: every infe entry by ID, a later one replacing an earlier one.
+        var body = payload
+        try MetaHeader.skip(&body)
+        var infos: [UInt32: (type: FourCC, contentType: String?)] = [:]
+        var locations: [(id: UInt32, offsets: [UInt64])] = []
+        for (box, child) in try BoxIterator.all(body) {
+            if box.type == "iinf" {
+                var header = child
+                let version = try header.u8()
+                try header.skip(3 + (version == 0 ? 2 : 4))
+                for (entryBox, var entry) in try BoxIterator.all(try header.rest()) where entryBox.type == "infe" {
+                    let entryVersion = try entry.u8()
+                    try entry.skip(3)
+                    guard entryVersion >= 2 else { continue }
+                    let id = entryVersion == 2 ? UInt32(try entry.u16()) : try entry.u32()
+                    try entry.skip(2)
+                    let type = try entry.fourCC()
+                    _ = try entry.cString()
+                    infos[id] = (type, type == "mime" && !entry.isAtEnd ? try entry.cString() : nil)
+                }
+            } else if box.type == "iloc" {
+                var reader = child
+                locations = try ItemLocationBox(parsing: &reader).locations.map { ($0.id, $0.extents.map(\.offset)) }
+            }
+        }
+        #expect(!infos.isEmpty, "\(fact.file): no infe entry")
+        let located = Set(locations.map(\.id))
+        let expected = locations.map { ($0.id, infos[$0.id]?.type ?? FourCC(0), infos[$0.id]?.contentType, $0.offsets) }
+            + infos.keys.sorted().filter { !located.contains($0) }.map { ($0, infos[$0]?.type ?? FourCC(0), infos[$0]?.contentType, [UInt64]()) }
+        #expect(heif.items.map(\.id) == expected.map(\.0), "\(fact.file)")
+        #expect(heif.items.map(\.type) == expected.map(\.1), "\(fact.file)")
+        #expect(heif.items.map(\.contentType) == expected.map(\.2), "\(fact.file)")
+        #expect(heif.items.map { Array($0.extents.map(\.offset)) } == expected.map(\.3), "\(fact.file)")
+    }
 }
