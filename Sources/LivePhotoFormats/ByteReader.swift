@@ -128,7 +128,7 @@ public struct ByteReader: Sendable {
     /// the bytes left before anything is allocated, then `fieldsPerEntry` values per entry, read
     /// in one pass. Returns the count and the values.
     public mutating func u32Table(fieldsPerEntry: Int, what: String) throws -> (count: Int, values: [UInt32]) {
-        let count = try checkCount(UInt64(try u32()), entrySize: 4 * fieldsPerEntry, what: what)
+        let count = try entryCount(UInt32.self, entrySize: 4 * fieldsPerEntry, what: what)
         return (count, try u32s(count * fieldsPerEntry))
     }
 
@@ -157,11 +157,17 @@ public struct ByteReader: Sendable {
     public mutating func uint(_ width: Int) throws -> UInt64 {
         guard (1...8).contains(width) else { throw error(.invalidValue, "integer width \(width)") }
         try require(width, "\(width)-byte integer")
-        let start = position
-        position += width
-        return bytes.withUnsafeBytes { raw in
+        // The range is checked: the loads below cannot fail. The common widths load at once
+        // (a full box's 24-bit flags, `iloc` fields); a byte loop over the array's storage made
+        // a retained copy of the array on every call.
+        switch width {
+        case 2: return UInt64(try next(UInt16.self))
+        case 3: return UInt64(try next(UInt16.self)) << 8 | UInt64(try next(UInt8.self))
+        case 4: return UInt64(try next(UInt32.self))
+        case 8: return try next(UInt64.self)
+        default:
             var value: UInt64 = 0
-            for index in start..<(start + width) { value = value << 8 | UInt64(raw[index]) }
+            for _ in 0..<width { value = value << 8 | UInt64(try next(UInt8.self)) }
             return value
         }
     }
@@ -224,12 +230,38 @@ public struct ByteReader: Sendable {
 
     /// Validates `count` entries of `entrySize` bytes against what remains, before allocating.
     public func checkCount(_ count: UInt64, entrySize: Int, what: String) throws -> Int {
-        guard entrySize > 0 else { return 0 }
-        let (total, overflow) = count.multipliedReportingOverflow(by: UInt64(entrySize))
-        guard !overflow, total <= UInt64(remaining), let exact = Int(exactly: count) else {
-            throw error(.invalidSize, "\(what) claims \(count) entries of \(entrySize) bytes, \(remaining) bytes remain")
+        try Self.checkCount(count, entrySize: entrySize, what: what, within: self)
+    }
+
+    /// Reads a `T`-wide entry count and checks it as `checkCount` does, against the bytes from
+    /// the count field on, with errors at the count field. That is what
+    /// `checkCount(UInt64(try u32()), ...)` reported, which first copied the whole reader (to
+    /// call the check on the reader as it was before the count was read).
+    public mutating func entryCount<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, entrySize: Int, what: String) throws -> Int {
+        let before = (position: position, node: node, step: step)
+        let count = UInt64(try next(T.self))
+        guard let exact = Self.fit(count, entrySize: entrySize, available: end - before.position) else {
+            let atCount = ByteReader(bytes: bytes, base: base, position: before.position, end: end, node: before.node, step: before.step)
+            return try Self.checkCount(count, entrySize: entrySize, what: what, within: atCount)
         }
         return exact
+    }
+
+    private static func checkCount(_ count: UInt64, entrySize: Int, what: String, within reader: ByteReader) throws -> Int {
+        guard let exact = fit(count, entrySize: entrySize, available: reader.remaining) else {
+            throw reader.error(.invalidSize, "\(what) claims \(count) entries of \(entrySize) bytes, \(reader.remaining) bytes remain")
+        }
+        return exact
+    }
+
+    /// `count` as an `Int` when that many entries of `entrySize` bytes fit in `available` bytes
+    /// (0 for entries of no bytes).
+    @inline(__always)
+    private static func fit(_ count: UInt64, entrySize: Int, available: Int) -> Int? {
+        guard entrySize > 0 else { return 0 }
+        let (total, overflow) = count.multipliedReportingOverflow(by: UInt64(entrySize))
+        guard !overflow, total <= UInt64(available) else { return nil }
+        return Int(exactly: count)
     }
 }
 

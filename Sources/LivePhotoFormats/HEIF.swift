@@ -96,7 +96,7 @@ public struct HEIFStructure: Sendable {
         _ = try FullBoxHeader(&reader)
         var structure = HEIFStructure(handler: nil, primaryItemID: nil, items: [], references: [], propertyTypes: [], itemData: nil)
         var infos: [ItemInfoBox.Entry] = []
-        var locations: [ItemLocationBox.Location] = []
+        var locations: [HEIFItem] = []
         for (box, child) in try BoxIterator.all(reader) {
             switch box.type {
             case "hdlr":
@@ -119,17 +119,19 @@ public struct HEIFStructure: Sendable {
                 break
             }
         }
-        structure.items.reserveCapacity(max(locations.count, infos.count))
         // `infos` is ordered by ID: each located item finds its entry by binary search (an ID
-        // located twice finds it again) and marks it located; the rest follow in ID order.
+        // located twice finds it again), takes what it says in place and marks it located; the
+        // rest follow in ID order.
+        structure.items = locations
+        locations = []
         var located = [Bool](repeating: false, count: infos.count)
-        for (id, method, base, extents, fields) in locations {
-            let slot = ItemInfoBox.slot(of: id, in: infos)
-            let info = slot.map { infos[$0] }
-            if let slot { located[slot] = true }
-            structure.items.append(HEIFItem(
-                id: id, type: info?.type ?? FourCC(0), name: info?.name ?? "", contentType: info?.contentType,
-                constructionMethod: method, baseOffset: base, extents: extents, hidden: info?.hidden ?? false, location: fields))
+        for index in structure.items.indices {
+            guard let slot = ItemInfoBox.slot(of: structure.items[index].id, in: infos) else { continue }
+            located[slot] = true
+            structure.items[index].type = infos[slot].type
+            structure.items[index].name = infos[slot].name
+            structure.items[index].contentType = infos[slot].contentType
+            structure.items[index].hidden = infos[slot].hidden
         }
         for (slot, info) in infos.enumerated() where !located[slot] {
             structure.items.append(HEIFItem(id: info.id, type: info.type, name: info.name, contentType: info.contentType, constructionMethod: 0,

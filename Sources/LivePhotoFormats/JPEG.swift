@@ -84,8 +84,9 @@ public struct JPEGStructure: Sendable {
             }
             let segmentOffset = offset
             var path: String { "\(JPEGSegment(marker: marker, offset: 0, length: 0).name)@\(segmentOffset)" }
-            let lengthBytes = head.count >= 4 ? Array(head[2..<4]) : try source.read(at: offset + 2, count: 2)
-            let length = Int(lengthBytes[0]) << 8 | Int(lengthBytes[1])
+            // From the header read when it holds all 4 bytes (no array made for the two).
+            let lengthBytes = head.count >= 4 ? head[2..<4] : try source.read(at: offset + 2, count: 2)[...]
+            let length = Int(lengthBytes[lengthBytes.startIndex]) << 8 | Int(lengthBytes[lengthBytes.startIndex + 1])
             guard length >= 2 else {
                 throw ParseError(.invalidSize, "segment length \(length) is below 2", offset: offset + 2, path: path)
             }
@@ -96,7 +97,7 @@ public struct JPEGStructure: Sendable {
             if marker == 0xE1 {
                 // APP1 holds Exif or XMP nearly always, and at most 64 KB: read it whole at once.
                 let payload = try source.read(at: segment.payloadOffset, count: segment.length)
-                segment.label = label(marker: marker, probe: Array(payload.prefix(40)))
+                segment.label = label(marker: marker, probe: payload.prefix(40))
                 if segment.label == "Exif", structure.exif == nil {
                     structure.exif = (Array(payload.dropFirst(6)), segment.payloadOffset + 6)
                 } else if segment.label == "XMP", structure.xmp == nil {
@@ -108,7 +109,7 @@ public struct JPEGStructure: Sendable {
                     extended.append((partOffset, try reader.restBytes()))
                 }
             } else if (0xE0...0xEF).contains(marker) {
-                segment.label = label(marker: marker, probe: try source.read(at: segment.payloadOffset, count: min(segment.length, 40)))
+                segment.label = label(marker: marker, probe: try source.read(at: segment.payloadOffset, count: min(segment.length, 40))[...])
             }
             structure.segments.append(segment)
             if marker == 0xDA { break }
@@ -123,8 +124,10 @@ public struct JPEGStructure: Sendable {
     /// The extended XMP packet (a separate XML document split over APP1 segments), if any.
     public var extendedXMP: (bytes: [UInt8], offset: Int64)?
 
-    static func label(marker: UInt8, probe: [UInt8]) -> String? {
-        func starts(_ text: String) -> Bool { probe.starts(with: Array(text.utf8)) }
+    static func label(marker: UInt8, probe: ArraySlice<UInt8>) -> String? {
+        func starts(_ text: StaticString) -> Bool {
+            probe.starts(with: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
         switch marker {
         case 0xE0: return starts("JFIF") ? "JFIF" : starts("JFXX") ? "JFXX" : nil
         case 0xE1:

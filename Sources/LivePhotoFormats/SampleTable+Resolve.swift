@@ -81,16 +81,31 @@ public struct FrameDurations: Sendable, Equatable, Codable {
     }
 
     public init?(_ table: SampleTable, timescale: UInt32) {
-        let entries = table.timeToSample.filter { $0.count > 0 }
-        guard !entries.isEmpty else { return nil }
-        var perDelta: [UInt32: UInt64] = [:]
-        for entry in entries { perDelta[entry.delta, default: 0] += UInt64(entry.count) }
+        // The entries that count frames, ordered by duration; then each duration's frames are
+        // summed in one pass (no dictionary: a track has one to a few durations).
+        var entries = table.timeToSample.compactMap { $0.count > 0 ? (delta: $0.delta, count: UInt64($0.count)) : nil }
+        guard let first = entries.first else { return nil }
+        var ordered = true
+        for index in entries.indices.dropFirst() where entries[index - 1].delta > entries[index].delta { ordered = false }
+        if !ordered { entries.sort { $0.delta < $1.delta } }
         self.timescale = timescale
         frameCount = table.timedSampleCount
-        nominal = perDelta.max { $0.value == $1.value ? $0.key > $1.key : $0.value < $1.value }?.key ?? 0
-        minimum = entries.map(\.delta).min() ?? 0
-        maximum = entries.map(\.delta).max() ?? 0
-        zeroDurationFrames = perDelta[0] ?? 0
+        // The duration most frames have; of durations with as many, the shortest.
+        (nominal, zeroDurationFrames) = (first.delta, 0)
+        var most: UInt64 = 0
+        var index = 0
+        while index < entries.count {
+            let delta = entries[index].delta
+            var frames: UInt64 = 0
+            while index < entries.count, entries[index].delta == delta {
+                frames += entries[index].count
+                index += 1
+            }
+            if frames > most { (nominal, most) = (delta, frames) }
+            if delta == 0 { zeroDurationFrames = frames }
+        }
+        minimum = entries[0].delta
+        maximum = entries[entries.count - 1].delta
     }
 }
 
@@ -152,8 +167,18 @@ extension Movie {
     public func videoFrames(limit: Int = 100_000) -> [(start: Double, duration: Double)] {
         guard let video = primaryVideoTrack, video.mediaTimescale > 0 else { return [] }
         let scale = Double(video.mediaTimescale)
-        return video.sampleTable.timing(limit: limit).compactMap { frame in
-            movieSeconds(forMediaTime: frame.presentation, in: video).map { ($0, Double(frame.duration) / scale) }
-        }.sorted { $0.start < $1.start }
+        let timing = video.sampleTable.timing(limit: limit)
+        // One list, made once at its size (a `compactMap` grew it half a dozen times), and
+        // sorted only when the presentation order differs from the decoding order.
+        var frames: [(start: Double, duration: Double)] = []
+        frames.reserveCapacity(timing.count)
+        var sorted = true
+        for frame in timing {
+            guard let start = movieSeconds(forMediaTime: frame.presentation, in: video) else { continue }
+            if let last = frames.last, last.start > start { sorted = false }
+            frames.append((start, Double(frame.duration) / scale))
+        }
+        if !sorted { frames.sort { $0.start < $1.start } }
+        return frames
     }
 }

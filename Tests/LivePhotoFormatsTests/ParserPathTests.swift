@@ -7,15 +7,21 @@ import Testing
 /// sibling indexes counted in place, the XMP item found by a byte search, HEIF items joined to
 /// their `infe` entries with one look-up each.
 struct ParserPathTests {
-    /// A fixed sequence over twelve types (more than the eight counted in place), so a failure
-    /// repeats.
+    /// A fixed pseudo-random sequence (a linear congruential generator), so a failure repeats.
+    struct Seeded {
+        var state: UInt64
+        /// The next number in `0..<bound`.
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % bound
+        }
+    }
+
+    /// A fixed sequence over twelve types (more than the eight counted in place).
     static func childTypes(count: Int, seed: UInt64) -> [String] {
         let types = ["trak", "mvhd", "udta", "meta", "free", "skip", "uuid", "wide", "iods", "ctab", "pnot", "clip"]
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return types[Int(state >> 33) % types.count]
-        }
+        var random = Seeded(state: seed)
+        return (0..<count).map { _ in types[random.next(types.count)] }
     }
 
     @Test("a child's path names its index among same-type siblings, past the eight types counted in place")
@@ -182,11 +188,8 @@ struct ParserPathTests {
 
     @Test("fixed-width reads, integers of any width and C strings give what a byte-by-byte definition gives, and stop at the end")
     func readsMatchTheirDefinition() throws {
-        var state: UInt64 = 12345
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(state >> 33) % bound
-        }
+        var random = Seeded(state: 12345)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         for round in 0..<300 {
             let bytes = (0..<(1 + next(40))).map { _ in next(4) == 0 ? UInt8(0) : UInt8(truncatingIfNeeded: next(256)) }
             let start = next(bytes.count + 1)
@@ -200,7 +203,9 @@ struct ParserPathTests {
                 return bytes[position..<(position + width)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             }
             for _ in 0..<12 {
-                let width = [1, 2, 4, 8, 3, 5, 0][next(7)]
+                let width = [1, 2, 4, 8, 3, 5, 6, 7, 0][next(9)]
+                // Every width also through `uint`, which loads the common ones at once.
+                let generic = next(2) == 0
                 let before = reader.position
                 if width == 0 {
                     let stop = bytes[position...].firstIndex(of: 0) ?? bytes.count
@@ -212,7 +217,7 @@ struct ParserPathTests {
                 }
                 let want = expected(width)
                 let got: UInt64?
-                switch width {
+                switch generic ? 0 : width {
                 case 1: got = try? UInt64(reader.u8())
                 case 2: got = try? UInt64(reader.u16())
                 case 4: got = try? UInt64(reader.u32())
@@ -350,6 +355,95 @@ struct ParserPathTests {
             #expect(MediaHeaderBox.language(packed) == language(packed), "\(packed)")
         }
         #expect(MediaHeaderBox.language(0x15C7) == "eng")
+    }
+
+    // Eighth pass (issue 12): counts read with their check, EXIF text trimmed on its bytes,
+    // frame durations without a dictionary, video frames made in one list.
+
+    @Test("a table's count is checked against the bytes from its count field on, with errors at the count field, as before")
+    func entryCounts() throws {
+        var random = Seeded(state: 99)
+        func next(_ bound: Int) -> Int { random.next(bound) }
+        for round in 0..<400 {
+            let wide = next(2) == 0
+            let entrySize = [0, 1, 2, 4, 8, 12][next(6)]
+            let declared = [0, 1, 2, 3, 5, 0xFFFF, 0xFFFF_FFFF][next(7)] & (wide ? 0xFFFF_FFFF : 0xFFFF)
+            let width = wide ? 4 : 2
+            let tail = next(30)
+            var bytes = [UInt8](repeating: 0xAA, count: 3)
+            bytes += (0..<width).map { UInt8(truncatingIfNeeded: declared >> (8 * (width - 1 - $0))) } + [UInt8](repeating: 7, count: tail)
+            var reader = ByteReader(bytes, base: 1000, path: "moov/trak/stco")
+            try reader.skip(3)
+            // The definition: the check asked of the reader as it was before the count was read.
+            let before = reader
+            let expected = Result { try before.checkCount(UInt64(declared), entrySize: entrySize, what: "table") }
+            let got = Result { wide ? try reader.entryCount(UInt32.self, entrySize: entrySize, what: "table")
+                                    : try reader.entryCount(UInt16.self, entrySize: entrySize, what: "table") }
+            switch (got, expected) {
+            case let (.success(count), .success(want)):
+                #expect(count == want, "round \(round)")
+                #expect(reader.position == 3 + width, "round \(round): the count field is read")
+            case let (.failure(error as ParseError), .failure(want as ParseError)):
+                #expect(error.message == want.message && error.offset == want.offset && error.path == want.path, "round \(round): \(error) vs \(want)")
+                #expect(error.offset == 1003, "round \(round): not at the count field")
+            default:
+                Issue.record("round \(round): \(got) against \(expected)")
+            }
+        }
+    }
+
+    @Test("EXIF text loses trailing spaces and NULs and leading spaces as trimming character by character does")
+    func exifTextTrimming() {
+        func definition(_ text: String) -> String {
+            var slice = Substring(text)
+            while slice.last == " " || slice.last == "\0" { slice.removeLast() }
+            while slice.first == " " { slice.removeFirst() }
+            return String(slice)
+        }
+        let pieces = ["", " ", "\0", "  ", "Apple", "é", " \u{301}", "\u{0600} ", "iPhone 15 Pro", "\0 ", "x y"]
+        for first in pieces { for middle in pieces { for last in pieces {
+            let text = first + middle + last
+            #expect(text.trimmingSpaces == definition(text), "\(Array(text.unicodeScalars))")
+        } } }
+    }
+
+    @Test("frame durations (frames, most common, shortest, longest, zero) are what a count per duration gives")
+    func frameDurationsMatchTheirDefinition() {
+        var random = Seeded(state: 7)
+        func next(_ bound: Int) -> Int { random.next(bound) }
+        for round in 0..<500 {
+            var table = SampleTable()
+            table.timeToSample = (0..<next(6)).map { _ in
+                TimeToSampleEntry(count: UInt32([0, 1, 2, 30, 1_000_000][next(5)]), delta: UInt32([0, 1, 512, 600, 601, 1001][next(6)]))
+            }
+            let counted = table.timeToSample.filter { $0.count > 0 }
+            var perDelta: [UInt32: UInt64] = [:]
+            for entry in counted { perDelta[entry.delta, default: 0] += UInt64(entry.count) }
+            let got = FrameDurations(table, timescale: 600)
+            guard !counted.isEmpty else {
+                #expect(got == nil, "round \(round)")
+                continue
+            }
+            let nominal = perDelta.max { $0.value == $1.value ? $0.key > $1.key : $0.value < $1.value }?.key ?? 0
+            let want = FrameDurations(timescale: 600, frameCount: table.timedSampleCount, nominal: nominal, minimum: counted.map(\.delta).min() ?? 0,
+                                      maximum: counted.map(\.delta).max() ?? 0, zeroDurationFrames: perDelta[0] ?? 0)
+            #expect(got == want, "round \(round): \(table.timeToSample)")
+        }
+    }
+
+    @Test("on real movies, video frames are the presented samples in movie time, sorted, as mapping then sorting gives",
+          .enabled(if: Locations.hasSharedSamples), arguments: realFiles.filter { $0.fileType == "MOV" })
+    func videoFramesOnRealMovies(_ fact: SampleFact) throws {
+        let url = try #require(fact.url)
+        let movie = try #require(MediaFile.inspect(path: url.path).movie)
+        let video = try #require(movie.primaryVideoTrack, "\(fact.file): no video track")
+        let scale = Double(video.mediaTimescale)
+        let expected = video.sampleTable.timing().compactMap { frame in
+            movie.movieSeconds(forMediaTime: frame.presentation, in: video).map { (start: $0, duration: Double(frame.duration) / scale) }
+        }.sorted { $0.start < $1.start }
+        let got = movie.videoFrames()
+        #expect(!got.isEmpty, "\(fact.file)")
+        #expect(got.map(\.start) == expected.map(\.start) && got.map(\.duration) == expected.map(\.duration), "\(fact.file)")
     }
 
     @Test("on real HEIF files, items are what a dictionary of infe entries (the last of an ID kept) joined to iloc gives",

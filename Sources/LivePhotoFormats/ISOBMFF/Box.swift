@@ -269,6 +269,12 @@ struct FullBoxHeader {
     var version: UInt8
     var flags: UInt32
     init(_ reader: inout ByteReader) throws {
+        // Version and flags in one 32-bit load; fewer bytes left fail as the two reads did.
+        guard reader.remaining < 4 else {
+            let word = try reader.u32()
+            (version, flags) = (UInt8(truncatingIfNeeded: word >> 24), word & 0xFF_FFFF)
+            return
+        }
         version = try reader.u8()
         flags = try reader.u24()
     }

@@ -90,7 +90,7 @@ public struct EditListBox: BoxModel, Equatable {
     public init(parsing reader: inout ByteReader) throws {
         let header = try FullBoxHeader(&reader)
         let wide = header.version == 1
-        let count = try reader.checkCount(UInt64(try reader.u32()), entrySize: wide ? 20 : 12, what: "elst")
+        let count = try reader.entryCount(UInt32.self, entrySize: wide ? 20 : 12, what: "elst")
         edits = []
         edits.reserveCapacity(count)
         for _ in 0..<count {

@@ -74,8 +74,11 @@ public struct ItemReferenceBox: BoxModel, Equatable {
         let wide = header.version != 0
         for (refBox, var ref) in try BoxIterator.all(try reader.rest()) {
             let from = wide ? try ref.u32() : UInt32(try ref.u16())
-            let count = try ref.checkCount(UInt64(try ref.u16()), entrySize: wide ? 4 : 2, what: "iref")
+            let count = try ref.entryCount(UInt16.self, entrySize: wide ? 4 : 2, what: "iref")
+            // The count is checked against the bytes: room for all of them at once (a grid
+            // refers to dozens of tiles).
             var to: [UInt32] = []
+            to.reserveCapacity(count)
             for _ in 0..<count { to.append(wide ? try ref.u32() : UInt32(try ref.u16())) }
             references.append(HEIFReference(type: refBox.type, from: from, to: to))
         }
@@ -85,8 +88,11 @@ public struct ItemReferenceBox: BoxModel, Equatable {
 /// `iloc`: where each item's data is: construction method, base offset, extents, and (for the
 /// rewriter, which updates them in place) where the first extent's fields sit in the file.
 public struct ItemLocationBox: BoxModel {
-    public typealias Location = (id: UInt32, method: UInt8, base: UInt64, extents: HEIFItem.ExtentList, fields: HEIFItem.LocationFields?)
-    public var locations: [Location]
+    /// The located items in the order `iloc` lists them, with what `iloc` says of them; what
+    /// `iinf` says (type, name, content type, hidden) is left empty for the caller to join.
+    /// Items rather than tuples: the join fills them in place, where a list of tuples was
+    /// copied element by element into items.
+    public var locations: [HEIFItem]
 
     /// `iloc` versions 0, 1 and 2 with 0/4/8-byte offset, length, base-offset and index fields.
     public init(parsing reader: inout ByteReader) throws {
@@ -99,35 +105,50 @@ public struct ItemLocationBox: BoxModel {
         for size in [offsetSize, lengthSize, baseSize, indexSize] where ![0, 4, 8].contains(size) {
             throw reader.error(.invalidValue, "iloc field size \(size) (allowed: 0, 4, 8)")
         }
-        func field(_ size: Int) throws -> UInt64 { size == 0 ? 0 : try reader.uint(size) }
         let itemCount = header.version < 2 ? Int(try reader.u16()) : Int(try reader.u32())
         let minimumEntry = (header.version < 2 ? 2 : 4) + 2 + baseSize + 2
         _ = try reader.checkCount(UInt64(itemCount), entrySize: minimumEntry, what: "iloc")
-        var result: [Location] = []
+        var result: [HEIFItem] = []
         result.reserveCapacity(itemCount)
         for _ in 0..<itemCount {
             let id = header.version < 2 ? UInt32(try reader.u16()) : try reader.u32()
             let method: UInt8 = header.version >= 1 ? UInt8(try reader.u16() & 0xF) : 0
             try reader.skip(2)
             let baseAt = reader.offset
-            let base = try field(baseSize)
-            let extentCount = try reader.checkCount(UInt64(try reader.u16()), entrySize: indexSize + offsetSize + lengthSize, what: "iloc extents")
+            let base = try Self.field(&reader, baseSize)
+            let extentCount = try reader.entryCount(UInt16.self, entrySize: indexSize + offsetSize + lengthSize, what: "iloc extents")
             var extents = HEIFItem.ExtentList()
             extents.reserveCapacity(extentCount)
             var fields: HEIFItem.LocationFields?
             for index in 0..<extentCount {
-                _ = try field(indexSize)
+                _ = try Self.field(&reader, indexSize)
                 let offsetAt = reader.offset
-                let offset = try field(offsetSize)
+                let offset = try Self.field(&reader, offsetSize)
                 let lengthAt = reader.offset
-                extents.append(HEIFItem.Extent(offset: offset, length: try field(lengthSize)))
+                extents.append(HEIFItem.Extent(offset: offset, length: try Self.field(&reader, lengthSize)))
                 if index == 0 {
                     fields = HEIFItem.LocationFields(baseOffsetAt: baseAt, baseOffsetSize: baseSize, extentCount: extentCount, firstOffsetAt: offsetAt,
                                                      offsetSize: offsetSize, firstLengthAt: lengthAt, lengthSize: lengthSize)
                 }
             }
-            result.append((id, method, base, extents, fields))
+            result.append(HEIFItem(id: id, type: FourCC(0), name: "", contentType: nil, constructionMethod: method, baseOffset: base, extents: extents,
+                                   hidden: false, location: fields))
         }
         locations = result
+    }
+
+    /// A field of `size` bytes (0, 4 or 8, checked by the caller); 0 when the box leaves it out.
+    /// A function of its own: a local one capturing the reader copied the reader at every call.
+    private static func field(_ reader: inout ByteReader, _ size: Int) throws -> UInt64 {
+        switch size {
+        case 0: return 0
+        case 4:
+            try reader.require(4, "4-byte integer")
+            return UInt64(try reader.u32())
+        case 8:
+            try reader.require(8, "8-byte integer")
+            return try reader.u64()
+        default: return try reader.uint(size)
+        }
     }
 }

@@ -20,7 +20,7 @@ public struct KeysBox: Sendable, Equatable {
     /// left, then (size, namespace, key) entries, each inside its own size.
     public init(parsing reader: inout ByteReader) throws {
         _ = try FullBoxHeader(&reader)
-        let count = try reader.checkCount(UInt64(try reader.u32()), entrySize: 8, what: "keys")
+        let count = try reader.entryCount(UInt32.self, entrySize: 8, what: "keys")
         guard count <= Limits.maxKeys else { throw reader.error(.limitExceeded, "\(count) keys") }
         entries = []
         entries.reserveCapacity(count)

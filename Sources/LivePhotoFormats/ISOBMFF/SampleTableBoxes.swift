@@ -85,7 +85,7 @@ public struct ChunkOffsetBox: TypedBoxModel, Equatable {
         _ = try FullBoxHeader(&reader)
         self.type = type
         if type == "co64" {
-            let count = try reader.checkCount(UInt64(try reader.u32()), entrySize: 8, what: "co64")
+            let count = try reader.entryCount(UInt32.self, entrySize: 8, what: "co64")
             offsets = []
             offsets.reserveCapacity(count)
             for _ in 0..<count { offsets.append(try reader.u64()) }

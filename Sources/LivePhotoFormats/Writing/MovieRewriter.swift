@@ -281,7 +281,7 @@ public enum MovieRewriter {
         case "stco", "co64":
             var table = ByteReader(payload, base: 0, path: "\(type)")
             let versionAndFlags = try table.read(4)
-            let count = try table.checkCount(UInt64(try table.u32()), entrySize: type == "co64" ? 8 : 4, what: "\(type)")
+            let count = try table.entryCount(UInt32.self, entrySize: type == "co64" ? 8 : 4, what: "\(type)")
             var values: [UInt64] = []
             for _ in 0..<count { values.append(try moved(type == "co64" ? try table.u64() : UInt64(try table.u32()))) }
             if type == "stco" && values.allSatisfy({ $0 <= UInt64(UInt32.max) }) {
