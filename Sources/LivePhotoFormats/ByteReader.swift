@@ -132,6 +132,14 @@ public struct ByteReader: Sendable {
         return (count, try u32s(count * fieldsPerEntry))
     }
 
+    /// `u32Table`'s count and check without its values: the reader moves past them. The same
+    /// errors as reading the table, for readers that need only its size.
+    public mutating func skipU32Table(fieldsPerEntry: Int, what: String) throws -> Int {
+        let count = try entryCount(UInt32.self, entrySize: 4 * fieldsPerEntry, what: what)
+        try skip(count * 4 * fieldsPerEntry)
+        return count
+    }
+
     /// `count` big-endian 32-bit values in one pass (sample tables hold thousands).
     public mutating func u32s(_ count: Int) throws -> [UInt32] {
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: 4)

@@ -129,13 +129,20 @@ public struct InspectOptions: Sendable {
     public var boxTree: Bool
     /// Decode the binary plists held in MakerNote tags.
     public var decodePlists: Bool
+    /// Keep the chunk tables (`stsc`, `stsz` sizes, `stco`/`co64`, `stss`) of every track. When
+    /// false, tracks whose samples are not read (video, sound) keep only their sample count: the
+    /// tables are still checked as when they are kept (same errors and warnings), their entries
+    /// are skipped. Timing tables (`stts`, `ctts`) are always kept.
+    public var chunkTables: Bool
 
-    public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, boxTree: Bool = true, decodePlists: Bool = true) {
+    public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, boxTree: Bool = true, decodePlists: Bool = true,
+                chunkTables: Bool = true) {
         self.standardExif = standardExif
         self.allTimedSamples = allTimedSamples
         self.thumbnail = thumbnail
         self.boxTree = boxTree
         self.decodePlists = decodePlists
+        self.chunkTables = chunkTables
     }
 
     public static let full = InspectOptions()

@@ -3,7 +3,8 @@ extension Movie {
     /// of timed-metadata tracks. `mdat` is never read.
     public static func read(from source: ByteSource, options: InspectOptions = .full) throws -> Movie {
         let layout = try TopLevelLayout.read(from: source)
-        var parser = MovieParser(source: source, warnings: layout.warnings, allTimedSamples: options.allTimedSamples, boxTree: options.boxTree)
+        var parser = MovieParser(source: source, warnings: layout.warnings, allTimedSamples: options.allTimedSamples, boxTree: options.boxTree,
+                                 chunkTables: options.chunkTables)
         return try parser.parse(layout: layout)
     }
 }
@@ -14,6 +15,7 @@ struct MovieParser {
     var warnings: [ParseError]
     var allTimedSamples = true
     var boxTree = true
+    var chunkTables = true
 
     static let maxTimedSamplesPerTrack = 4096
     static let maxTimedSampleBytes: UInt32 = 1 << 20
@@ -72,8 +74,7 @@ struct MovieParser {
         if !sawHeader {
             warnings.append(ParseError(.invalidValue, "'moov' has no 'mvhd' movie header", offset: moov.offset, path: "moov"))
         }
-        for index in movie.tracks.indices where movie.tracks[index].isTimedMetadata {
-            guard allTimedSamples || movie.tracks[index].declaresStillImageTime else { continue }
+        for index in movie.tracks.indices where readsSamples(of: movie.tracks[index]) {
             do {
                 movie.tracks[index].timedMetadata = try timedSamples(movie.tracks[index])
             } catch let error as ParseError {
@@ -161,9 +162,18 @@ struct MovieParser {
         }
     }
 
+    /// Whether `parse` reads the samples of `track` (so it needs its chunk tables).
+    func readsSamples(of track: Track) -> Bool {
+        track.isTimedMetadata && (allTimedSamples || track.declaresStillImageTime)
+    }
+
     mutating func sampleTable(_ reader: ByteReader, into track: inout Track) throws {
         var table = SampleTable()
-        for (box, var child) in try BoxIterator.all(reader) {
+        // Chunk tables are kept unless asked not to; then they are skipped for a track whose
+        // samples are not read, known once `stsd` has been read as the first child (as it
+        // nearly always is; anywhere else, every table is kept).
+        var keepChunks = true
+        for (position, (box, var child)) in try BoxIterator.all(reader).enumerated() {
             switch box.type {
             case "stsd":
                 let descriptions = try SampleDescriptionBox(parsing: &child)
@@ -171,24 +181,45 @@ struct MovieParser {
                 if descriptions.descriptions.count != Int(descriptions.declaredCount) {
                     warnings.append(child.error(.invalidValue, "stsd declares \(descriptions.declaredCount) entries but holds \(descriptions.descriptions.count)"))
                 }
+                if position == 0 { keepChunks = chunkTables || readsSamples(of: track) }
             case "stts":
                 table.timeToSample = try model(child, as: TimeToSampleBox.self, "stts").entries
             case "ctts":
                 table.compositionOffsets = try model(child, as: CompositionOffsetBox.self, "ctts").entries
             case "stss":
-                table.syncSamples = try model(child, as: SyncSampleBox.self, "stss").samples
+                if keepChunks {
+                    table.syncSamples = try model(child, as: SyncSampleBox.self, "stss").samples
+                } else {
+                    try SyncSampleBox.skip(&child)
+                    noteUnread(child, "stss")
+                }
             case "stsc":
-                table.sampleToChunk = try model(child, as: SampleToChunkBox.self, "stsc").entries
+                if keepChunks {
+                    table.sampleToChunk = try model(child, as: SampleToChunkBox.self, "stsc").entries
+                } else {
+                    try SampleToChunkBox.skip(&child)
+                    noteUnread(child, "stsc")
+                }
             case "stsz", "stz2":
-                let sizes = try model(child, as: SampleSizeBox.self, box.type)
+                let sizes: SampleSizeBox
+                if keepChunks {
+                    sizes = try model(child, as: SampleSizeBox.self, box.type)
+                } else {
+                    sizes = try SampleSizeBox(skippingSizes: &child, type: box.type)
+                    noteUnread(child, box.type.description)
+                }
                 table.sizeBox = sizes.type
                 table.constantSampleSize = sizes.constantSize
                 table.sampleCount = sizes.sampleCount
                 table.sampleSizes = sizes.sizes
             case "stco", "co64":
-                let offsets = try model(child, as: ChunkOffsetBox.self, box.type)
-                table.chunkOffsetBox = offsets.type
-                table.chunkOffsets = offsets.offsets
+                table.chunkOffsetBox = box.type
+                if keepChunks {
+                    table.chunkOffsets = try model(child, as: ChunkOffsetBox.self, box.type).offsets
+                } else {
+                    try ChunkOffsetBox.skip(&child, type: box.type)
+                    noteUnread(child, box.type.description)
+                }
             default:
                 break
             }

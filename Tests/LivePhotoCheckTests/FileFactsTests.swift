@@ -1,3 +1,4 @@
+import Foundation
 @testable import LivePhotoCheck
 import LivePhotoFormats
 import LivePhotoTestSupport
@@ -68,5 +69,65 @@ struct FileFactsTests {
             #expect(facts.baseName == String(dot.map { fileName[..<$0] } ?? fileName), "\(path)")
             #expect(facts.fileExtension == (dot.map { String(fileName[fileName.utf8.index(after: $0)...]).lowercased() } ?? ""), "\(path)")
         }
+    }
+    /// Movies and motion photos of `../shared/samples`, and damaged copies of one movie whose
+    /// chunk tables claim more entries than they hold.
+    static func chunkTableFiles(into folder: URL) throws -> [String] {
+        let real = SharedSamples.mediaFiles()
+        var files = real.map(\.path)
+        guard let movie = real.first(where: { $0.pathExtension.lowercased() == "mov" }) else { return files }
+        let bytes = [UInt8](try Data(contentsOf: movie))
+        let moov = try #require(TopLevelLayout.read(from: MemorySource(bytes)).boxes.first { $0.type == "moov" })
+        // Each table of each track in turn: its entry count (after version and flags) made huge.
+        for (type, countAt) in [("stco", 4), ("co64", 4), ("stsc", 4), ("stss", 4), ("stsz", 8)] {
+            var from = Int(moov.offset)
+            var copy = 0
+            while let at = Self.find(Array(type.utf8), in: bytes, from: from), at < Int(moov.end) {
+                var damaged = bytes
+                let field = at + 4 + countAt
+                damaged.replaceSubrange(field..<(field + 4), with: [0x0F, 0xFF, 0xFF, 0xF0])
+                let url = folder.appendingPathComponent("\(type)-\(copy).mov")
+                try Data(damaged).write(to: url)
+                files.append(url.path)
+                (from, copy) = (at + 4, copy + 1)
+            }
+        }
+        return files
+    }
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        return bytes[start...].indices.first { bytes[$0...].starts(with: needle) }
+    }
+
+    @Test("facts read without the chunk tables of tracks whose samples are not read equal facts read with them, damaged tables included",
+          .enabled(if: Locations.hasSharedSamples))
+    func factsWithoutChunkTables() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-chunk-tables-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try Self.chunkTableFiles(into: folder)
+        var skipped = 0, damaged = 0
+        for path in files {
+            var options = Checker(roots: []).inspectOptions
+            #expect(!options.chunkTables, "the check reads without chunk tables")
+            let lean = MediaFile.inspect(path: path, options: options)
+            options.chunkTables = true
+            let full = MediaFile.inspect(path: path, options: options)
+            #expect(try sortedJSON(FileFacts(lean)) == sortedJSON(FileFacts(full)), "\(path)")
+            // The lean read kept the tables of the tracks whose samples it read, and only those.
+            for (leanTrack, fullTrack) in zip(lean.movie?.tracks ?? [], full.movie?.tracks ?? []) {
+                #expect(leanTrack.sampleTable.sampleCount == fullTrack.sampleTable.sampleCount, "\(path)")
+                if leanTrack.timedMetadata.isEmpty && leanTrack.timedMetadataError == nil {
+                    if !fullTrack.sampleTable.chunkOffsets.isEmpty { skipped += 1 }
+                    #expect(leanTrack.sampleTable.chunkOffsets.isEmpty, "\(path) \(leanTrack.path)")
+                } else {
+                    #expect(leanTrack.sampleTable == fullTrack.sampleTable, "\(path) \(leanTrack.path)")
+                }
+            }
+            if full.movie?.warnings.contains(where: { $0.message.contains("claims") }) == true || full.error?.message.contains("claims") == true { damaged += 1 }
+        }
+        #expect(skipped > 10, "too few tracks read without their tables")
+        #expect(damaged > 5, "too few damaged tables")
     }
 }

@@ -74,6 +74,22 @@ public struct SampleSizeBox: TypedBoxModel, Equatable {
             }
         }
     }
+
+    /// An `stsz` with its sample count and constant size, its per-sample sizes skipped (`stz2`
+    /// is read whole: it is rare, and its sizes are packed).
+    init(skippingSizes reader: inout ByteReader, type: FourCC) throws {
+        guard type == "stsz" else {
+            self = try SampleSizeBox(parsing: &reader, type: type)
+            return
+        }
+        _ = try FullBoxHeader(&reader)
+        self.type = type
+        constantSize = try reader.u32()
+        sampleCount = try reader.u32()
+        if constantSize == 0 {
+            try reader.skip(try reader.checkCount(UInt64(sampleCount), entrySize: 4, what: "stsz") * 4)
+        }
+    }
 }
 
 /// `stco` (32-bit) or `co64` (64-bit) chunk offsets.
@@ -91,6 +107,34 @@ public struct ChunkOffsetBox: TypedBoxModel, Equatable {
             for _ in 0..<count { offsets.append(try reader.u64()) }
         } else {
             offsets = try reader.u32Table(fieldsPerEntry: 1, what: "stco").values.map(UInt64.init)
+        }
+    }
+}
+
+// The chunk tables checked as their models read them, entries skipped (`InspectOptions.chunkTables`
+// false): the same count checks, so a damaged table gives the same error either way.
+
+extension SyncSampleBox {
+    static func skip(_ reader: inout ByteReader) throws {
+        _ = try FullBoxHeader(&reader)
+        _ = try reader.skipU32Table(fieldsPerEntry: 1, what: "stss")
+    }
+}
+
+extension SampleToChunkBox {
+    static func skip(_ reader: inout ByteReader) throws {
+        _ = try FullBoxHeader(&reader)
+        _ = try reader.skipU32Table(fieldsPerEntry: 3, what: "stsc")
+    }
+}
+
+extension ChunkOffsetBox {
+    static func skip(_ reader: inout ByteReader, type: FourCC) throws {
+        _ = try FullBoxHeader(&reader)
+        if type == "co64" {
+            try reader.skip(try reader.entryCount(UInt32.self, entrySize: 8, what: "co64") * 8)
+        } else {
+            _ = try reader.skipU32Table(fieldsPerEntry: 1, what: "stco")
         }
     }
 }
