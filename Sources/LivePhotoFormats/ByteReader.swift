@@ -7,26 +7,27 @@ public struct ByteReader: Sendable {
     public private(set) var position: Int
     public let end: Int
     // The path is kept as a chain of box names and put together only when asked (errors are
-    // rare, boxes many): the chain above (`node`) and this reader's own step below it, held
-    // inline so that naming a box allocates nothing. Neither is an optional: a reader is copied
-    // for every box, and a struct with optional fields was copied through the runtime's generic
-    // value witnesses (about 140 instructions a copy instead of one retain).
+    // rare, boxes many): a node for the chain above and up to two steps below it held in place,
+    // so that naming a box allocates nothing, and walking a container allocates a node only
+    // once its readers' steps are full (every other level). Neither field is an optional: a
+    // reader is copied for every box, and a struct with optional fields was copied through the
+    // runtime's generic value witnesses (about 140 instructions a copy instead of one retain).
 
     /// The chain above; `PathNode.root` when nothing is above.
     private var node: PathNode
-    /// This reader's own box; `PathStep.none` when it names none.
-    private var step: PathStep
+    /// The steps below `node` down to this reader's own box; `.none` when it names none.
+    private var steps: PathSteps
 
     /// Box or segment path of this reader, such as `moov/trak[2]/mdia`.
     public var path: String {
         get {
-            guard !step.isNone else { return node.rendered }
-            let above = node.rendered
-            return above.isEmpty ? step.rendered : above + "/" + step.rendered
+            var text = node.rendered
+            steps.render(below: &text)
+            return text
         }
         set {
             node = newValue.isEmpty ? .root : PathNode(text: newValue)
-            step = .none
+            steps = .none
         }
     }
 
@@ -36,23 +37,22 @@ public struct ByteReader: Sendable {
         self.position = 0
         self.end = bytes.count
         self.node = path.isEmpty ? .root : PathNode(text: path)
-        self.step = .none
+        self.steps = .none
     }
 
-    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, node: PathNode, step: PathStep) {
+    private init(bytes: [UInt8], base: Int64, position: Int, end: Int, node: PathNode, steps: PathSteps) {
         self.bytes = bytes
         self.base = base
         self.position = position
         self.end = end
         self.node = node
-        self.step = step
+        self.steps = steps
     }
 
-    /// The path of this reader as a node that children can hang below (allocated once per
-    /// container walked, not once per box).
-    var pathNode: PathNode {
-        guard !step.isNone else { return node }
-        return PathNode(parent: node, type: step.type, index: step.index)
+    /// The path of this reader as children hang below it: its own node and steps while a
+    /// child's step still fits in place, else a node holding them (the one allocation).
+    var childPrefix: PathPrefix {
+        steps.isFull ? PathPrefix(node: PathNode(parent: node, steps: steps), steps: .none) : PathPrefix(node: node, steps: steps)
     }
 
     /// Moves this reader past a child whose payload is `payloadStart..<boxEnd` (offsets relative
@@ -63,9 +63,9 @@ public struct ByteReader: Sendable {
     }
 
     /// A reader over `start..<end` of these bytes (a child's payload, already checked against
-    /// this reader's range by `moveToChildEnd`), named `type[index]` below `parent`.
-    func payloadReader(from start: Int, to end: Int, type: FourCC, index: Int, below parent: PathNode) -> ByteReader {
-        ByteReader(bytes: bytes, base: base, position: start, end: end, node: parent, step: PathStep(type: type, index: index))
+    /// this reader's range by `moveToChildEnd`), named `type[index]` below `prefix`.
+    func payloadReader(from start: Int, to end: Int, type: FourCC, index: Int, below prefix: PathPrefix) -> ByteReader {
+        ByteReader(bytes: bytes, base: base, position: start, end: end, node: prefix.node, steps: prefix.steps.appending(PathStep(type: type, index: index)))
     }
 
     public var remaining: Int { end - position }
@@ -202,7 +202,7 @@ public struct ByteReader: Sendable {
     /// A reader limited to the next `count` bytes; this reader moves past them.
     public mutating func sub(count: Int, path: String? = nil) throws -> ByteReader {
         try require(count, "nested structure")
-        var child = ByteReader(bytes: bytes, base: base, position: position, end: position + count, node: node, step: step)
+        var child = ByteReader(bytes: bytes, base: base, position: position, end: position + count, node: node, steps: steps)
         if let path { child.path = path }
         position += count
         return child
@@ -224,16 +224,21 @@ public struct ByteReader: Sendable {
     /// A NUL-terminated string within the reader (the NUL is consumed; a missing NUL takes the rest).
     public mutating func cString() throws -> String {
         let start = position
-        let (text, stop): (String?, Int) = bytes.withUnsafeBufferPointer { buffer in
+        let stop = terminator(from: start)
+        guard stop - start <= Limits.maxStringBytes else { throw error(.limitExceeded, "string of \(stop - start) bytes") }
+        position = stop < end ? stop + 1 : stop
+        // Most names in item and key tables are empty: no string to build.
+        return stop == start ? "" : String(decoding: bytes[start..<stop], as: UTF8.self)
+    }
+
+    /// Where the NUL at or after `start` is, or `end`. Not `mutating`: the bytes are read where
+    /// they are (a closure over them in a mutating method retained a copy of the array).
+    private func terminator(from start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
             var stop = start
             while stop < end && buffer[stop] != 0 { stop += 1 }
-            // Most names in item and key tables are empty: no string to build.
-            guard stop - start <= Limits.maxStringBytes else { return (nil, stop) }
-            return (stop == start ? "" : String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<stop]), as: UTF8.self), stop)
+            return stop
         }
-        guard let text else { throw error(.limitExceeded, "string of \(stop - start) bytes") }
-        position = stop < end ? stop + 1 : stop
-        return text
     }
 
     /// Validates `count` entries of `entrySize` bytes against what remains, before allocating.
@@ -246,10 +251,10 @@ public struct ByteReader: Sendable {
     /// `checkCount(UInt64(try u32()), ...)` reported, which first copied the whole reader (to
     /// call the check on the reader as it was before the count was read).
     public mutating func entryCount<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, entrySize: Int, what: String) throws -> Int {
-        let before = (position: position, node: node, step: step)
+        let before = (position: position, node: node, steps: steps)
         let count = UInt64(try next(T.self))
         guard let exact = Self.fit(count, entrySize: entrySize, available: end - before.position) else {
-            let atCount = ByteReader(bytes: bytes, base: base, position: before.position, end: end, node: before.node, step: before.step)
+            let atCount = ByteReader(bytes: bytes, base: base, position: before.position, end: end, node: before.node, steps: before.steps)
             return try Self.checkCount(count, entrySize: entrySize, what: what, within: atCount)
         }
         return exact
@@ -282,7 +287,74 @@ struct PathStep: Sendable {
     static var none: PathStep { PathStep(type: FourCC(0), index: 0) }
     var isNone: Bool { index == 0 }
 
-    var rendered: String { index > 1 ? "\(type)[\(index)]" : "\(type)" }
+    /// The step in 64 bits (type above, index below; 0 for `none`), as `PathSteps` holds it.
+    var packed: UInt64 { isNone ? 0 : UInt64(type.value) << 32 | UInt64(UInt32(truncatingIfNeeded: index)) }
+
+    init(type: FourCC, index: Int) {
+        self.type = type
+        self.index = index
+    }
+
+    init(packed: UInt64) {
+        self.init(type: FourCC(UInt32(truncatingIfNeeded: packed >> 32)), index: Int(UInt32(truncatingIfNeeded: packed)))
+    }
+
+    var rendered: String {
+        var text = ""
+        render(below: &text)
+        return text
+    }
+
+    /// Appends `/type[index]` to `path` (no slash when the path is empty, no index when it is 1).
+    /// Paths are put together by appending (a track's path is rendered for every track), not
+    /// by interpolating and joining the parts.
+    func render(below path: inout String) {
+        if !path.isEmpty { path += "/" }
+        path += type.description
+        if index > 1 {
+            path += "["
+            path += String(index)
+            path += "]"
+        }
+    }
+}
+
+/// Up to two path steps held in place, filled from the first; an unused one is 0. Plain
+/// integers, so a reader holding them is copied as plain data plus its two references. Two,
+/// because the reader then keeps the size it had with one step: with three or four the
+/// compiler copied and destroyed readers through the type's value witnesses, which cost more
+/// than the nodes saved.
+struct PathSteps: Sendable {
+    private var first: UInt64 = 0, second: UInt64 = 0
+
+    static var none: PathSteps { PathSteps() }
+    var isFull: Bool { second != 0 }
+
+    /// These steps and `step` after them; the caller checks `isFull` first.
+    func appending(_ step: PathStep) -> PathSteps {
+        var steps = self
+        let packed = step.packed
+        if first == 0 { steps.first = packed } else {
+            precondition(second == 0, "a third path step")
+            steps.second = packed
+        }
+        return steps
+    }
+
+    /// Appends each step as `PathStep.render(below:)` does.
+    func render(below path: inout String) {
+        guard first != 0 else { return }
+        PathStep(packed: first).render(below: &path)
+        guard second != 0 else { return }
+        PathStep(packed: second).render(below: &path)
+    }
+}
+
+/// The path children of a container are named below: a node and the steps under it that still
+/// leave room for the child's own.
+struct PathPrefix {
+    let node: PathNode
+    let steps: PathSteps
 }
 
 /// A chain of box path steps below a parent, or a fixed text. Rendered to
@@ -293,27 +365,35 @@ final class PathNode: @unchecked Sendable {
 
     /// `nil` only for a fixed text.
     let parent: PathNode?
-    let step: PathStep
+    let steps: PathSteps
     let text: String?
 
-    init(parent: PathNode, type: FourCC, index: Int) {
+    init(parent: PathNode, steps: PathSteps) {
         self.parent = parent
-        self.step = PathStep(type: type, index: index)
+        self.steps = steps
         self.text = nil
     }
 
     init(text: String) {
         self.parent = nil
-        self.step = .none
+        self.steps = .none
         self.text = text
     }
 
     var rendered: String {
-        if let text { return text }
-        let name = step.rendered
-        guard let parent else { return name }
-        let above = parent.rendered
-        return above.isEmpty ? name : above + "/" + name
+        var path = ""
+        render(into: &path)
+        return path
+    }
+
+    /// Appends this node's path to `path`, which holds nothing yet or the text above it.
+    private func render(into path: inout String) {
+        if let text {
+            path += text
+            return
+        }
+        parent?.render(into: &path)
+        steps.render(below: &path)
     }
 }
 

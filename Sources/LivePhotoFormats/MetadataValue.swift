@@ -92,6 +92,18 @@ public enum WellKnownType {
         }
     }
 
+    /// The byte width of a fixed-width integer type (`int8` ... `uint64`), else 0. A switch, where
+    /// a dictionary literal was built at every value decoded.
+    static func integerWidth(_ type: UInt32) -> Int {
+        switch type {
+        case int8, uint8: return 1
+        case int16, uint16: return 2
+        case int32, uint32: return 4
+        case int64, uint64: return 8
+        default: return 0
+        }
+    }
+
     /// Decodes `bytes` as `type`. Bytes whose length does not fit a fixed-size type stay `.data`.
     public static func decode(_ bytes: [UInt8], type: UInt32) -> MetadataValue {
         func integer(_ width: Int?) -> UInt64? {
@@ -123,11 +135,11 @@ public enum WellKnownType {
             guard [1, 2, 3, 4, 8].contains(bytes.count), let raw = integer(nil) else { return .data(bytes) }
             return .unsigned(raw)
         case int8, int16, int32, int64:
-            let width = [int8: 1, int16: 2, int32: 4, int64: 8][type] ?? 0
+            let width = integerWidth(type)
             guard let raw = integer(width) else { return .data(bytes) }
             return .signed(signExtended(raw, width: width))
         case uint8, uint16, uint32, uint64:
-            let width = [uint8: 1, uint16: 2, uint32: 4, uint64: 8][type] ?? 0
+            let width = integerWidth(type)
             guard let raw = integer(width) else { return .data(bytes) }
             return .unsigned(raw)
         case float32:

@@ -60,8 +60,12 @@ extension Movie {
     public var videoTracks: [Track] { tracks.filter(\.isVideo) }
 
     /// The first enabled video track, else the first video track.
-    public var primaryVideoTrack: Track? {
-        tracks.first { $0.isVideo && $0.flags & 1 != 0 } ?? tracks.first(where: \.isVideo)
+    public var primaryVideoTrack: Track? { primaryVideoTrackIndex.map { tracks[$0] } }
+
+    /// Where `primaryVideoTrack` is in `tracks` (its parts are read in place, without a copy of
+    /// the whole track and its tables).
+    public var primaryVideoTrackIndex: Int? {
+        tracks.firstIndex { $0.isVideo && $0.flags & 1 != 0 } ?? tracks.firstIndex(where: \.isVideo)
     }
 
     /// The still-image-time sample and its moment, from the first track declaring the key whose
@@ -85,9 +89,14 @@ extension Movie {
     /// Format, "Edit list atom"): empty edits shift the track, each edit presents
     /// [mediaTime, mediaTime + duration) of the media. Without an edit list media time is movie time.
     public func movieSeconds(forMediaTime time: Int64, in track: Track) -> Double? {
-        guard track.mediaTimescale > 0 else { return nil }
-        let mediaScale = Double(track.mediaTimescale)
-        guard let edits = track.editList, !edits.isEmpty else { return Double(time) / mediaScale }
+        movieSeconds(forMediaTime: time, mediaTimescale: track.mediaTimescale, editList: track.editList)
+    }
+
+    /// `movieSeconds(forMediaTime:in:)` from the two parts of the track it reads.
+    func movieSeconds(forMediaTime time: Int64, mediaTimescale: UInt32, editList: [Edit]?) -> Double? {
+        guard mediaTimescale > 0 else { return nil }
+        let mediaScale = Double(mediaTimescale)
+        guard let edits = editList, !edits.isEmpty else { return Double(time) / mediaScale }
         guard timescale > 0 else { return nil }
         let movieScale = Double(timescale)
         var start = 0.0
@@ -107,7 +116,7 @@ extension Movie {
     }
 
     public var frameDurations: FrameDurations? {
-        guard let video = primaryVideoTrack else { return nil }
-        return FrameDurations(video.sampleTable, timescale: video.mediaTimescale)
+        guard let video = primaryVideoTrackIndex else { return nil }
+        return FrameDurations(tracks[video].sampleTable, timescale: tracks[video].mediaTimescale)
     }
 }

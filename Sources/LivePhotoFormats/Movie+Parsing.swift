@@ -101,9 +101,10 @@ struct MovieParser {
         return value
     }
 
-    mutating func noteUnread(_ reader: ByteReader, _ what: String) {
+    /// `what` is named only when bytes are left (nearly never).
+    mutating func noteUnread(_ reader: ByteReader, _ what: @autoclosure () -> String) {
         if reader.remaining > 0 {
-            warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(what)"))
+            warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(what())"))
         }
     }
 

@@ -165,16 +165,17 @@ extension Movie {
     /// The primary video track's frames in movie time (edit list applied), sorted: start and
     /// duration in seconds. Frames the edit list does not present are left out.
     public func videoFrames(limit: Int = 100_000) -> [(start: Double, duration: Double)] {
-        guard let video = primaryVideoTrack, video.mediaTimescale > 0 else { return [] }
-        let scale = Double(video.mediaTimescale)
-        let timing = video.sampleTable.timing(limit: limit)
+        guard let video = primaryVideoTrackIndex, tracks[video].mediaTimescale > 0 else { return [] }
+        let (timescale, editList) = (tracks[video].mediaTimescale, tracks[video].editList)
+        let scale = Double(timescale)
+        let timing = tracks[video].sampleTable.timing(limit: limit)
         // One list, made once at its size (a `compactMap` grew it half a dozen times), and
         // sorted only when the presentation order differs from the decoding order.
         var frames: [(start: Double, duration: Double)] = []
         frames.reserveCapacity(timing.count)
         var sorted = true
         for frame in timing {
-            guard let start = movieSeconds(forMediaTime: frame.presentation, in: video) else { continue }
+            guard let start = movieSeconds(forMediaTime: frame.presentation, mediaTimescale: timescale, editList: editList) else { continue }
             if let last = frames.last, last.start > start { sorted = false }
             frames.append((start, Double(frame.duration) / scale))
         }

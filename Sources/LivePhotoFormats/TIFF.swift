@@ -92,14 +92,22 @@ public struct TIFFLayout: Sendable, Equatable {
         let count = Int(try reader.u16(littleEndian: little))
         guard count <= Limits.maxIFDEntries else { throw reader.error(.limitExceeded, "IFD with \(count) entries") }
         _ = try reader.checkCount(UInt64(count), entrySize: 12, what: "IFD")
+        // The entries' bytes were just checked (`count` entries of 12 bytes from `first`): each
+        // field is loaded from them directly, not through a checked read per field.
+        let first = reader.position
+        assert(first >= 0 && first + 12 * count <= tiff.count)
+        func load<T: FixedWidthInteger>(_ at: Int, as: T.Type) -> T {
+            let raw = tiff.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: T.self) }
+            return little ? T(littleEndian: raw) : T(bigEndian: raw)
+        }
         var result: [Entry] = []
         result.reserveCapacity(count)
-        for _ in 0..<count {
-            let at = reader.position
-            let tag = try reader.u16(littleEndian: little)
-            let type = try reader.u16(littleEndian: little)
-            let components = try reader.u32(littleEndian: little)
-            let value = try reader.u32(littleEndian: little)
+        for index in 0..<count {
+            let at = first + 12 * index
+            let tag = load(at, as: UInt16.self)
+            let type = load(at + 2, as: UInt16.self)
+            let components = load(at + 4, as: UInt32.self)
+            let value = load(at + 8, as: UInt32.self)
             guard let unit = typeSize(type) else {
                 result.append(Entry(position: at, tag: tag, type: type, count: components, valueOrOffset: value, range: nil))
                 continue

@@ -258,6 +258,63 @@ struct ParserPathTests {
         }
     }
 
+    @Test("paths of readers nested 1 to 9 deep, walked by all() and next(), below a text, a sub-reader or none; errors at every depth")
+    func deepPaths() throws {
+        // Level k holds a `free` box and then two `skip` boxes; the second `skip` holds level k+1.
+        let depth = 9
+        var bytes: [UInt8] = [0xEE]
+        for _ in 0..<depth {
+            bytes = BoxBuilder.box("free", []) + BoxBuilder.box("skip", [1]) + BoxBuilder.box("skip", bytes)
+        }
+        for (text, prefix) in [("moov", "moov/"), ("", ""), ("meta/item[3] Exif", "meta/item[3] Exif/")] {
+            for stepping in [false, true] {
+                var reader = ByteReader(bytes, base: 100, path: text)
+                var expected = prefix.dropLast(prefix.isEmpty ? 0 : 1).description
+                for level in 1...depth {
+                    let children: [(box: Box, payload: ByteReader)]
+                    if stepping {
+                        var iterator = BoxIterator(reader)
+                        var found: [(box: Box, payload: ByteReader)] = []
+                        while let child = try iterator.next() { found.append(child) }
+                        children = found
+                    } else {
+                        children = Array(try BoxIterator.all(reader))
+                    }
+                    #expect(children.map(\.box.type) == ["free", "skip", "skip"], "level \(level)")
+                    expected += (expected.isEmpty ? "" : "/") + "skip[2]"
+                    let next = try #require(children.last).payload
+                    #expect(next.path == expected, "level \(level), stepping \(stepping)")
+                    #expect(children[0].payload.path == expected.replacingOccurrences(of: "skip[2]", with: "free", options: .backwards,
+                                                                                      range: expected.range(of: "skip[2]", options: .backwards)))
+                    // A sub-reader keeps the path; an error names it.
+                    var sub = next
+                    sub = try sub.rest()
+                    #expect(sub.path == expected)
+                    var damaged = children[1].payload
+                    do {
+                        _ = try damaged.u32()
+                        Issue.record("a 4-byte read of a 1-byte payload did not throw")
+                    } catch let error as ParseError {
+                        #expect(error.path == expected.dropLast("skip[2]".count) + "skip", "level \(level)")
+                    }
+                    reader = next
+                }
+                #expect(try reader.u8() == 0xEE)
+            }
+        }
+        // A header that runs past its parent, deep down: the error names the box where it is.
+        var damaged: [UInt8] = [0, 0, 0, 99] + Array("bad ".utf8)
+        for _ in 0..<5 { damaged = BoxBuilder.box("skip", damaged) }
+        var reader = ByteReader(damaged, path: "moov")
+        for _ in 0..<5 { reader = try #require(Array(try BoxIterator.all(reader)).first).payload }
+        #expect(throws: ParseError.self) { try BoxIterator.all(reader) }
+        do {
+            _ = try BoxIterator.all(reader)
+        } catch let error as ParseError {
+            #expect(error.path == "moov/skip/skip/skip/skip/skip/bad ")
+        }
+    }
+
     @Test("uuid children keep their extended type, offset and sizes in all() as in next(), among plain boxes")
     func uuidChildren() throws {
         let userType = (0..<16).map { UInt8($0 * 7) }

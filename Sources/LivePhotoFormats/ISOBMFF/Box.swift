@@ -90,14 +90,14 @@ enum BoxHeader {
 public struct BoxIterator {
     private var reader: ByteReader
     /// The path children are named below (built once per container).
-    private let parentNode: PathNode
+    private let prefix: PathPrefix
     /// How many children of each type so far.
     private var counts = SiblingCounts()
     private var seen = 0
 
     public init(_ reader: ByteReader) {
         self.reader = reader
-        self.parentNode = reader.pathNode
+        self.prefix = reader.childPrefix
     }
 
     /// One child as the walk found it: where it starts, where its payload starts and where it
@@ -129,7 +129,7 @@ public struct BoxIterator {
     public mutating func next() throws -> (box: Box, payload: ByteReader)? {
         guard let child = try nextChild() else { return nil }
         return (child.box(in: reader), reader.payloadReader(from: child.payloadStart, to: child.end, type: child.type, index: Int(child.index),
-                                                            below: parentNode))
+                                                            below: prefix))
     }
 
     /// The next child's header, checked against the container; the walk moves past it.
@@ -150,7 +150,8 @@ public struct BoxIterator {
         let index = counts.next(box.type)
         let available = reader.end - start
         guard box.size <= Int64(available) else {
-            let path = PathNode(parent: parentNode, type: box.type, index: index).rendered
+            var path = prefix.node.rendered
+            prefix.steps.appending(PathStep(type: box.type, index: index)).render(below: &path)
             throw ParseError(
                 .invalidSize, "box '\(box.type)' claims \(box.size) bytes but its parent has \(available) left",
                 offset: box.offset, path: path)
@@ -168,7 +169,7 @@ public struct BoxIterator {
         var iterator = BoxIterator(reader)
         var children = BoxList.Children()
         while let child = try iterator.nextChild() { children.append(child) }
-        return BoxList(container: reader, parentNode: iterator.parentNode, children: children)
+        return BoxList(container: reader, prefix: iterator.prefix, children: children)
     }
 }
 
@@ -178,7 +179,7 @@ public struct BoxIterator {
 /// as it was stored and as it was read).
 public struct BoxList: Sequence {
     let container: ByteReader
-    let parentNode: PathNode
+    let prefix: PathPrefix
     let children: Children
 
     /// The headers: the first four in place, the rest in an array. Most containers (a track's
@@ -227,7 +228,7 @@ public struct BoxList: Sequence {
             let child = list.children[position]
             position += 1
             return (child.box(in: list.container), list.container.payloadReader(from: child.payloadStart, to: child.end, type: child.type,
-                                                                                 index: Int(child.index), below: list.parentNode))
+                                                                                 index: Int(child.index), below: list.prefix))
         }
     }
 

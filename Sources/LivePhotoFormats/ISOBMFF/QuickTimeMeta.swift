@@ -20,7 +20,10 @@ public enum QuickTimeMeta {
         var items: [MetadataItem] = []
         let names = keys.map(\.text)
         if let ilst {
-            for (box, payload) in try BoxIterator.all(ilst) {
+            let list = try BoxIterator.all(ilst)
+            // One item per entry nearly always: room for them at once.
+            items.reserveCapacity(list.count)
+            for (box, payload) in list {
                 let index = box.type.value
                 let key = index >= 1 && Int(index) <= keys.count ? (keys[Int(index) - 1].namespace, names[Int(index) - 1]) : (FourCC(0), box.type.description)
                 for (inner, var data) in try BoxIterator.all(payload) where inner.type == "data" {
