@@ -215,6 +215,13 @@ public struct ByteReader: Sendable {
 
     public mutating func restBytes() throws -> [UInt8] { try read(remaining) }
 
+    /// The rest of the bytes in place (no copy: a string or value made from them reads them
+    /// where they are); this reader ends.
+    public mutating func restSlice() -> ArraySlice<UInt8> {
+        defer { position = end }
+        return bytes[position..<end]
+    }
+
     /// Peek without moving.
     public func peek(_ count: Int) -> [UInt8]? {
         guard count >= 0, count <= remaining else { return nil }

@@ -104,6 +104,11 @@ public enum WellKnownType {
         }
     }
 
+    /// Decodes bytes read in place: text straight from them, any other type from a copy.
+    public static func decode(_ bytes: ArraySlice<UInt8>, type: UInt32) -> MetadataValue {
+        type == utf8 || type == utf8Sort ? .string(String(decoding: bytes, as: UTF8.self)) : decode(Array(bytes), type: type)
+    }
+
     /// Decodes `bytes` as `type`. Bytes whose length does not fit a fixed-size type stay `.data`.
     public static func decode(_ bytes: [UInt8], type: UInt32) -> MetadataValue {
         func integer(_ width: Int?) -> UInt64? {

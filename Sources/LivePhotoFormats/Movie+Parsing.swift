@@ -43,7 +43,10 @@ struct MovieParser {
             boxes: boxes, majorBrand: majorBrand, compatibleBrands: compatible, timescale: 0, duration: 0,
             metadataHandler: nil, metadata: [], userDataMetadata: [], userData: [], tracks: [], warnings: [])
         var sawHeader = false
-        for (box, child) in try BoxIterator.all(payload) {
+        let children = try BoxIterator.all(payload)
+        // At most one track per child: room for them at once (a camera movie has four).
+        movie.tracks.reserveCapacity(min(children.count, Limits.maxTracks))
+        for (box, child) in children {
             switch box.type {
             case "mvhd":
                 let header = try model(child, as: MovieHeaderBox.self, "mvhd")

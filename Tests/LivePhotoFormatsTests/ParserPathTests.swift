@@ -315,6 +315,38 @@ struct ParserPathTests {
         }
     }
 
+    @Test("all() gives what next() gives for containers of 0 to 40, 300 and 5,000 children of any size, however the list is sized")
+    func childCounts() throws {
+        var random = Seeded(state: 3)
+        for count in Array(0...40) + [300, 5000] {
+            var bytes: [UInt8] = []
+            for index in 0..<count {
+                // Mostly 8-byte boxes (more children than 16 bytes each would suggest), some larger.
+                let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: random.next(4) == 0 ? random.next(60) : 0)
+                bytes += BoxBuilder.box(["free", "skip", "trak", "infe"][random.next(4)], payload)
+            }
+            let (all, stepped, error) = Self.walks(ByteReader(bytes, base: 7, path: "moov"))
+            #expect(error == nil, "\(count) children")
+            #expect(all == .success(stepped), "\(count) children")
+            #expect(stepped.count == count)
+        }
+    }
+
+    @Test("metadata values decoded from bytes in place (a slice not starting at 0) equal those decoded from a copy")
+    func valuesFromSlices() {
+        var random = Seeded(state: 11)
+        let types: [UInt32] = [WellKnownType.utf8, WellKnownType.utf8Sort, WellKnownType.utf16, WellKnownType.signedBE, WellKnownType.int8,
+                               WellKnownType.int16, WellKnownType.uint32, WellKnownType.float32, WellKnownType.float64, 0, 99]
+        for round in 0..<600 {
+            let bytes = (0..<random.next(24)).map { _ in random.next(3) == 0 ? UInt8(ascii: "a") : UInt8(truncatingIfNeeded: random.next(256)) }
+            let start = random.next(bytes.count + 1)
+            let slice = bytes[start...]
+            let type = types[random.next(types.count)]
+            // Compared as text: a float that is NaN equals itself there.
+            #expect("\(WellKnownType.decode(slice, type: type))" == "\(WellKnownType.decode(Array(slice), type: type))", "round \(round), type \(type)")
+        }
+    }
+
     @Test("uuid children keep their extended type, offset and sizes in all() as in next(), among plain boxes")
     func uuidChildren() throws {
         let userType = (0..<16).map { UInt8($0 * 7) }

@@ -88,7 +88,7 @@ enum BoxHeader {
 
 /// Walks boxes held in memory (the payload of `moov`, HEIF `meta`, a sample entry ...).
 public struct BoxIterator {
-    private var reader: ByteReader
+    private(set) var reader: ByteReader
     /// The path children are named below (built once per container).
     private let prefix: PathPrefix
     /// How many children of each type so far.
@@ -168,7 +168,11 @@ public struct BoxIterator {
     public static func all(_ reader: ByteReader) throws -> BoxList {
         var iterator = BoxIterator(reader)
         var children = BoxList.Children()
-        while let child = try iterator.nextChild() { children.append(child) }
+        while let child = try iterator.nextChild() {
+            // Past the four held in place: room for as many as the bytes left could still hold
+            // at 16 bytes a box, so an item list grows once, not four times.
+            children.append(child, roomForMore: iterator.reader.remaining / 16)
+        }
         return BoxList(container: reader, prefix: iterator.prefix, children: children)
     }
 }
@@ -190,15 +194,16 @@ public struct BoxList: Sequence {
         private var more: [BoxIterator.Child] = []
         private(set) var count = 0
 
-        mutating func append(_ child: BoxIterator.Child) {
+        /// Appends `child`; `roomForMore` (how many more there may be) sizes the list at the
+        /// first child past four: at least a dozen, at most 4,096 (past those it grows as needed).
+        mutating func append(_ child: BoxIterator.Child, roomForMore: Int = 0) {
             switch count {
             case 0: first.0 = child
             case 1: first.1 = child
             case 2: first.2 = child
             case 3: first.3 = child
             default:
-                // Past four, as in an item list or `iinf`: room for a dozen at once.
-                if more.isEmpty { more.reserveCapacity(12) }
+                if more.isEmpty { more.reserveCapacity(Swift.min(Swift.max(12, roomForMore + 1), 4096)) }
                 more.append(child)
             }
             count += 1
@@ -291,6 +296,8 @@ public struct TopLevelLayout: Sendable {
     /// the size it claims) and reported as a warning; the walk stops there.
     public static func read(from source: ByteSource) throws -> TopLevelLayout {
         var boxes: [Box] = []
+        // A movie or HEIF file has a handful of top-level boxes: room for them at once.
+        boxes.reserveCapacity(8)
         var warnings: [ParseError] = []
         var offset: Int64 = 0
         while offset < source.size {

@@ -19,7 +19,7 @@ public struct HandlerBox: Sendable, Equatable {
         guard reader.remaining <= Limits.maxStringBytes + 1 || reader.peek(Limits.maxStringBytes)?.contains(0) == true else {
             throw reader.error(.limitExceeded, "handler name of \(reader.remaining) bytes")
         }
-        let rest = try reader.restBytes()
+        let rest = reader.restSlice()
         if let first = rest.first, Int(first) == rest.count - 1, first > 0 {
             name = String(decoding: rest.dropFirst(), as: UTF8.self)
         } else {

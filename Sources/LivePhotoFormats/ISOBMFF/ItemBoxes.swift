@@ -72,7 +72,9 @@ public struct ItemReferenceBox: BoxModel, Equatable {
     public init(parsing reader: inout ByteReader) throws {
         let header = try FullBoxHeader(&reader)
         let wide = header.version != 0
-        for (refBox, var ref) in try BoxIterator.all(try reader.rest()) {
+        let list = try BoxIterator.all(try reader.rest())
+        references.reserveCapacity(list.count)
+        for (refBox, var ref) in list {
             let from = wide ? try ref.u32() : UInt32(try ref.u16())
             let count = try ref.entryCount(UInt16.self, entrySize: wide ? 4 : 2, what: "iref")
             // The count is checked against the bytes: room for all of them at once (a grid

@@ -19,17 +19,25 @@ public struct KeysBox: Sendable, Equatable {
     /// Parses the payload of a `keys` box: version and flags, a count checked against the bytes
     /// left, then (size, namespace, key) entries, each inside its own size.
     public init(parsing reader: inout ByteReader) throws {
+        var entries: [Entry] = []
+        try Self.forEachEntry(&reader, reserve: { entries.reserveCapacity($0) }) { entries.append(Entry(namespace: $0, key: Array($1))) }
+        self.entries = entries
+    }
+
+    /// The entries of a `keys` payload in order, each as its namespace and its key's bytes in
+    /// place: the parse itself, for readers that want the keys as text and no copy of their
+    /// bytes. `reserve` is told the count once it is checked.
+    static func forEachEntry(_ reader: inout ByteReader, reserve: (Int) -> Void, _ body: (FourCC, ArraySlice<UInt8>) throws -> Void) throws {
         _ = try FullBoxHeader(&reader)
         let count = try reader.entryCount(UInt32.self, entrySize: 8, what: "keys")
         guard count <= Limits.maxKeys else { throw reader.error(.limitExceeded, "\(count) keys") }
-        entries = []
-        entries.reserveCapacity(count)
+        reserve(count)
         for _ in 0..<count {
             let start = reader.offset
             let size = try reader.u32()
             guard size >= 8 else { throw ParseError(.invalidSize, "key entry of \(size) bytes", offset: start, path: reader.path) }
             var entry = try reader.sub(count: Int(size) - 4)
-            entries.append(Entry(namespace: try entry.fourCC(), key: try entry.restBytes()))
+            try body(try entry.fourCC(), entry.restSlice())
         }
     }
 

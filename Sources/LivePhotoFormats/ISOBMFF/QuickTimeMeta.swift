@@ -7,30 +7,32 @@ public enum QuickTimeMeta {
         var reader = reader
         try MetaHeader.skip(&reader)
         var handler: FourCC?
-        var keys: [KeysBox.Entry] = []
+        // Keys as text straight from their bytes (no copy of the bytes first).
+        var keys: [(namespace: FourCC, name: String)] = []
         var ilst: ByteReader?
         for (box, var child) in try BoxIterator.all(reader) {
             switch box.type {
             case "hdlr": handler = try HandlerBox(parsing: &child).subtype
-            case "keys": keys = try KeysBox(parsing: &child).entries
+            case "keys":
+                keys = []
+                try KeysBox.forEachEntry(&child, reserve: { keys.reserveCapacity($0) }) { keys.append(($0, String(decoding: $1, as: UTF8.self))) }
             case "ilst": ilst = child
             default: break
             }
         }
         var items: [MetadataItem] = []
-        let names = keys.map(\.text)
         if let ilst {
             let list = try BoxIterator.all(ilst)
             // One item per entry nearly always: room for them at once.
             items.reserveCapacity(list.count)
             for (box, payload) in list {
                 let index = box.type.value
-                let key = index >= 1 && Int(index) <= keys.count ? (keys[Int(index) - 1].namespace, names[Int(index) - 1]) : (FourCC(0), box.type.description)
+                let key = index >= 1 && Int(index) <= keys.count ? keys[Int(index) - 1] : (FourCC(0), box.type.description)
                 for (inner, var data) in try BoxIterator.all(payload) where inner.type == "data" {
                     let typeIndicator = try data.u32()
                     let locale = try data.u32()
                     let type = typeIndicator & 0x00FF_FFFF
-                    let value = WellKnownType.decode(try data.restBytes(), type: type)
+                    let value = WellKnownType.decode(data.restSlice(), type: type)
                     items.append(MetadataItem(keyIndex: index, namespace: key.0, key: key.1, dataType: type, locale: locale, value: value))
                 }
             }

@@ -63,7 +63,7 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
                 case "keyd":
                     declaration.namespace = try content.fourCC()
                     guard content.remaining <= Limits.maxStringBytes else { throw content.error(.limitExceeded, "key of \(content.remaining) bytes") }
-                    declaration.key = String(decoding: try content.restBytes(), as: UTF8.self)
+                    declaration.key = String(decoding: content.restSlice(), as: UTF8.self)
                 case "dtyp":
                     let namespace = try content.u32()
                     declaration.dataTypeNamespace = namespace
