@@ -282,17 +282,11 @@ extension MovieFacts {
         metadataHandler = movie.metadataHandler
         hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
         contentIdentifierLocation = movie.contentIdentifierLocation
-        // By index: a loop over the tracks themselves copies each track (a dozen arrays retained).
-        var videoIDs: [UInt32] = []
-        var timedMetadata = 0
-        for index in movie.tracks.indices {
-            if movie.tracks[index].isVideo { videoIDs.append(movie.tracks[index].id) }
-            if movie.tracks[index].isTimedMetadata { timedMetadata += 1 }
-        }
+        let videoIDs = movie.videoTrackIDs
         videoTrackCount = videoIDs.count
         frameDurations = movie.frameDurations
         frames = MovieFacts.FrameRun.runs(movie.videoFrames(limit: 100_000))
-        timedMetadataTrackCount = timedMetadata
+        timedMetadataTrackCount = movie.timedMetadataTrackCount
         stillImageTimeTracks = movie.stillImageTimeTracks.map { track in
             let key = track.declaredKeys.first { $0.key == LivePhotoKeys.stillImageTime }
             return MovieFacts.StillImageTimeTrack(

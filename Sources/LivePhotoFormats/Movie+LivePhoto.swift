@@ -59,6 +59,21 @@ extension Movie {
 
     public var videoTracks: [Track] { tracks.filter(\.isVideo) }
 
+    /// The IDs of the video tracks, in order. Asked here, where a track's fields are read in
+    /// place: asked from another module, each question copied the whole track.
+    public var videoTrackIDs: [UInt32] {
+        var ids: [UInt32] = []
+        for index in tracks.indices where tracks[index].isVideo { ids.append(tracks[index].id) }
+        return ids
+    }
+
+    /// How many tracks hold timed metadata (`mebx`).
+    public var timedMetadataTrackCount: Int {
+        var count = 0
+        for index in tracks.indices where tracks[index].isTimedMetadata { count += 1 }
+        return count
+    }
+
     /// The first enabled video track, else the first video track.
     public var primaryVideoTrack: Track? { primaryVideoTrackIndex.map { tracks[$0] } }
 

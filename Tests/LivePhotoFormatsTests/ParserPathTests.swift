@@ -179,6 +179,8 @@ struct ParserPathTests {
         }
         let videos = movie.tracks.filter(\.isVideo)
         #expect(movie.primaryVideoTrack?.id == (videos.first { $0.flags & 1 != 0 } ?? videos.first)?.id)
+        #expect(movie.videoTrackIDs == videos.map(\.id))
+        #expect(movie.timedMetadataTrackCount == movie.tracks.filter(\.isTimedMetadata).count)
         #expect(movie.stillImageTimeTracks.map(\.id) == movie.tracks.filter { $0.declaredKeys.contains { $0.key == LivePhotoKeys.stillImageTime } }.map(\.id))
         #expect((movie.stillImageTime != nil) == (fact.stillImageTimeValue != nil))
     }
