@@ -113,7 +113,7 @@ public struct Checker {
 
     /// What `check` reads of each file.
     public var inspectOptions: InspectOptions {
-        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: false, boxTree: false, decodePlists: false, chunkTables: false)
+        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: false, boxTree: false, decodePlists: false, chunkTables: false, allItems: false)
     }
 
     /// Pairs the scanned files and runs the rules. The facts are moved out of `scanned` into the
@@ -231,7 +231,7 @@ public struct Checker {
             guard report.items.indices.contains(index), let still = report.items[index].still, still.thumbnail == nil, still.error == nil else { return nil }
             return (index, still.path)
         }
-        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: true, boxTree: false, decodePlists: false, chunkTables: false)
+        let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: true, boxTree: false, decodePlists: false, chunkTables: false, allItems: false)
         let results = parallelMap(wanted.map(\.path), jobs: jobs) { path -> (thumbnail: [UInt8]?, bytesRead: Int64) in
             let before = FileStamp.of(path)
             if let store, let before, let known = store.thumbnail(for: path, stamp: before) { return (known, 0) }

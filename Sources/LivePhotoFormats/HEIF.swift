@@ -90,12 +90,20 @@ public struct HEIFStructure: Sendable {
         return value
     }
 
-    /// Parses the payload of the top-level `meta` box.
-    public static func parse(_ payload: ByteReader) throws -> HEIFStructure {
+    /// Whether an item of `type` is a metadata item (`Exif`, `mime`: what a check reads).
+    static func isMetadataItem(_ type: FourCC) -> Bool { type == "Exif" || type == "mime" }
+
+    /// Parses the payload of the top-level `meta` box. With `metadataItemsOnly`, `items` holds
+    /// only the metadata items; every table is read and checked as without it.
+    public static func parse(_ payload: ByteReader, metadataItemsOnly: Bool = false) throws -> HEIFStructure {
         var reader = payload
         _ = try FullBoxHeader(&reader)
         var structure = HEIFStructure(handler: nil, primaryItemID: nil, items: [], references: [], propertyTypes: [], itemData: nil)
         var infos: [ItemInfoBox.Entry] = []
+        // How many `iinf` boxes were read, and the `iloc` read with a filter from the entries
+        // of the one so far (read again whole should another `iinf` come after it).
+        var infoBoxes = 0
+        var filtered: (reader: ByteReader, infoBoxes: Int)?
         var locations: [HEIFItem] = []
         for (box, child) in try BoxIterator.all(reader) {
             switch box.type {
@@ -105,8 +113,22 @@ public struct HEIFStructure: Sendable {
                 structure.primaryItemID = try structure.model(child, as: PrimaryItemBox.self, box.type).itemID
             case "iinf":
                 infos = try structure.model(child, as: ItemInfoBox.self, box.type).entries
+                infoBoxes += 1
             case "iloc":
-                locations = try structure.model(child, as: ItemLocationBox.self, box.type).locations
+                filtered = nil
+                if metadataItemsOnly && infoBoxes > 0 {
+                    // The entries are known (`iinf` comes first, as cameras write it): only the
+                    // metadata items' locations are kept as they are read.
+                    let kept = infos
+                    var reader = child
+                    locations = try ItemLocationBox(parsing: &reader, keeping: { id in
+                        ItemInfoBox.slot(of: id, in: kept).map { isMetadataItem(kept[$0].type) } ?? false
+                    }).locations
+                    if reader.remaining > 0 { structure.warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(box.type)")) }
+                    filtered = (child, infoBoxes)
+                } else {
+                    locations = try structure.model(child, as: ItemLocationBox.self, box.type).locations
+                }
             case "iref":
                 structure.references += try structure.model(child, as: ItemReferenceBox.self, box.type).references
             case "idat":
@@ -118,6 +140,12 @@ public struct HEIFStructure: Sendable {
             default:
                 break
             }
+        }
+        if let filtered, filtered.infoBoxes != infoBoxes {
+            // Entries came after the filter was made: every location again (it was read once
+            // without an error, so it reads again without one), filtered below.
+            var reader = filtered.reader
+            locations = try ItemLocationBox(parsing: &reader).locations
         }
         // `infos` is ordered by ID: each located item finds its entry by binary search (an ID
         // located twice finds it again), takes what it says in place and marks it located; the
@@ -133,7 +161,11 @@ public struct HEIFStructure: Sendable {
             structure.items[index].contentType = infos[slot].contentType
             structure.items[index].hidden = infos[slot].hidden
         }
-        for (slot, info) in infos.enumerated() where !located[slot] {
+        if metadataItemsOnly {
+            // Whatever order the tables came in: the located items that are not metadata go.
+            structure.items.removeAll { !isMetadataItem($0.type) }
+        }
+        for (slot, info) in infos.enumerated() where !located[slot] && (!metadataItemsOnly || isMetadataItem(info.type)) {
             structure.items.append(HEIFItem(id: info.id, type: info.type, name: info.name, contentType: info.contentType, constructionMethod: 0,
                                             baseOffset: 0, extents: [], hidden: info.hidden, location: nil))
         }

@@ -134,15 +134,20 @@ public struct InspectOptions: Sendable {
     /// tables are still checked as when they are kept (same errors and warnings), their entries
     /// are skipped. Timing tables (`stts`, `ctts`) are always kept.
     public var chunkTables: Bool
+    /// Keep every HEIF item. When false, only the metadata items (`Exif`, `mime`) are kept: the
+    /// item tables are still read and checked whole (same errors and warnings), coded images
+    /// (tiles, grids, thumbnails) are left out of `HEIFStructure.items`.
+    public var allItems: Bool
 
     public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, boxTree: Bool = true, decodePlists: Bool = true,
-                chunkTables: Bool = true) {
+                chunkTables: Bool = true, allItems: Bool = true) {
         self.standardExif = standardExif
         self.allTimedSamples = allTimedSamples
         self.thumbnail = thumbnail
         self.boxTree = boxTree
         self.decodePlists = decodePlists
         self.chunkTables = chunkTables
+        self.allItems = allItems
     }
 
     public static let full = InspectOptions()

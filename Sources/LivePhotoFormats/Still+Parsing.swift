@@ -26,7 +26,7 @@ extension Still {
             }
             let meta = layout.boxes[metaIndex]
             let payload = try source.payload(of: meta, path: "meta")
-            var heif = try HEIFStructure.parse(payload)
+            var heif = try HEIFStructure.parse(payload, metadataItemsOnly: !options.allItems)
             heif.metaPath = "meta"
             still.warnings += heif.warnings
             var inner = payload

@@ -100,19 +100,20 @@ struct FileFactsTests {
         return bytes[start...].indices.first { bytes[$0...].starts(with: needle) }
     }
 
-    @Test("facts read without the chunk tables of tracks whose samples are not read equal facts read with them, damaged tables included",
+    @Test("facts read as a check reads (no chunk tables of unread tracks, HEIF metadata items only) equal facts read whole, damaged tables included",
           .enabled(if: Locations.hasSharedSamples))
     func factsWithoutChunkTables() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-chunk-tables-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = try Self.chunkTableFiles(into: folder)
-        var skipped = 0, damaged = 0
+        var skipped = 0, damaged = 0, imageItems = 0
         for path in files {
             var options = Checker(roots: []).inspectOptions
-            #expect(!options.chunkTables, "the check reads without chunk tables")
+            #expect(!options.chunkTables && !options.allItems, "the check reads without chunk tables and image items")
             let lean = MediaFile.inspect(path: path, options: options)
             options.chunkTables = true
+            options.allItems = true
             let full = MediaFile.inspect(path: path, options: options)
             #expect(try sortedJSON(FileFacts(lean)) == sortedJSON(FileFacts(full)), "\(path)")
             // The lean read kept the tables of the tracks whose samples it read, and only those.
@@ -125,9 +126,12 @@ struct FileFactsTests {
                     #expect(leanTrack.sampleTable == fullTrack.sampleTable, "\(path) \(leanTrack.path)")
                 }
             }
+            imageItems += (full.still?.heif?.items.count ?? 0) - (lean.still?.heif?.items.count ?? 0)
+            #expect(lean.still?.heif?.items.allSatisfy { ["Exif", "mime"].contains($0.type) } ?? true, "\(path)")
             if full.movie?.warnings.contains(where: { $0.message.contains("claims") }) == true || full.error?.message.contains("claims") == true { damaged += 1 }
         }
         #expect(skipped > 10, "too few tracks read without their tables")
+        #expect(imageItems > 100, "too few HEIF image items left out")
         #expect(damaged > 5, "too few damaged tables")
     }
 }

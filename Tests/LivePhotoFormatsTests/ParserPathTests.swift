@@ -47,17 +47,24 @@ struct ParserPathTests {
     /// A HEIF `meta` payload (after its box header) with `infe` entries (version 2) and `iloc`
     /// locations (version 0, 4-byte offsets and lengths, one extent each).
     static func meta(infos: [(id: UInt16, type: String, contentType: String?)], locations: [UInt16]) -> [UInt8] {
+        [0, 0, 0, 0] + BoxBuilder.hdlr("pict") + iinf(infos) + iloc(locations)
+    }
+
+    static func iinf(_ infos: [(id: UInt16, type: String, contentType: String?)]) -> [UInt8] {
         let entries = infos.flatMap { info -> [UInt8] in
             var payload = BoxBuilder.u16(info.id) + BoxBuilder.u16(0) + BoxBuilder.fourCC(info.type) + [0]
             if let contentType = info.contentType { payload += Array(contentType.utf8) + [0] }
             return BoxBuilder.fullBox("infe", version: 2, payload)
         }
-        let iinf = BoxBuilder.fullBox("iinf", BoxBuilder.u16(UInt16(infos.count)) + entries)
+        return BoxBuilder.fullBox("iinf", BoxBuilder.u16(UInt16(infos.count)) + entries)
+    }
+
+    /// `trailing` bytes after the entries are left unread (a warning).
+    static func iloc(_ locations: [UInt16], trailing: Int = 0) -> [UInt8] {
         let items = locations.enumerated().flatMap { index, id in
             BoxBuilder.u16(id) + BoxBuilder.u16(0) + BoxBuilder.u16(1) + BoxBuilder.u32(UInt32(100 * index)) + BoxBuilder.u32(10)
         }
-        let iloc = BoxBuilder.fullBox("iloc", [0x44, 0x00] + BoxBuilder.u16(UInt16(locations.count)) + items)
-        return [0, 0, 0, 0] + BoxBuilder.hdlr("pict") + iinf + iloc
+        return BoxBuilder.fullBox("iloc", [0x44, 0x00] + BoxBuilder.u16(UInt16(locations.count)) + items + [UInt8](repeating: 0, count: trailing))
     }
 
     @Test("the XMP item is the first mime item whose content type contains rdf+xml, as a substring search finds it")
@@ -535,6 +542,45 @@ struct ParserPathTests {
         let got = movie.videoFrames()
         #expect(!got.isEmpty, "\(fact.file)")
         #expect(got.map(\.start) == expected.map(\.start) && got.map(\.duration) == expected.map(\.duration), "\(fact.file)")
+    }
+
+    /// The items and warnings a check reads: metadata items only, against every item filtered.
+    static func expectMetadataItems(_ payload: ByteReader, _ label: String) throws {
+        let full = try HEIFStructure.parse(payload)
+        let lean = try HEIFStructure.parse(payload, metadataItemsOnly: true)
+        #expect(lean.items == full.items.filter { HEIFStructure.isMetadataItem($0.type) }, "\(label)")
+        #expect(lean.warnings.map(\.description) == full.warnings.map(\.description), "\(label)")
+        #expect(lean.xmpItem == full.xmpItem && lean.items.first { $0.type == "Exif" } == full.items.first { $0.type == "Exif" }, "\(label)")
+    }
+
+    @Test("HEIF items read for a check are the metadata items of a full read, whatever order and number the tables come in")
+    func metadataItems() throws {
+        let first: [(id: UInt16, type: String, contentType: String?)] = [(1, "hvc1", nil), (2, "Exif", nil), (3, "mime", "application/rdf+xml"), (4, "grid", nil)]
+        // A later iinf that says otherwise of items 1 and 2.
+        let second: [(id: UInt16, type: String, contentType: String?)] = [(1, "Exif", nil), (2, "hvc1", nil), (3, "mime", "application/rdf+xml")]
+        let locations: [UInt16] = [1, 2, 3, 4, 5, 2]
+        let layouts: [(String, [UInt8])] = [
+            ("iinf, iloc", Self.iinf(first) + Self.iloc(locations)),
+            ("iloc, iinf", Self.iloc(locations) + Self.iinf(first)),
+            ("iinf, iloc, iinf", Self.iinf(first) + Self.iloc(locations) + Self.iinf(second)),
+            ("iinf, iloc, iinf, iloc", Self.iinf(first) + Self.iloc(locations) + Self.iinf(second) + Self.iloc([4, 1])),
+            ("iloc with unread bytes", Self.iinf(first) + Self.iloc(locations, trailing: 3)),
+            ("no iinf", Self.iloc(locations)),
+            ("no iloc", Self.iinf(first)),
+        ]
+        for (label, boxes) in layouts {
+            try Self.expectMetadataItems(ByteReader([0, 0, 0, 0] + BoxBuilder.hdlr("pict") + boxes, path: "meta"), label)
+        }
+    }
+
+    @Test("on real HEIF files, the items read for a check are the metadata items of a full read",
+          .enabled(if: Locations.hasSharedSamples), arguments: realFiles.filter { $0.fileType != "MOV" })
+    func metadataItemsOnRealHEIF(_ fact: SampleFact) throws {
+        let url = try #require(fact.url)
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let layout = try TopLevelLayout.read(from: MemorySource(bytes))
+        let meta = try #require(layout.boxes.first { $0.type == "meta" && $0.end <= Int64(bytes.count) })
+        try Self.expectMetadataItems(ByteReader(Array(bytes[Int(meta.payloadOffset)..<Int(meta.end)]), base: meta.payloadOffset, path: "meta"), fact.file)
     }
 
     @Test("on real HEIF files, items are what a dictionary of infe entries (the last of an ID kept) joined to iloc gives",

@@ -98,6 +98,12 @@ public struct ItemLocationBox: BoxModel {
 
     /// `iloc` versions 0, 1 and 2 with 0/4/8-byte offset, length, base-offset and index fields.
     public init(parsing reader: inout ByteReader) throws {
+        try self.init(parsing: &reader, keeping: nil)
+    }
+
+    /// Every entry read and checked; only those whose ID `keeping` accepts are kept (all of them
+    /// when it is nil).
+    init(parsing reader: inout ByteReader, keeping: ((UInt32) -> Bool)?) throws {
         let header = try FullBoxHeader(&reader)
         guard header.version <= 2 else { throw reader.error(.unsupported, "iloc version \(header.version)") }
         let sizes = try reader.u8()
@@ -111,7 +117,7 @@ public struct ItemLocationBox: BoxModel {
         let minimumEntry = (header.version < 2 ? 2 : 4) + 2 + baseSize + 2
         _ = try reader.checkCount(UInt64(itemCount), entrySize: minimumEntry, what: "iloc")
         var result: [HEIFItem] = []
-        result.reserveCapacity(itemCount)
+        if keeping == nil { result.reserveCapacity(itemCount) }
         for _ in 0..<itemCount {
             let id = header.version < 2 ? UInt32(try reader.u16()) : try reader.u32()
             let method: UInt8 = header.version >= 1 ? UInt8(try reader.u16() & 0xF) : 0
@@ -133,6 +139,7 @@ public struct ItemLocationBox: BoxModel {
                                                      offsetSize: offsetSize, firstLengthAt: lengthAt, lengthSize: lengthSize)
                 }
             }
+            if let keeping, !keeping(id) { continue }
             result.append(HEIFItem(id: id, type: FourCC(0), name: "", contentType: nil, constructionMethod: method, baseOffset: base, extents: extents,
                                    hidden: false, location: fields))
         }
