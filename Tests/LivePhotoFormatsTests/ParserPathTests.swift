@@ -576,21 +576,22 @@ struct ParserPathTests {
     @Test("on real HEIF files, the items read for a check are the metadata items of a full read",
           .enabled(if: Locations.hasSharedSamples), arguments: realFiles.filter { $0.fileType != "MOV" })
     func metadataItemsOnRealHEIF(_ fact: SampleFact) throws {
+        try Self.expectMetadataItems(try Self.metaPayload(fact), fact.file)
+    }
+
+    /// The payload of a real HEIF file's top-level `meta` box.
+    static func metaPayload(_ fact: SampleFact) throws -> ByteReader {
         let url = try #require(fact.url)
         let bytes = [UInt8](try Data(contentsOf: url))
         let layout = try TopLevelLayout.read(from: MemorySource(bytes))
         let meta = try #require(layout.boxes.first { $0.type == "meta" && $0.end <= Int64(bytes.count) })
-        try Self.expectMetadataItems(ByteReader(Array(bytes[Int(meta.payloadOffset)..<Int(meta.end)]), base: meta.payloadOffset, path: "meta"), fact.file)
+        return ByteReader(Array(bytes[Int(meta.payloadOffset)..<Int(meta.end)]), base: meta.payloadOffset, path: "meta")
     }
 
     @Test("on real HEIF files, items are what a dictionary of infe entries (the last of an ID kept) joined to iloc gives",
           .enabled(if: Locations.hasSharedSamples), arguments: realFiles.filter { $0.fileType != "MOV" })
     func itemsOnRealHEIF(_ fact: SampleFact) throws {
-        let url = try #require(fact.url)
-        let bytes = [UInt8](try Data(contentsOf: url))
-        let layout = try TopLevelLayout.read(from: MemorySource(bytes))
-        let meta = try #require(layout.boxes.first { $0.type == "meta" && $0.end <= Int64(bytes.count) })
-        let payload = ByteReader(Array(bytes[Int(meta.payloadOffset)..<Int(meta.end)]), base: meta.payloadOffset, path: "meta")
+        let payload = try Self.metaPayload(fact)
         let heif = try HEIFStructure.parse(payload)
         // The definition: every infe entry by ID, a later one replacing an earlier one.
         var body = payload
