@@ -341,6 +341,35 @@ struct ParserPathTests {
         }
     }
 
+    @Test("a file source serves reads inside its first bytes from them: the same bytes and the same read counts as reading the file")
+    func fileSourceHead() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-head-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var random = Seeded(state: 5)
+        let bytes = (0..<300).map { _ in UInt8(truncatingIfNeeded: random.next(256)) }
+        try Data(bytes).write(to: url)
+        for round in 0..<200 {
+            let source = try FileSource(path: url.path)
+            var expected = ReadStats()
+            // The first read at 0 (of 0 to 60 bytes) becomes the head; then reads inside, across
+            // and past it, and past the end of the file.
+            for step in 0..<8 {
+                let offset = step == 0 ? 0 : random.next(80)
+                let count = random.next(step == 0 ? 61 : 40)
+                let wanted = offset + count <= bytes.count ? Array(bytes[offset..<(offset + count)]) : nil
+                let got = try? source.read(at: Int64(offset), count: count)
+                #expect(got == wanted, "round \(round), \(count) bytes at \(offset)")
+                if wanted != nil, count > 0 {
+                    expected.bytesRead += Int64(count)
+                    expected.reads += 1
+                    expected.largestRead = max(expected.largestRead, count)
+                }
+            }
+            #expect(source.stats == expected, "round \(round)")
+            #expect(throws: ParseError.self) { try source.read(at: 290, count: 20) }
+        }
+    }
+
     @Test("metadata values decoded from bytes in place (a slice not starting at 0) equal those decoded from a copy")
     func valuesFromSlices() {
         var random = Seeded(state: 11)
