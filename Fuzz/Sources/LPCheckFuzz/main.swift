@@ -18,6 +18,14 @@ enum Target: String, CaseIterable {
 /// Where the records target writes its input (check --facts reads files).
 let recordsPath = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-fuzz-records-\(getpid()).ndjson").path
 
+/// What `check` reads of a file, and an encoder for comparing facts field by field.
+let checkOptions = Checker(roots: []).inspectOptions
+let factsEncoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return encoder
+}()
+
 let target = Target(rawValue: ProcessInfo.processInfo.environment["LPCHECK_FUZZ_TARGET"] ?? "") ?? .inspect
 
 func run(_ bytes: [UInt8]) {
@@ -47,6 +55,16 @@ func run(_ bytes: [UInt8]) {
         let facts = FileFacts(file)
         let item = Pairing.items([facts])
         for rule in RuleRegistry.all { for entry in item { _ = rule.check(entry, context: RuleContext()) } }
+        // The check's own reading (chunk tables of unread tracks skipped, HEIF metadata items
+        // only) gives the facts a read of every table and item gives: a difference is a finding.
+        var options = checkOptions
+        let lean = FileFacts(MediaFile.inspect(source: MemorySource(bytes), path: "input", options: options))
+        options.chunkTables = true
+        options.allItems = true
+        let whole = FileFacts(MediaFile.inspect(source: MemorySource(bytes), path: "input", options: options))
+        if let leanJSON = try? factsEncoder.encode(lean), let wholeJSON = try? factsEncoder.encode(whole), leanJSON != wholeJSON {
+            fatalError("the check's reading gave other facts: \(String(decoding: leanJSON, as: UTF8.self)) against \(String(decoding: wholeJSON, as: UTF8.self))")
+        }
     case .repair:
         let source = MemorySource(bytes)
         let file = MediaFile.inspect(source: source, path: "input")
