@@ -258,10 +258,10 @@ public struct ByteReader: Sendable {
     /// `checkCount(UInt64(try u32()), ...)` reported, which first copied the whole reader (to
     /// call the check on the reader as it was before the count was read).
     public mutating func entryCount<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, entrySize: Int, what: String) throws -> Int {
-        let before = (position: position, node: node, steps: steps)
+        let start = position
         let count = UInt64(try next(T.self))
-        guard let exact = Self.fit(count, entrySize: entrySize, available: end - before.position) else {
-            let atCount = ByteReader(bytes: bytes, base: base, position: before.position, end: end, node: before.node, steps: before.steps)
+        guard let exact = Self.fit(count, entrySize: entrySize, available: end - start) else {
+            let atCount = ByteReader(bytes: bytes, base: base, position: start, end: end, node: node, steps: steps)
             return try Self.checkCount(count, entrySize: entrySize, what: what, within: atCount)
         }
         return exact

@@ -84,8 +84,13 @@ public struct HEIFStructure: Sendable {
 
     /// A box model from its payload, with a warning for any byte it leaves unread.
     mutating func model<T: BoxModel>(_ reader: ByteReader, as type: T.Type, _ name: FourCC) throws -> T {
+        try model(reader, name) { try T(parsing: &$0) }
+    }
+
+    /// A value `parse` reads from a box's payload, with a warning for any byte it leaves unread.
+    mutating func model<T>(_ reader: ByteReader, _ name: FourCC, _ parse: (inout ByteReader) throws -> T) throws -> T {
         var reader = reader
-        let value = try T(parsing: &reader)
+        let value = try parse(&reader)
         if reader.remaining > 0 { warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(name)")) }
         return value
     }
@@ -120,11 +125,11 @@ public struct HEIFStructure: Sendable {
                     // The entries are known (`iinf` comes first, as cameras write it): only the
                     // metadata items' locations are kept as they are read.
                     let kept = infos
-                    var reader = child
-                    locations = try ItemLocationBox(parsing: &reader, keeping: { id in
-                        ItemInfoBox.slot(of: id, in: kept).map { isMetadataItem(kept[$0].type) } ?? false
-                    }).locations
-                    if reader.remaining > 0 { structure.warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(box.type)")) }
+                    locations = try structure.model(child, box.type) { reader in
+                        try ItemLocationBox(parsing: &reader, keeping: { id in
+                            ItemInfoBox.slot(of: id, in: kept).map { isMetadataItem(kept[$0].type) } ?? false
+                        }).locations
+                    }
                     filtered = (child, infoBoxes)
                 } else {
                     locations = try structure.model(child, as: ItemLocationBox.self, box.type).locations

@@ -137,6 +137,10 @@ public struct InspectOptions: Sendable {
     /// Keep every HEIF item. When false, only the metadata items (`Exif`, `mime`) are kept: the
     /// item tables are still read and checked whole (same errors and warnings), coded images
     /// (tiles, grids, thumbnails) are left out of `HEIFStructure.items`.
+    ///
+    /// The writers shift every item's and every chunk's offsets, so whatever feeds them keeps
+    /// both this and `chunkTables` on (`.full` and `.check` do; only `Checker.inspectOptions`,
+    /// whose files become facts, turns them off).
     public var allItems: Bool
 
     public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, boxTree: Bool = true, decodePlists: Bool = true,
