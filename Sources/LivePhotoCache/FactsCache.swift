@@ -5,9 +5,14 @@ import LivePhotoFormats
 
 /// The facts of earlier runs in an SQLite file (`--cache FILE`). A file whose path, device,
 /// inode, size and change times are those stored is not read again. The facts of the whole
-/// table are loaded once (one sequential scan), hits are decoded on the checker's threads, and
-/// this run's new facts are written in one transaction at the end, with the rows of files gone
-/// from the walked roots removed. Thumbnails are asked for one by one (the cards of a page).
+/// table are loaded once (one sequential scan, when the checker first asks: `load()`), hits are
+/// decoded on the checker's threads, and this run's new facts are written in one transaction at
+/// the end, with the rows of files gone from the walked roots removed. Thumbnails are asked for
+/// one by one (the cards of a page).
+///
+/// Beside the facts, the outputs of the last run that read no file (`StoredRun`), under the
+/// exact bytes of everything they depend on (`RunInputs`): a run with the same inputs writes
+/// them again without loading a row.
 ///
 /// Never trusted when in doubt: a cache written by another lpcheck build is emptied; a damaged
 /// one (not a database, corrupt) is deleted and made anew; a locked one is read if it can be and
@@ -15,7 +20,7 @@ import LivePhotoFormats
 /// WAL journal lets readers go on while one writer commits, and writers wait for each other.
 public final class FactsCache: FactsStore, @unchecked Sendable {
     /// What this build writes; another value in a cache empties it.
-    public static let format = "lpcheck-facts-cache 4 (FileFacts field by field; thumbnails apart)"
+    public static let format = "lpcheck-facts-cache 5 (FileFacts field by field; thumbnails apart; the last unchanged run's outputs)"
 
     /// A row as loaded: the stamp and the facts. Thumbnails stay in the database (they are many
     /// times the facts' size) and are asked for one by one, for the cards a page shows.
@@ -37,6 +42,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     /// The loaded rows, and the row of each path. Not changed after loading: read without a lock.
     private var rows: [Entry] = []
     private var rowOfPath: [String: Int] = [:]
+    private var loaded = false
     /// Whether this run served each loaded row (for `hits`, and for pruning with the paths this
     /// run stored). Set by the checker's threads without a lock: each file is one row, and a
     /// flag is only ever set to true.
@@ -45,7 +51,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     private var freshThumbnails: [(path: String, stamp: FileStamp, thumbnail: [UInt8]?)] = []
     /// Prepared once, used under `lock` by every thumbnail asked for.
     private var thumbnailQuery: OpaquePointer?
-    private let lock = NSLock()
+    fileprivate let lock = NSLock()
     private let build: String
 
     /// Opens (or creates) the cache; nil with a note when it cannot be used at all.
@@ -70,31 +76,50 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         served.deallocate()
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var code: Int32
-        var description: String
+    /// An SQLite call that failed: its result code, and what was being done.
+    public struct Failure: Error, CustomStringConvertible {
+        public var code: Int32
+        public var description: String
     }
 
-    private func failure(_ what: String, _ code: Int32) -> Failure {
+    fileprivate func failure(_ what: String, _ code: Int32) -> Failure {
         let message = database.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
         return Failure(code: code, description: "\(what): \(message)")
     }
 
     private func connect() throws {
+        try remakingIfDamaged(openDatabase)
+    }
+
+    /// Runs `step`; when the database proves damaged, it is never trusted: deleted, opened anew
+    /// (the facts are read again this once), and `step` runs again on the new one.
+    private func remakingIfDamaged(_ step: () throws -> Void) throws {
         do {
-            try openAndLoad()
+            try step()
         } catch let error as Failure where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.code & 0xFF) {
-            // Damaged: never trusted. Made anew (the facts are read again this once).
             close()
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             notes.append("cache \(path) was damaged (\(error.description)): made anew")
             rows = []
             rowOfPath = [:]
-            try openAndLoad()
+            try openDatabase()
+            try step()
         }
     }
 
-    private func openAndLoad() throws {
+    /// Loads every row (once; later calls do nothing). A cache that proves damaged here is made
+    /// anew, a database that cannot be read is left alone: each said in `notes`, every file read.
+    public func load() {
+        guard !loaded else { return }
+        loaded = true
+        do {
+            try remakingIfDamaged(loadRows)
+        } catch {
+            notes.append("cache \(path) not read: \(error)")
+        }
+    }
+
+    private func openDatabase() throws {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &database, flags, nil)
         guard code == SQLITE_OK else { throw failure("cannot open", code) }
@@ -108,26 +133,36 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
             if let stored {
                 notes.append("cache \(path) was written by another build (\(stored)): emptied, this run fills it again")
             }
-            // Another build's table may have other columns: made anew.
+            // Another build's tables may have other columns: made anew.
             try transaction {
                 try execute("DROP TABLE IF EXISTS files")
+                try execute("DROP TABLE IF EXISTS runs")
+                try execute("DROP TABLE IF EXISTS run_chunks")
                 try execute(Self.createFiles)
+                try execute(Self.createRuns)
+                try execute(Self.createRunChunks)
                 try execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('build', ?)", [.text(build)])
             }
             return
         }
         try execute(Self.createFiles)
+        try execute(Self.createRuns)
+        try execute(Self.createRunChunks)
+    }
+
+    private func loadRows() throws {
+        guard database != nil else { return }
         // Rows go straight into `rows` (not through a list of optionals copied again).
-        var loaded: [Entry] = []
+        var entries: [Entry] = []
         _ = try query("SELECT path, device, inode, size, modified, changed, facts FROM files") { statement in
             // A row out of bounds is left out: its file is read again.
             guard let pathBytes = Self.blob(statement, 0, limit: Self.longestPath), let facts = Self.blob(statement, 6, limit: Self.largestFacts) else { return }
             let stamp = FileStamp(device: UInt64(bitPattern: sqlite3_column_int64(statement, 1)), inode: UInt64(bitPattern: sqlite3_column_int64(statement, 2)),
                                   size: sqlite3_column_int64(statement, 3), modified: sqlite3_column_int64(statement, 4), changed: sqlite3_column_int64(statement, 5))
-            loaded.append(Entry(path: pathBytes.withUnsafeBytes { PathBytes.string($0) }, stamp: stamp, blob: facts))
+            entries.append(Entry(path: pathBytes.withUnsafeBytes { PathBytes.string($0) }, stamp: stamp, blob: facts))
         }
-        rows = loaded
-        loaded = []
+        rows = entries
+        entries = []
         rowOfPath.reserveCapacity(rows.count)
         for row in rows.indices { rowOfPath[rows[row].path] = row }
         served.deallocate()
@@ -138,6 +173,162 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     /// The files table: the facts, and apart from them the EXIF thumbnail once an HTML run has
     /// read it for a card (`thumbnail_known`; the file may have none: `thumbnail` NULL).
     static let createFiles = "CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, device INTEGER, inode INTEGER, size INTEGER, modified INTEGER, changed INTEGER, facts BLOB, thumbnail_known INTEGER, thumbnail BLOB)"
+
+    /// The last stored run: its inputs and figures, and its outputs' bytes in chunks, in order.
+    static let createRuns = "CREATE TABLE IF NOT EXISTS runs (inputs BLOB NOT NULL, outputs INTEGER NOT NULL, files INTEGER NOT NULL, pairs INTEGER NOT NULL, status INTEGER NOT NULL, sizes TEXT NOT NULL)"
+    static let createRunChunks = "CREATE TABLE IF NOT EXISTS run_chunks (sequence INTEGER PRIMARY KEY, output INTEGER NOT NULL, bytes BLOB NOT NULL)"
+
+    /// Replays the stored run whose inputs are exactly `inputs` (byte for byte): when `accept`
+    /// takes its figures, hands `write` each chunk of its outputs in order (the output's index,
+    /// the bytes, valid during the call) and returns the run. Nil, and nothing written, when
+    /// there is no such run, `accept` declines it or its chunks do not fit its figures (the run
+    /// then checks as usual). Throws what `write` throws, or a failure to read a chunk.
+    public func replay(inputs: [UInt8], accept: (StoredRun) throws -> Bool, write: (Int, UnsafeRawBufferPointer) throws -> Void) throws -> StoredRun? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard database != nil, (try? execute("BEGIN")) != nil else { return nil }
+        // One read transaction: another run's new outputs cannot slip in between the checks
+        // and the chunks.
+        defer { try? execute("COMMIT") }
+        // The chunks must make each output as long as the run said it was, in order.
+        guard let (run, sizes) = try? storedRun(inputs: inputs), run.isPlausible, sizes.count == run.outputs,
+              let chunks = try? query("SELECT output, length(bytes) FROM run_chunks ORDER BY sequence", { (Int(sqlite3_column_int64($0, 0)), Int(sqlite3_column_int64($0, 1))) }),
+              zip(chunks, chunks.dropFirst()).allSatisfy({ $0.0 <= $1.0 }), chunks.allSatisfy({ (0..<run.outputs).contains($0.0) }),
+              sizes.indices.allSatisfy({ output in chunks.reduce(0) { $0 + ($1.0 == output ? $1.1 : 0) } == sizes[output] }),
+              try accept(run) else { return nil }
+        let statement = try prepare("SELECT output, bytes FROM run_chunks ORDER BY sequence")
+        defer { sqlite3_finalize(statement) }
+        var code = sqlite3_step(statement)
+        while code == SQLITE_ROW {
+            let count = Int(sqlite3_column_bytes(statement, 1))
+            let bytes = count > 0 ? sqlite3_column_blob(statement, 1) : nil
+            try write(Int(sqlite3_column_int64(statement, 0)), UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+            code = sqlite3_step(statement)
+        }
+        guard code == SQLITE_DONE else { throw failure("cannot read the stored outputs", code) }
+        return run
+    }
+
+    /// The figures of the stored run with these inputs (compared by SQLite, the inputs bound
+    /// where they are, not copied).
+    private func storedRun(inputs: [UInt8]) throws -> (StoredRun, sizes: [Int])? {
+        let statement = try prepare("SELECT outputs, files, pairs, status, sizes FROM runs WHERE inputs = ?")
+        defer { sqlite3_finalize(statement) }
+        return inputs.withUnsafeBytes { raw -> (StoredRun, sizes: [Int])? in
+            guard raw.count < Int32.max, sqlite3_bind_blob(statement, 1, raw.baseAddress, Int32(raw.count), nil) == SQLITE_OK,
+                  sqlite3_step(statement) == SQLITE_ROW else { return nil }
+            let sizes = Self.text(statement, 4).split(separator: " ").map { Int($0) ?? -1 }
+            return (StoredRun(outputs: Int(sqlite3_column_int64(statement, 0)), files: Int(sqlite3_column_int64(statement, 1)),
+                              pairs: Int(sqlite3_column_int64(statement, 2)), status: Int(sqlite3_column_int64(statement, 3))), sizes)
+        }
+    }
+
+    /// Starts keeping a run's outputs in place of the stored run's (one run is kept: the cache
+    /// grows by one run's outputs, not one per run), in one transaction that `RunRecorder.finish`
+    /// commits; nil when the cache cannot be written now (the run is then not kept).
+    public func recordRun() -> RunRecorder? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard database != nil else { return nil }
+        do {
+            try execute("BEGIN IMMEDIATE")
+            do {
+                try execute("DELETE FROM runs")
+                try execute("DELETE FROM run_chunks")
+                return RunRecorder(cache: self, insert: try prepare("INSERT INTO run_chunks (output, bytes) VALUES (?, ?)"))
+            } catch {
+                try? execute("ROLLBACK")
+                return nil
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// Takes a run's outputs as they are written, in chunks of about a megabyte, into the open
+    /// transaction; `finish` stores the figures and commits, `abandon` (or a failed write) rolls
+    /// back. Used from one thread.
+    public final class RunRecorder {
+        private let cache: FactsCache
+        private var insert: OpaquePointer?
+        private var buffer: [UInt8] = []
+        private var output = 0
+        private var failed: Error?
+        /// The bytes given to each output so far.
+        private var sizes: [Int] = []
+        /// Whether the transaction is still to be committed or rolled back.
+        private var open = true
+
+        fileprivate init(cache: FactsCache, insert: OpaquePointer?) {
+            self.cache = cache
+            self.insert = insert
+            buffer.reserveCapacity(Self.chunk + 65536)
+        }
+
+        deinit { abandon() }
+
+        static let chunk = 1 << 20
+
+        /// Adds `text` to output number `index` (outputs are written one after another).
+        public func append(_ text: String, to index: Int) {
+            if index != output { flush() }
+            output = index
+            if sizes.count <= index { sizes += Array(repeating: 0, count: index + 1 - sizes.count) }
+            sizes[index] += text.utf8.count
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= Self.chunk { flush() }
+        }
+
+        private func flush() {
+            defer { buffer.removeAll(keepingCapacity: true) }
+            guard failed == nil, !buffer.isEmpty, let insert else { return }
+            // Bound where the bytes are (not copied): stepped before the pointer's scope ends.
+            let code = buffer.withUnsafeBytes { raw -> Int32 in
+                sqlite3_bind_int64(insert, 1, Int64(output))
+                sqlite3_bind_blob(insert, 2, raw.baseAddress, Int32(clamping: raw.count), nil)
+                defer { sqlite3_reset(insert); sqlite3_clear_bindings(insert) }
+                return sqlite3_step(insert)
+            }
+            if code != SQLITE_DONE { failed = cache.failure("cannot write", code) }
+        }
+
+        /// Stores `run` under `inputs` and commits. Returns what to tell the user.
+        public func finish(_ run: StoredRun, inputs: [UInt8]) -> [String] {
+            flush()
+            sqlite3_finalize(insert)
+            insert = nil
+            do {
+                if let failed { throw failed }
+                if sizes.count < run.outputs { sizes += Array(repeating: 0, count: run.outputs - sizes.count) }
+                let sizes = self.sizes.map(String.init).joined(separator: " ")
+                try cache.lock.withLock {
+                    try cache.each("INSERT INTO runs (inputs, outputs, files, pairs, status, sizes) VALUES (?, ?, ?, ?, ?, ?)", "cannot write", [run]) { statement, run in
+                        sqlite3_bind_text(statement, 6, sizes, -1, lpcheck_sqlite_transient())
+                        sqlite3_bind_blob(statement, 1, inputs, Int32(clamping: inputs.count), lpcheck_sqlite_transient())
+                        sqlite3_bind_int64(statement, 2, Int64(run.outputs))
+                        sqlite3_bind_int64(statement, 3, Int64(run.files))
+                        sqlite3_bind_int64(statement, 4, Int64(run.pairs))
+                        sqlite3_bind_int64(statement, 5, Int64(run.status))
+                    }
+                    try cache.execute("COMMIT")
+                }
+                open = false
+                return []
+            } catch {
+                abandon()
+                return ["cache \(cache.path): this run's outputs were not kept (\(error))"]
+            }
+        }
+
+        /// Rolls the outputs back (nothing of them is kept); later calls do nothing.
+        public func abandon() {
+            if let insert { sqlite3_finalize(insert) }
+            insert = nil
+            guard open else { return }
+            open = false
+            cache.lock.withLock { try? cache.execute("ROLLBACK") }
+        }
+    }
 
     public func facts(for path: String, stamp: FileStamp) -> FileFacts? {
         guard let row = rowOfPath[path], rows[row].stamp == stamp,
@@ -265,7 +456,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         return statement
     }
 
-    private func execute(_ sql: String, _ values: [Value] = []) throws {
+    fileprivate func execute(_ sql: String, _ values: [Value] = []) throws {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         for (index, value) in values.enumerated() {
@@ -279,7 +470,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     }
 
     /// Runs `sql` once per row, `bind` setting its parameters.
-    private func each<T>(_ sql: String, _ what: String, _ rows: [T], _ bind: (OpaquePointer?, T) -> Void) throws {
+    fileprivate func each<T>(_ sql: String, _ what: String, _ rows: [T], _ bind: (OpaquePointer?, T) -> Void) throws {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         for row in rows {

@@ -34,13 +34,18 @@ public struct FileStamp: Hashable, Sendable {
     public static func of(_ path: String) -> FileStamp? {
         var info = stat()
         guard PathBytes.status(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileStamp(info)
+    }
+
+    /// The stamp in a file's status.
+    public init(_ info: stat) {
         func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec) }
         #if canImport(Darwin)
-        return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                         modified: nanoseconds(info.st_mtimespec), changed: nanoseconds(info.st_ctimespec))
+        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                  modified: nanoseconds(info.st_mtimespec), changed: nanoseconds(info.st_ctimespec))
         #else
-        return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                         modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim))
+        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                  modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim))
         #endif
     }
 }
@@ -49,6 +54,8 @@ public struct FileStamp: Hashable, Sendable {
 /// EXIF thumbnails (for the cards an HTML report shows) are kept apart from the facts, for the
 /// stamp they were read at. Called from several threads at once.
 public protocol FactsStore: AnyObject, Sendable {
+    /// Called once before the first `facts(for:stamp:)`, on one thread (a store may load then).
+    func load()
     func facts(for path: String, stamp: FileStamp) -> FileFacts?
     func remember(_ facts: FileFacts, stamp: FileStamp)
     /// The file's EXIF thumbnail: nil when not known, `.some(nil)` when known to have none.
@@ -107,7 +114,8 @@ public struct Checker {
 
     /// Reads every file discovery found (the facts `lpcheck scan` records).
     public func scan(_ discovery: Discovery.Result) -> ScanResult {
-        ScanResult(roots: roots, files: Self.inspect(discovery.files, options: inspectOptions, jobs: jobs, progress: progress, store: store),
+        ScanResult(roots: roots, files: Self.inspect(discovery.files, options: inspectOptions, jobs: jobs, progress: progress, store: store,
+                                                     stamps: discovery.stamps.count == discovery.files.count ? discovery.stamps : nil),
                    hidden: discovery.hidden, problems: discovery.problems)
     }
 
@@ -191,14 +199,16 @@ public struct Checker {
         return true
     }
 
-    /// Reads files on `jobs` threads; results keep the input order.
+    /// Reads files on `jobs` threads; results keep the input order. `stamps` (a stamping walk's,
+    /// taken before any file is read) stand for the stamps the store is asked with.
     public static func inspect(_ paths: [String], options: InspectOptions, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?,
-                               store: (any FactsStore)? = nil) -> [FileFacts] {
+                               store: (any FactsStore)? = nil, stamps: [FileStamp?]? = nil) -> [FileFacts] {
+        store?.load()
         let results = ResultBox(count: paths.count)
         let workers = max(1, min(jobs, paths.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = results.claim() {
-                let facts = read(paths[index], options: options, store: store)
+                let facts = read(paths[index], options: options, store: store, stamp: stamps?[index])
                 let done = results.store(facts, at: index)
                 progress?(done, paths.count)
             }
@@ -206,10 +216,11 @@ public struct Checker {
         return results.values()
     }
 
-    /// One file's facts: from the store when its stamp is unchanged (no byte of it is read), else
-    /// read, and kept when the file did not change while it was read.
-    static func read(_ path: String, options: InspectOptions, store: (any FactsStore)?) -> FileFacts {
-        guard let store, let before = FileStamp.of(path) else {
+    /// One file's facts: from the store when its stamp (`stamp` when given: taken before, by the
+    /// walk) is unchanged (no byte of it is read), else read, and kept when the file did not
+    /// change from that stamp to the end of the read.
+    static func read(_ path: String, options: InspectOptions, store: (any FactsStore)?, stamp: FileStamp?? = nil) -> FileFacts {
+        guard let store, let before = stamp ?? FileStamp.of(path) else {
             return FileFacts(MediaFile.inspect(path: path, options: options))
         }
         if var cached = store.facts(for: path, stamp: before) {

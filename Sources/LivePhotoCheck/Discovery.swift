@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import LivePhotoFormats
+import Foundation
 
 /// Finds candidate files below folders: recursive, survives symbolic-link loops and unreadable
 /// folders, skips hidden entries (lpcheck's own backups live in the hidden `.lpcheck-backup`).
@@ -16,6 +17,9 @@ public struct Discovery {
         /// Hidden files (names starting with a dot) that were not read, so that they are named
         /// rather than silently skipped. Hidden folders are not entered and not listed.
         public var hidden: [String] = []
+        /// With `stamping`: each file's stamp as the walk found it (nil when it could not be
+        /// taken), in the order of `files`; else empty.
+        public var stamps: [FileStamp?] = []
 
         public init(files: [String] = [], problems: [(path: String, reason: String)] = [], hidden: [String] = []) {
             self.files = files
@@ -30,11 +34,27 @@ public struct Discovery {
     /// Paths excluded by glob-like patterns (`*` within a name, `**` across folders).
     public var exclude: [String] = []
 
-    public init(exclude: [String] = []) { self.exclude = exclude }
+    /// Whether the walk takes each file's stamp (`Result.stamps`): after the walk, folder by folder
+    /// on `jobs` threads, each file by its name in its open folder (no path to look up again).
+    public var stamping = false
+    public var jobs = 1
+
+    public init(exclude: [String] = [], stamping: Bool = false, jobs: Int = 1) {
+        self.exclude = exclude
+        self.stamping = stamping
+        self.jobs = jobs
+    }
+
+    /// Files of one folder whose stamps are still to be taken: (index in `files`, name).
+    struct Unstamped {
+        var folder: String
+        var files: [(index: Int, name: String)]
+    }
 
     public func find(_ roots: [String]) -> Result {
         var result = Result(files: [], problems: [])
         var visited = Set<DirectoryID>()
+        var unstamped: [Unstamped] = []
         for root in roots {
             var info = stat()
             guard PathBytes.status(root, &info) == 0 else {
@@ -42,11 +62,13 @@ public struct Discovery {
                 continue
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                walk(root, info: info, visited: &visited, into: &result)
+                walk(root, info: info, visited: &visited, into: &result, unstamped: &unstamped)
             } else if (info.st_mode & S_IFMT) == S_IFREG {
                 result.files.append(root)
+                if stamping { result.stamps.append(FileStamp(info)) }
             }
         }
+        if stamping { Self.stamp(&result, unstamped, jobs: jobs) }
         return result
     }
 
@@ -55,7 +77,36 @@ public struct Discovery {
         var inode: UInt64
     }
 
-    private func walk(_ root: String, info rootInfo: stat, visited: inout Set<DirectoryID>, into result: inout Result) {
+    /// Takes the stamps of `unstamped`, folders spread over `jobs` threads.
+    static func stamp(_ result: inout Result, _ unstamped: [Unstamped], jobs: Int) {
+        let count = result.stamps.count
+        result.stamps.withUnsafeMutableBufferPointer { stamps in
+            let slots = StampSlots(buffer: stamps)
+            let chunks = max(1, min(jobs * 4, unstamped.count))
+            DispatchQueue.concurrentPerform(iterations: jobs > 1 ? chunks : 1) { chunk in
+                let parts = jobs > 1 ? chunks : 1
+                for group in unstamped[(unstamped.count * chunk / parts)..<(unstamped.count * (chunk + 1) / parts)] {
+                    let folder = PathBytes.withCString(group.folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                    guard folder >= 0 else { continue }
+                    for (index, name) in group.files where index < count {
+                        var info = stat()
+                        // stat follows links, as the walk does.
+                        if PathBytes.withCString(name, { fstatat(folder, $0, &info, 0) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                            slots.buffer[index] = FileStamp(info)
+                        }
+                    }
+                    close(folder)
+                }
+            }
+        }
+    }
+
+    /// Each folder's files are other slots than every other folder's.
+    struct StampSlots: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<FileStamp?>
+    }
+
+    private func walk(_ root: String, info rootInfo: stat, visited: inout Set<DirectoryID>, into result: inout Result, unstamped: inout [Unstamped]) {
         // Depth-first with an explicit stack: no recursion limit on deep trees.
         var stack: [(String, stat)] = [(root, rootInfo)]
         while let (folder, info) = stack.popLast() {
@@ -74,6 +125,8 @@ public struct Discovery {
             }
             closedir(handle)
             var folders: [(String, stat)] = []
+            var toStamp = Unstamped(folder: folder, files: [])
+            defer { if !toStamp.files.isEmpty { unstamped.append(toStamp) } }
             for (name, type) in names.sorted(by: { $0.name < $1.name }) {
                 // One allocation per path (concatenating twice reallocated and copied it).
                 var path = String()
@@ -89,6 +142,10 @@ public struct Discovery {
                 }
                 // The directory entry already says "regular file" for most entries: no stat needed.
                 if type == UInt8(DT_REG) {
+                    if stamping {
+                        toStamp.files.append((result.files.count, name))
+                        result.stamps.append(nil)
+                    }
                     result.files.append(path)
                     continue
                 }
@@ -100,7 +157,9 @@ public struct Discovery {
                 }
                 switch entryInfo.st_mode & S_IFMT {
                 case S_IFDIR: folders.append((path, entryInfo))
-                case S_IFREG: result.files.append(path)
+                case S_IFREG:
+                    result.files.append(path)
+                    if stamping { result.stamps.append(FileStamp(entryInfo)) }
                 default: break
                 }
             }

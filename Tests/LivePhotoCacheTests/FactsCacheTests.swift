@@ -66,6 +66,116 @@ struct FactsCacheTests {
         #expect(changed.text.contains("00000000-6A1D-4B7E-9F0C-2D5A7B9C1E34"))
     }
 
+    /// Whether the run wrote a stored run's outputs again (from --stats).
+    static func replayed(_ result: ProcessResult) -> Bool { result.stderr.contains("its outputs again") }
+
+    /// The report files and standard output of a run, and how it ended.
+    struct Outputs: Equatable {
+        var files: [Data]
+        var stdout: Data
+        var status: Int32
+    }
+
+    static func outputs(_ result: ProcessResult, _ files: [String]) throws -> Outputs {
+        Outputs(files: try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, stdout: result.stdout, status: result.status)
+    }
+
+    @Test("an unchanged library's next run writes the last run's outputs again, byte for byte; a changed file, a new one, a gone one, another setting or configuration check anew")
+    func unchangedRunsReplayed() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("facts.db").path
+        let folder = root.appendingPathComponent("Samples").path
+        let library = [folder] + (Locations.sharedSamples != nil ? [root.appendingPathComponent("shared").path] : [])
+        let reports = ["report.json", "report.sarif"].map { root.appendingPathComponent($0).path }
+        // Two report files, and the terminal summary on standard output.
+        let arguments = ["check"] + library + ["--cache", cache, "--stats", "--format", "json", "--output", reports[0], "--format", "sarif", "--output", reports[1]]
+        let fill = try Self.lpcheck(arguments)
+        #expect(try Self.stats(fill).bytes > 0 && !Self.replayed(fill))
+        // The first run that reads no file checks from the cached facts, and keeps its outputs.
+        let warm = try Self.lpcheck(arguments)
+        #expect(try Self.stats(warm).bytes == 0 && !Self.replayed(warm), "\(warm.stderr)")
+        let checked = try Self.outputs(warm, reports)
+        #expect(!checked.stdout.isEmpty && checked.status != 2)
+        // The next writes them again, byte for byte: the same reports, summary and exit status.
+        for path in reports { try FileManager.default.removeItem(atPath: path) }
+        let again = try Self.lpcheck(arguments)
+        #expect(Self.replayed(again), "\(again.stderr)")
+        #expect(try Self.stats(again).bytes == 0 && Self.stats(again).hits == Self.stats(warm).hits)
+        #expect(try Self.outputs(again, reports) == checked)
+        // --stats and --no-progress change no output: still the same run.
+        #expect(Self.replayed(try Self.lpcheck(arguments.filter { $0 != "--stats" } + ["--no-progress", "--stats"])))
+        // And what it wrote is what a check without a cache writes (but for the bytes read).
+        let direct = try Self.lpcheck(["check"] + library + ["--format", "json"])
+        #expect(Self.report(direct) == String(decoding: checked.files[0], as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"bytesRead\"") }.joined(separator: "\n"))
+
+        // Another format is another run: checked (from the facts), then kept.
+        let text = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "json"])
+        #expect(!Self.replayed(text) && Self.report(text) == Self.report(direct))
+        #expect(Self.replayed(try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "json"])))
+
+        // Each change below is checked anew, and the run after it is replayed again.
+        func checkedAnew(_ what: String, _ extra: [String] = [], read: Bool) throws {
+            let changed = try Self.lpcheck(arguments + extra)
+            #expect(!Self.replayed(changed), "\(what): \(changed.stderr)")
+            #expect(try (Self.stats(changed).bytes > 0) == read, "\(what): \(changed.stderr)")
+            // After a run that read files, the next checks from the facts and keeps its outputs;
+            // a run after that (or after one that read none) writes them again.
+            let next = try Self.lpcheck(arguments + extra)
+            #expect(try Self.stats(next).bytes == 0 && Self.replayed(next) != read, "\(what): \(next.stderr)")
+            #expect(try read || Self.outputs(next, reports) == Self.outputs(changed, reports), "\(what)")
+            let third = try Self.lpcheck(arguments + extra)
+            #expect(Self.replayed(third), "\(what): \(third.stderr)")
+            #expect(try Self.outputs(third, reports) == Self.outputs(next, reports), "\(what)")
+        }
+        try checkedAnew("back to the first arguments", read: false)
+        // A file touched (same bytes, new times): read again.
+        let still = folder + "/camera-pair.jpg"
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: still)
+        try checkedAnew("a touched file", read: true)
+        // A new file, and a gone one.
+        try FileManager.default.copyItem(atPath: still, toPath: folder + "/new-copy.jpg")
+        try checkedAnew("a new file", read: true)
+        try FileManager.default.removeItem(atPath: folder + "/new-copy.jpg")
+        try checkedAnew("a gone file", read: false)
+        // A configuration file, then an edit of it (a rule off).
+        let configuration = root.appendingPathComponent("config.yml").path
+        try "rules:\n  missing-cdsc-reference: info\n".write(toFile: configuration, atomically: false, encoding: .utf8)
+        try checkedAnew("a configuration", ["--config", configuration], read: false)
+        try "rules:\n  missing-cdsc-reference: off\n".write(toFile: configuration, atomically: false, encoding: .utf8)
+        let edited = try Self.lpcheck(arguments + ["--config", configuration])
+        #expect(!Self.replayed(edited), "\(edited.stderr)")
+        #expect(try !String(contentsOfFile: reports[0], encoding: .utf8).contains("missing-cdsc-reference"))
+    }
+
+    @Test("a stored run whose rows do not fit its figures (a chunk more, one less, out of place) is not believed: the library is checked")
+    func implausibleStoredRun() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("facts.db").path
+        let folder = root.appendingPathComponent("Samples").path
+        let arguments = ["check", folder, "--cache", cache, "--stats", "--format", "json"]
+        _ = try Self.lpcheck(arguments)
+        let checked = try Self.lpcheck(arguments)
+        #expect(try Self.stats(checked).bytes == 0 && !Self.replayed(checked))
+        #expect(Self.replayed(try Self.lpcheck(arguments)))
+        let direct = try Self.lpcheck(["check", folder, "--format", "json"])
+        let python = try #require(Locations.tool("python3"))
+        let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()"
+        for edit in ["update runs set status = 7", "update runs set files = -3", "update runs set outputs = 1", "update run_chunks set output = 5",
+                     "update run_chunks set output = -1", "insert into run_chunks (output, bytes) values (0, x'00')",
+                     "delete from run_chunks where sequence = (select max(sequence) from run_chunks)", "update runs set sizes = '1 2 3'"] {
+            let applied = try ProcessResult.run(python, ["-c", script, cache, edit])
+            #expect(applied.status == 0, "\(edit): \(applied.stderr)")
+            let edited = try Self.lpcheck(arguments)
+            #expect(!Self.replayed(edited), "\(edit): \(edited.stderr)")
+            #expect(Self.report(edited) == Self.report(direct) && edited.status == direct.status, "\(edit)")
+            // That run checked from the facts and kept its outputs: the next is replayed again.
+            let next = try Self.lpcheck(arguments)
+            #expect(Self.replayed(next) && next.stdout == edited.stdout && next.status == edited.status, "\(edit): \(next.stderr)")
+        }
+    }
+
     @Test("an HTML run reads only its cards' thumbnails, keeps them in the cache, and the next HTML run reads no byte and writes the same page")
     func htmlRuns() throws {
         let root = try Self.library()
@@ -97,7 +207,8 @@ struct FactsCacheTests {
         // Thumbnails no EXIF segment can hold (2 MiB) are not believed: read from the files again.
         guard firstPage.contains("data:image/jpeg;base64,") else { return }
         let python = try #require(Locations.tool("python3"))
-        let edit = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('update files set thumbnail=zeroblob(2097152) where thumbnail is not null'); c.commit()"
+        // (The stored run goes too: else the next run, on the same files, would write its page again.)
+        let edit = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('update files set thumbnail=zeroblob(2097152) where thumbnail is not null'); c.execute('delete from runs'); c.commit()"
         #expect(try ProcessResult.run(python, ["-c", edit, cache]).status == 0)
         let oversized = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--html-limit", "0", "--output", page])
         #expect(try Self.stats(oversized).bytes > 0, "\(oversized.stderr)")

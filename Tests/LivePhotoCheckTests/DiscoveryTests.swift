@@ -28,6 +28,19 @@ struct DiscoveryTests {
         let relative = result.files.map { String($0.dropFirst(root.path.count + 1)) }
         #expect(relative.sorted() == ["a/b [1]/Ünïcode ç/IMG 1 (copy).JPG", "c/x.mov", "top.heic"])
         #expect(result.problems.contains { $0.path.hasSuffix("dangling.jpg") })
+        #expect(result.stamps.isEmpty, "stamps only when asked")
+
+        // A stamping walk (a link to a file among the files, folders spread over threads, a file
+        // given as a root) finds the same files, each with the stamp a stat by path gives.
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("c/link.mov").path, withDestinationPath: root.appendingPathComponent("c/x.mov").path)
+        for jobs in [1, 4] {
+            let stamped = Discovery(stamping: true, jobs: jobs).find([root.path, root.path + "/top.heic"])
+            #expect(stamped.files == Discovery().find([root.path, root.path + "/top.heic"]).files)
+            #expect(stamped.stamps.count == stamped.files.count)
+            #expect(stamped.stamps == stamped.files.map { FileStamp.of($0) }, "jobs \(jobs)")
+            #expect(stamped.stamps.allSatisfy { $0 != nil })
+            #expect(stamped.files.contains { $0.hasSuffix("c/link.mov") })
+        }
     }
 
     @Test("walk order from paths: a walk's own list comes back as it is, any shuffle of it sorts back to it")

@@ -94,7 +94,7 @@ struct Check: ParsableCommand {
     @Flag(help: "Print the bytes read and the time taken to standard error.")
     var stats = false
 
-    @Option(help: ArgumentHelp("Keep each file's facts in this SQLite file; later runs read only new or changed files (rows of files no longer found in the checked folders are removed).", valueName: "file"))
+    @Option(help: ArgumentHelp("Keep each file's facts in this SQLite file; later runs read only new or changed files (rows of files no longer found in the checked folders are removed). A run that read no file keeps its outputs, and the next run with the same arguments, settings and file stamps writes them again.", valueName: "file"))
     var cache: String?
 
     @Option(help: "Item cards in an HTML report at most (the worst first; a note counts the rest; 0 for no limit).")
@@ -134,8 +134,24 @@ struct Check: ParsableCommand {
         }
         var report: CheckReport
         var bounded: BoundedFactsCheck.Source?
+        // A check of folders with a cache: the inputs its outputs depend on, when they may be
+        // written again from the cache or kept there (not with --thumbnails: libheif is no input).
+        var inputs: [UInt8]?
+        var discovery = Discovery.Result()
         if facts.isEmpty {
-            report = checker.run()
+            discovery = Discovery(exclude: checker.configuration.exclude, stamping: store != nil && !thumbnails, jobs: jobs).find(paths)
+            if let store, !thumbnails, let settings = runSettings() {
+                inputs = RunInputs.bytes(settings: settings, discovery: discovery)
+                if let inputs, let run = try replay(inputs, store: store, walked: discovery.files.count, started: started) {
+                    store.close()
+                    KeptAtExit.store = store
+                    if run.status == 2 { printError("lpcheck: nothing readable in \(paths.joined(separator: ", "))") }
+                    if run.status != 0 { throw ExitCode(Int32(run.status)) }
+                    return
+                }
+            }
+            var scanned = checker.scan(discovery)
+            report = checker.report(&scanned)
             // Rows of files no longer below a root go, for the roots that were walked whole: not
             // a root that is missing or empty, nor one with a folder the walk could not read
             // (an unmounted share must not empty the cache).
@@ -173,43 +189,55 @@ struct Check: ParsableCommand {
             for note in store?.save() ?? [] { printError("lpcheck: \(note)") }
         }
         if stats {
-            let seconds = Date().timeIntervalSince(started)
-            let pairs = report.count(.pair)
-            printError("stats: \(report.fileCount) files (\(pairs) pairs) in \(String(format: "%.3f", seconds)) s, \(report.bytesRead) bytes read"
-                       + (pairs > 0 ? String(format: ", %.0f bytes per file", Double(report.bytesRead) / Double(max(report.fileCount, 1))) : "")
-                       + (store.map { ", \($0.hits) files from the cache, \($0.pruned) cache rows of files the walk no longer finds removed" } ?? "")
-                       + (bounded == nil ? "" : ", checked in bounded memory (records read again as the report is written)"))
+            printStats(files: report.fileCount, pairs: report.count(.pair), bytesRead: report.bytesRead, started: started, store: store,
+                       more: bounded == nil ? "" : ", checked in bounded memory (records read again as the report is written)")
         }
 
         if thumbnails && !shown.isEmpty { Self.addHEIFThumbnails(&report, items: shown) }
+        let readable = report.count(.unreadable) < report.items.count
+        // Kept for the next run on the same inputs when this one read no file (a run that read
+        // some would say bytes read that a replay does not read) and no file changed meanwhile.
+        if let kept = inputs {
+            let walkedAgain = { runSettings().flatMap { RunInputs.bytes(settings: $0, discovery: Discovery(exclude: checker.configuration.exclude, stamping: true, jobs: jobs).find(paths)) } }
+            if report.bytesRead != 0 || store?.hits != discovery.files.count || walkedAgain() != kept { inputs = nil }
+        }
+        let recorder = inputs == nil ? nil : store?.recordRun()
         // HTML takes --html-limit; every other format is the reporter's own.
-        func emit(_ kind: ReportFormat, _ sink: (String) -> Void) {
-            if kind.isHTML { sink(CheckHTML.render(report, limit: htmlLimit)) } else { kind.reporter.write(report, to: sink) }
+        func emit(_ index: Int, _ kind: ReportFormat, _ sink: (String) -> Void) {
+            func piece(_ text: String) {
+                recorder?.append(text, to: index)
+                sink(text)
+            }
+            if kind.isHTML { piece(CheckHTML.render(report, limit: htmlLimit)) } else { kind.reporter.write(report, to: piece) }
         }
         var stdoutUsed = false
         for (index, kind) in format.enumerated() {
             if index < output.count {
                 do {
-                    try Self.write(to: output[index]) { emit(kind, $0) }
+                    try Self.write(to: output[index]) { emit(index, kind, $0) }
                 } catch {
                     printError("lpcheck: cannot write \(output[index]): \(error.localizedDescription)")
                     throw ExitCode(2)
                 }
             } else {
-                emit(kind) { print($0, terminator: "") }
+                emit(index, kind) { print($0, terminator: "") }
                 stdoutUsed = true
             }
         }
+        var summary = ""
         if !quiet && !stdoutUsed {
-            let color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            let showInfo = report.failOn == .info
-            print(CheckText.render(report, color: color, verbose: verbose, showInfo: showInfo), terminator: "")
+            summary = CheckText.render(report, color: summaryColor, verbose: verbose, showInfo: report.failOn == .info)
+            print(summary, terminator: "")
         }
         if let failure = bounded?.failure {
             printError("lpcheck: \(failure): the report may not match the records")
             throw ExitCode(2)
         }
-        let readable = report.count(.unreadable) < report.items.count
+        if let inputs, let recorder {
+            recorder.append(summary, to: format.count)
+            let run = StoredRun(outputs: format.count + 1, files: report.fileCount, pairs: report.count(.pair), status: !readable ? 2 : report.passed ? 0 : 1)
+            for note in recorder.finish(run, inputs: inputs) { printError("lpcheck: \(note)") }
+        }
         // The report (every file's facts) is not taken apart object by object on the way out:
         // the process ends next, and freeing a large library's report took 5% of a warm check.
         KeptAtExit.report = report
@@ -222,6 +250,80 @@ struct Check: ParsableCommand {
             throw ExitCode(2)
         }
         if !report.passed { throw ExitCode(1) }
+    }
+
+    /// Whether the terminal summary is in color.
+    var summaryColor: Bool { isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
+
+    /// The settings a check's outputs depend on besides the files (see `RunInputs`): this
+    /// executable (by its stamp: a rebuilt lpcheck may report otherwise), its arguments, the
+    /// working folder (relative paths), the configuration and baseline files (by stamp), and
+    /// the summary's color. Nil when one of them cannot be known: the run is then neither
+    /// replayed nor kept.
+    func runSettings() -> [String]? {
+        func stamp(_ path: String) -> String? {
+            FileStamp.of(path).map { "\($0.device) \($0.inode) \($0.size) \($0.modified) \($0.changed)" }
+        }
+        guard let executable = Bundle.main.executablePath.flatMap(stamp) else { return nil }
+        var values = ["build \(FactsCache.format); lpcheck \(LPCheck.configuration.version)", "executable \(executable)",
+                        "folder \(FileManager.default.currentDirectoryPath)", "color \(summaryColor)"]
+        // Every argument but the two flags that change no output (before a `--`, after which
+        // all are paths).
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let end = arguments.firstIndex(of: "--") ?? arguments.count
+        values += arguments.enumerated().filter { $0.offset >= end || !["--stats", "--no-progress"].contains($0.element) }.map { "argument \($0.element)" }
+        let configuration = settings.config ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
+        for (name, path) in [("configuration", configuration), ("baseline", settings.baseline)] {
+            guard let path else { continue }
+            guard let known = stamp(path) else { return nil }
+            values.append("\(name) \(path) \(known)")
+        }
+        return values
+    }
+
+    /// Writes the outputs of the stored run on the same inputs as this one, if there is one (the
+    /// reports, the terminal summary, the statistics), and returns it.
+    func replay(_ inputs: [UInt8], store: FactsCache, walked: Int, started: Date) throws -> StoredRun? {
+        var handles: [FileHandle] = []
+        defer { for handle in handles { try? handle.close() } }
+        var writing = -1
+        do {
+            return try store.replay(inputs: inputs, accept: { run in
+                guard run.outputs == format.count + 1 else { return false }
+                if stats {
+                    printStats(files: run.files, pairs: run.pairs, bytesRead: 0, started: started, store: nil,
+                               more: ", \(walked) files from the cache, 0 cache rows of files the walk no longer finds removed (no file changed since the last run: its outputs again)")
+                }
+                // Every report file is made (emptied) first, an empty one included.
+                for path in output {
+                    writing = handles.count
+                    handles.append(try Self.openOutput(path))
+                }
+                return true
+            }, write: { index, bytes in
+                writing = index
+                if index < handles.count {
+                    try handles[index].write(contentsOf: bytes)
+                } else {
+                    try FileHandle.standardOutput.write(contentsOf: bytes)
+                }
+            })
+        } catch let error as FactsCache.Failure {
+            printError("lpcheck: \(error)")
+            throw ExitCode(2)
+        } catch {
+            printError("lpcheck: cannot write \(writing < output.count && writing >= 0 ? output[writing] : "the standard output"): \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The `--stats` line.
+    func printStats(files: Int, pairs: Int, bytesRead: Int64, started: Date, store: FactsCache?, more: String) {
+        let seconds = Date().timeIntervalSince(started)
+        printError("stats: \(files) files (\(pairs) pairs) in \(String(format: "%.3f", seconds)) s, \(bytesRead) bytes read"
+                   + (pairs > 0 ? String(format: ", %.0f bytes per file", Double(bytesRead) / Double(max(files, 1))) : "")
+                   + (store.map { ", \($0.hits) files from the cache, \($0.pruned) cache rows of files the walk no longer finds removed" } ?? "")
+                   + more)
     }
 
     /// Thumbnails for the HEIC stills of `items` that have none, decoded by libheif on all cores.
