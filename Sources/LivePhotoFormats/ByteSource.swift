@@ -89,11 +89,16 @@ public final class FileSource: ByteSource {
     /// Device and inode: two paths with the same identity are one file (hard links).
     public let identity: FileIdentity
     private let descriptor: Int32
-    /// The bytes the first read at offset 0 fetched (the format probe). Later reads inside them
-    /// (a movie's first box headers, a JPEG's start of image and first segment header) are
-    /// served from here instead of the file: about three system calls a file fewer, and not a
-    /// byte more read from the file.
-    private var head: [UInt8] = []
+    /// The last small read's window: a read of fewer than `windowSize` bytes fetches that many
+    /// (up to the end of the file), and later reads inside them are served from here. Readers
+    /// walk headers a few bytes apart (a JPEG's segment markers, a HEIC's top-level boxes and the
+    /// items right after `mdat`'s header): one system call instead of one each. The kernel reads
+    /// whole pages anyway; `stats` count the bytes the readers take, as before.
+    private let window = UnsafeMutablePointer<UInt8>.allocate(capacity: windowSize)
+    private var windowStart: Int64 = 0
+    /// How many bytes of `window` hold the file's (none yet: 0).
+    private var windowCount = 0
+    static let windowSize = 4096
 
     public init(path: String) throws {
         self.path = path
@@ -115,35 +120,54 @@ public final class FileSource: ByteSource {
         identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), links: UInt64(info.st_nlink))
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        window.deallocate()
+    }
 
     public func read(at offset: Int64, count: Int) throws -> [UInt8] {
         try checkRange(offset, count, path: "")
         if count == 0 { return [] }
         // `checkRange` has checked offset and count against the file.
-        if offset + Int64(count) <= Int64(head.count) {
+        if offset >= windowStart, offset - windowStart + Int64(count) <= Int64(windowCount) {
             stats.record(count)
-            return Array(head[Int(offset)..<(Int(offset) + count)])
+            return Array(UnsafeBufferPointer(start: window + Int(offset - windowStart), count: count))
         }
-        // Filled by pread, so not zeroed first.
-        let buffer = try [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
-            guard let base = raw.baseAddress else { return }
-            while initialized < count {
-                let got = pread(descriptor, base + initialized, count - initialized, off_t(offset) + off_t(initialized))
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw ParseError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(initialized))
-                }
-                if got == 0 {
-                    throw ParseError(.truncated, "file ended while reading", offset: offset + Int64(initialized))
-                }
-                initialized += got
+        guard count < Self.windowSize else {
+            // Filled by pread, so not zeroed first.
+            let bytes = try [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+                guard let base = raw.baseAddress else { return }
+                initialized = try Self.read(descriptor, into: base, count: count, at: offset, atLeast: count)
             }
+            stats.record(count)
+            return bytes
         }
-        guard buffer.count == count else { throw ParseError(.io, "read failed", offset: offset) }
+        // A small read: its window (or what the file has of it; a file cut meanwhile gives what
+        // it still holds, at least the bytes asked for).
+        windowCount = 0
+        let got = try Self.read(descriptor, into: window, count: Int(min(Int64(Self.windowSize), size - offset)), at: offset, atLeast: count)
+        (windowStart, windowCount) = (offset, got)
         stats.record(count)
-        if offset == 0 && head.isEmpty && count <= 4096 { head = buffer }
-        return buffer
+        return Array(UnsafeBufferPointer(start: window, count: count))
+    }
+
+    /// Reads up to `count` bytes at `offset` into `base` by `pread` and returns how many: fewer
+    /// only when the file ends first, and never fewer than `atLeast` (else it throws).
+    private static func read(_ descriptor: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int64, atLeast: Int) throws -> Int {
+        var initialized = 0
+        while initialized < count {
+            let got = pread(descriptor, base + initialized, count - initialized, off_t(offset) + off_t(initialized))
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw ParseError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(initialized))
+            }
+            if got == 0 {
+                guard initialized >= atLeast else { throw ParseError(.truncated, "file ended while reading", offset: offset + Int64(initialized)) }
+                break
+            }
+            initialized += got
+        }
+        return initialized
     }
 }
 

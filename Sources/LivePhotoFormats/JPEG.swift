@@ -95,12 +95,23 @@ public struct JPEGStructure: Sendable {
                 throw ParseError(.truncated, "segment of \(length) bytes runs past the end of the file", offset: offset, path: path)
             }
             if marker == 0xE1 {
-                // APP1 holds Exif or XMP nearly always, and at most 64 KB: read it whole at once.
-                let payload = try source.read(at: segment.payloadOffset, count: segment.length)
+                // APP1 holds Exif or XMP nearly always, and at most 64 KB. Its first bytes come
+                // from the window of the header just read: an Exif segment's TIFF bytes are then
+                // read where they start (not copied out of the segment), any other is read whole.
+                let probe = try source.read(at: segment.payloadOffset, count: min(segment.length, exifHeader.count))
+                if probe.elementsEqual(exifHeader) {
+                    segment.label = "Exif"
+                    if structure.exif == nil {
+                        let start = segment.payloadOffset + Int64(exifHeader.count)
+                        structure.exif = (try source.read(at: start, count: segment.length - exifHeader.count), start)
+                    }
+                    structure.segments.append(segment)
+                    offset = segment.payloadOffset + Int64(segment.length)
+                    continue
+                }
+                let payload = probe + (try source.read(at: segment.payloadOffset + Int64(probe.count), count: segment.length - probe.count))
                 segment.label = label(marker: marker, probe: payload.prefix(40))
-                if segment.label == "Exif", structure.exif == nil {
-                    structure.exif = (Array(payload.dropFirst(6)), segment.payloadOffset + 6)
-                } else if segment.label == "XMP", structure.xmp == nil {
+                if segment.label == "XMP", structure.xmp == nil {
                     structure.xmp = (Array(payload.dropFirst(xmpHeader.count)), segment.payloadOffset + Int64(xmpHeader.count))
                 } else if segment.label == "ExtendedXMP", segment.length > extendedXMPHeader.count + 40 {
                     var reader = ByteReader(payload, base: segment.payloadOffset, path: path)

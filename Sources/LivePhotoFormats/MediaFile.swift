@@ -24,35 +24,49 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
     public var isStill: Bool { !isMovie && self != .unknown }
     public var isHEIFFamily: Bool { self == .heic || self == .heif || self == .avif }
 
-    static let heicBrands: Set<FourCC> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
-    static let avifBrands: Set<FourCC> = ["avif", "avis"]
-    static let heifBrands: Set<FourCC> = ["mif1", "msf1", "mif2", "miaf"]
-    static let movieLeadBoxes: Set<FourCC> = ["wide", "mdat", "moov", "free", "skip", "pnot"]
+    static let heicBrands: [FourCC] = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+    static let avifBrands: [FourCC] = ["avif", "avis"]
+    static let heifBrands: [FourCC] = ["mif1", "msf1", "mif2", "miaf"]
+    static let movieLeadBoxes: [FourCC] = ["wide", "mdat", "moov", "free", "skip", "pnot"]
 
-    /// Recognises a format from the first bytes of a file (32, or the whole `ftyp`).
+    /// Recognises a format from the first bytes of a file (32, or the whole `ftyp`). Reads the
+    /// bytes where they are: no list is made (it runs for every file of a library).
     public static func detect(_ head: [UInt8]) -> FileFormat {
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if head.starts(with: Array("GIF8".utf8)) { return .gif }
-        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual(Array("WEBP".utf8)) { return .webp }
-        guard head.count >= 8 else { return .unknown }
-        var reader = ByteReader(head)
-        guard let size = try? reader.u32(), let type = try? reader.fourCC() else { return .unknown }
+        /// The big-endian 32-bit word at `offset`, nil past the end.
+        func word(_ offset: Int) -> FourCC? {
+            guard offset >= 0, head.count - offset >= 4 else { return nil }
+            return FourCC(UInt32(head[offset]) << 24 | UInt32(head[offset + 1]) << 16 | UInt32(head[offset + 2]) << 8 | UInt32(head[offset + 3]))
+        }
+        if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return .jpeg }
+        let first = word(0)
+        if first == FourCC(0x8950_4E47), word(4) == FourCC(0x0D0A_1A0A) { return .png }
+        if first == "GIF8" { return .gif }
+        if first == FourCC(0x4949_2A00) || first == FourCC(0x4D4D_002A) { return .tiff }
+        if first == "RIFF", word(8) == "WEBP" { return .webp }
+        guard let size = first?.value, let type = word(4) else { return .unknown }
         if type == "ftyp", size >= 16 {
-            var payload = ByteReader(Array(head[8..<min(Int(size), head.count)]), base: 8, path: "ftyp")
-            guard let box = try? FileTypeBox(parsing: &payload) else { return .unknown }
-            let brands = box.brands
-            let major = box.majorBrand
+            // The box as far as the bytes go: major brand, minor version, compatible brands.
+            let end = min(Int(size), head.count)
+            guard end >= 16, let major = word(8) else { return .unknown }
+            /// Whether the major brand or a compatible one is among `wanted`.
+            func listed(_ wanted: [FourCC]) -> Bool {
+                if wanted.contains(major) { return true }
+                var offset = 16
+                while end - offset >= 4 {
+                    if let brand = word(offset), wanted.contains(brand) { return true }
+                    offset += 4
+                }
+                return false
+            }
             if avifBrands.contains(major) { return .avif }
             if heicBrands.contains(major) { return .heic }
             if major == "qt  " { return .quickTime }
             if heifBrands.contains(major) {
-                if brands.contains(where: { avifBrands.contains($0) }) { return .avif }
-                if brands.contains(where: { heicBrands.contains($0) }) { return .heic }
+                if listed(avifBrands) { return .avif }
+                if listed(heicBrands) { return .heic }
                 return .heif
             }
-            if brands.contains("qt  ") { return .quickTime }
+            if listed(["qt  "]) { return .quickTime }
             return .mp4
         }
         if movieLeadBoxes.contains(type) { return .quickTime }

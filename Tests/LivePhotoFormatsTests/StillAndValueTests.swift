@@ -80,6 +80,16 @@ struct StillAndValueTests {
         #expect(FileFormat.detect(BoxBuilder.box("wide", []) + BoxBuilder.box("mdat", [])) == .quickTime)
         #expect(FileFormat.detect([0x89] + Array("PNG\r\n".utf8) + [0x1A, 0x0A]) == .png)
         #expect(FileFormat.detect(Array("hello world, not media".utf8)) == .unknown)
+        // The brand list ends where the box does, not where the bytes do; a late brand counts;
+        // a box too short for its brands, or cut off, is nothing.
+        let mif1 = BoxBuilder.ftyp("mif1", ["mif1"])
+        #expect(FileFormat.detect(mif1 + Array("avif".utf8)) == .heif)
+        #expect(FileFormat.detect(BoxBuilder.ftyp("mif1", Array(repeating: "mif1", count: 40) + ["avif"])) == .avif)
+        #expect(FileFormat.detect(BoxBuilder.ftyp("isom", Array(repeating: "mp42", count: 40) + ["qt  "])) == .quickTime)
+        #expect(FileFormat.detect(Array(mif1.prefix(15))) == .unknown)
+        #expect(FileFormat.detect(BoxBuilder.u32(12) + Array("ftypheic".utf8) + BoxBuilder.u32(0)) == .unknown)
+        #expect(FileFormat.detect(Array("GIF89a".utf8)) == .gif && FileFormat.detect([0x4D, 0x4D, 0x00, 0x2A]) == .tiff)
+        #expect(FileFormat.detect(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp && FileFormat.detect(Array("RIFF".utf8)) == .unknown)
     }
 
     @Test("our camera-style sample: identifier in both files, -1 one tick after an empty edit, at the middle frame")
@@ -140,7 +150,7 @@ struct StillAndValueTests {
         #expect(file.stats.bytesRead < Int64(bytes.count) / 2)
     }
 
-    @Test("reading a JPEG: one read per segment header, whole APP1 payloads, the last bytes for the EOI; never the scan")
+    @Test("reading a JPEG: one read per segment header, APP1 payloads after a 6-byte probe, the last bytes for the EOI; never the scan")
     func jpegReads() throws {
         let bytes = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.jpg")))
         let source = RecordingSource(bytes)
@@ -153,9 +163,53 @@ struct StillAndValueTests {
             #expect(range.upperBound <= scanStart || range.lowerBound >= tail, "read \(range) inside the scan (which starts at \(scanStart))")
         }
         // The format probe, SOI, then one read per segment (marker and length together; an APPn
-        // with its payload or label probe in a second read), then the tail: no byte-by-byte walk.
+        // with its payload or label probe in a second read, an APP1 with its first 6 bytes and
+        // then the rest), then the tail: no byte-by-byte walk.
         let applications = jpeg.segments.filter { (0xE0...0xEF).contains($0.marker) }.count
-        #expect(source.ranges.count <= 2 + (jpeg.segments.count - 1) + applications + 1, "\(source.ranges)")
+        let app1 = jpeg.segments.filter { $0.marker == 0xE1 }.count
+        #expect(source.ranges.count <= 2 + (jpeg.segments.count - 1) + applications + app1 + 1, "\(source.ranges)")
+        // The Exif segment's TIFF bytes are read where they start: a read beginning 6 bytes into
+        // its payload, as long as the rest of it.
+        let exif = try #require(jpeg.segments.first { $0.label == "Exif" })
+        #expect(source.ranges.contains(exif.payloadOffset + 6..<exif.payloadOffset + Int64(exif.length)), "\(source.ranges)")
+    }
+
+    @Test("a file source serves small reads from the window of the last one: the file's bytes, counted as asked, to its end; a file cut short says so")
+    func fileSourceWindows() throws {
+        var generator = SeededGenerator(seed: 12)
+        let bytes = (0..<10_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-window-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(bytes).write(to: url)
+        let source = try FileSource(path: url.path)
+        var asked: Int64 = 0
+        // Small reads inside and across windows, large ones, reads ending at the last byte.
+        var reads: [(Int64, Int)] = [(0, 32), (28, 8), (4000, 200), (4090, 12), (9_990, 10), (9_999, 1), (100, 5_000), (0, 10_000), (5, 0)]
+        for _ in 0..<300 {
+            let offset = Int64.random(in: 0..<10_000, using: &generator)
+            reads.append((offset, Int.random(in: 0...min(6_000, 10_000 - Int(offset)), using: &generator)))
+        }
+        for (offset, count) in reads {
+            #expect(try source.read(at: offset, count: count) == Array(bytes[Int(offset)..<Int(offset) + count]), "\(offset) +\(count)")
+            asked += Int64(count)
+        }
+        #expect(source.stats.bytesRead == asked)
+        #expect(throws: ParseError.self) { try source.read(at: 9_999, count: 2) }
+
+        // Cut to 5,000 bytes after opening: a small read whose window would pass the new end
+        // still gets its bytes; one past the end is an error with its offset, not a crash.
+        let cut = try FileSource(path: url.path)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 5_000)
+        try handle.close()
+        #expect(try cut.read(at: 4_000, count: 100) == Array(bytes[4_000..<4_100]))
+        #expect(try cut.read(at: 4_990, count: 10) == Array(bytes[4_990..<5_000]))
+        do {
+            _ = try cut.read(at: 6_000, count: 10)
+            Issue.record("a read past the cut end succeeded")
+        } catch let error as ParseError {
+            #expect(error.code == .truncated && error.offset == 6_000)
+        }
     }
 
     @Test("reading a real camera movie reads a small fraction of it", .enabled(if: Locations.hasSharedSamples))
