@@ -192,7 +192,7 @@ public struct Checker {
     /// something else is kept, with an error saying so, rather than skipped.
     public static func keepAsMedia(_ file: inout FileFacts) -> Bool {
         if file.format != .unknown { return true }
-        guard FileFormat.byExtension[file.fileExtension] != nil else { return false }
+        guard file.formatsByExtension != nil else { return false }
         if file.error == nil {
             file.error = ParseError(.invalidValue, "not a recognised image or movie (the content does not match .\(file.fileExtension))", offset: 0)
         }

@@ -141,10 +141,23 @@ public struct FileFacts: Sendable, Codable {
 
     public var fileExtension: String { pathPart { _, dot, count in dot.map { ($0 + 1)..<count } ?? count..<count }.lowercased() }
 
+    /// The formats the file's extension promises (`FileFormat.byExtension`), nil for an
+    /// extension that is not a media one; found on the path's bytes (no string is made).
+    public var formatsByExtension: [FileFormat]? {
+        pathBytes { bytes, _, dot in
+            FileFormat.formats(forExtension: UnsafeBufferPointer(rebasing: bytes[(dot.map { $0 + 1 } ?? bytes.count)...]))
+        }
+    }
+
     /// The bytes of the path that `part` picks, given where the file name starts (after the
     /// last slash; 0 without one) and where the dot before its extension is (its last dot,
     /// unless that starts the name). Slashes and dots are ASCII, so every part is whole text.
     private func pathPart(_ part: (_ nameStart: Int, _ dot: Int?, _ count: Int) -> Range<Int>) -> String {
+        pathBytes { bytes, nameStart, dot in String(decoding: UnsafeBufferPointer(rebasing: bytes[part(nameStart, dot, bytes.count)]), as: UTF8.self) }
+    }
+
+    /// `body` with the path's bytes, where the file name starts and where its extension's dot is.
+    private func pathBytes<T>(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ nameStart: Int, _ dot: Int?) -> T) -> T {
         var path = self.path
         return path.withUTF8 { bytes in
             var nameStart = 0, dot: Int?
@@ -158,7 +171,7 @@ public struct FileFacts: Sendable, Codable {
                 if dot == nil, bytes[index] == UInt8(ascii: ".") { dot = index }
             }
             if dot == nameStart { dot = nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[part(nameStart, dot, bytes.count)]), as: UTF8.self)
+            return body(bytes, nameStart, dot)
         }
     }
 

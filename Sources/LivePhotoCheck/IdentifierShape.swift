@@ -6,7 +6,13 @@ public enum IdentifierShape {
     /// What cameras write: an upper-case UUID.
     public static func isCanonical(_ text: String) -> Bool { shape(text) == .upperCase }
 
+    /// A UUID, but not as cameras write it (lower or mixed case): one pass.
+    public static func isNonCanonicalUUID(_ text: String) -> Bool { shape(text) == .mixedOrLower }
+
     private enum Case { case upperCase, mixedOrLower }
+
+    /// Where the dashes of 8-4-4-4-12 are, one bit per byte.
+    private static let dashes: UInt64 = 1 << 8 | 1 << 13 | 1 << 18 | 1 << 23
 
     /// The UUID's case, or nil when the text is not a UUID. One pass over contiguous bytes, one
     /// table look-up per byte (rules ask this of every identifier of a library, several times).
@@ -14,14 +20,17 @@ public enum IdentifierShape {
         var text = text
         return text.withUTF8 { bytes -> Case? in
             guard bytes.count == 36 else { return nil }
-            var seen: UInt8 = 0
-            for index in 0..<36 {
-                let kind = byteKind[Int(bytes[index])]
-                let dash = index == 8 || index == 13 || index == 18 || index == 23
-                guard dash ? kind == Self.dash : kind & (Self.upperHex | Self.lowerHex) != 0 else { return nil }
-                seen |= kind
+            return byteKind.withUnsafeBufferPointer { table -> Case? in
+                var seen: UInt8 = 0
+                for index in 0..<36 {
+                    let kind = table[Int(bytes[index])]
+                    let wanted = Self.dashes >> UInt64(index) & 1 != 0 ? Self.dash : Self.upperHex | Self.lowerHex
+                    guard kind & wanted != 0 else { return nil }
+                    seen |= kind
+                }
+                // A dash where hex belongs was refused above; hex where a dash belongs too.
+                return seen & Self.lowerHex != 0 ? .mixedOrLower : .upperCase
             }
-            return seen & Self.lowerHex != 0 ? .mixedOrLower : .upperCase
         }
     }
 

@@ -124,6 +124,8 @@ public enum Pairing {
 
         mutating func run() -> [CheckItem] {
             var unpaired: [Int] = []
+            // Room for a library of pairs (the table would otherwise grow a dozen times).
+            groups.reserveCapacity(files.count / 2)
             for index in files.indices {
                 let isStill = files[index].isStill
                 guard files[index].error == nil, let identifier = files[index].contentIdentifier, isStill || files[index].isMovie else {
@@ -132,12 +134,30 @@ public enum Pairing {
                 }
                 if isStill { groups[identifier, default: ([], [])].stills.append(index) } else { groups[identifier, default: ([], [])].movies.append(index) }
             }
-            for identifier in groups.keys.sorted() {
+            // A group of one still and one movie (most of a library) is its pair: such a pair
+            // touches nothing another group reads, so these are made first, in the order of
+            // their stills (the walk's, nearly the path order the items are sorted into at the
+            // end), without sorting the identifiers. The other groups are resolved in identifier
+            // order, so that the files they leave unpaired are paired by name in the same order
+            // every run.
+            var whole: [(still: Int, movie: Int, identifier: String)] = []
+            var others: [String] = []
+            for (identifier, group) in groups {
+                if group.stills.count == 1 && group.movies.count == 1 {
+                    whole.append((group.stills[0], group.movies[0], identifier))
+                } else {
+                    others.append(identifier)
+                }
+            }
+            whole.sort { $0.still < $1.still }
+            drafts.reserveCapacity(whole.count + others.count)
+            for pair in whole {
+                add(CheckItem(kind: .pair, pairedBy: .identifier), still: pair.still, movie: pair.movie, identifier: pair.identifier)
+                drafts[drafts.count - 1].wholeGroup = true
+            }
+            for identifier in others.sorted() {
                 guard let group = groups[identifier] else { continue }
                 switch (group.stills.count, group.movies.count) {
-                case (1, 1):
-                    add(CheckItem(kind: .pair, pairedBy: .identifier), still: group.stills[0], movie: group.movies[0], identifier: identifier)
-                    drafts[drafts.count - 1].wholeGroup = true
                 case (1, 0), (0, 1):
                     unpaired += group.stills + group.movies
                 default:

@@ -68,6 +68,17 @@ struct FileFactsTests {
             #expect(facts.folder == (path.utf8.lastIndex(of: slash).map { String(path[..<$0]) } ?? ""), "\(path)")
             #expect(facts.baseName == String(dot.map { fileName[..<$0] } ?? fileName), "\(path)")
             #expect(facts.fileExtension == (dot.map { String(fileName[fileName.utf8.index(after: $0)...]).lowercased() } ?? ""), "\(path)")
+            #expect(facts.formatsByExtension == FileFormat.byExtension[facts.fileExtension], "\(path)")
+        }
+        // The formats an extension promises, found on bytes, are the table's for every case of
+        // every media extension, and nothing for near misses.
+        for (text, formats) in FileFormat.byExtension {
+            for variant in [text, text.uppercased(), text.prefix(1).uppercased() + text.dropFirst()] {
+                #expect(FileFacts(path: "d/IMG_1." + variant, format: .jpeg, kind: .still).formatsByExtension == formats, "\(variant)")
+            }
+        }
+        for near in ["jp", "jpgg", "mov ", "MOVmov", "he\u{301}ic", "movies", "m4", ""] {
+            #expect(FileFacts(path: "d/IMG_1." + near, format: .jpeg, kind: .still).formatsByExtension == nil, "\(near)")
         }
     }
     /// Movies and motion photos of `../shared/samples`, and damaged copies of one movie whose

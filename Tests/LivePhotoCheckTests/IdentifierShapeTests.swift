@@ -26,6 +26,7 @@ struct IdentifierShapeTests {
         for text in texts {
             #expect(IdentifierShape.isUUID(text) == reference(text).uuid, "\(text)")
             #expect(IdentifierShape.isCanonical(text) == reference(text).canonical, "\(text)")
+            #expect(IdentifierShape.isNonCanonicalUUID(text) == (reference(text).uuid && !reference(text).canonical), "\(text)")
         }
     }
 }

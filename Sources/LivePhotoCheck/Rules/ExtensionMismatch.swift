@@ -9,7 +9,7 @@ enum ExtensionMismatch: Rule {
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         item.compactMapFiles { file in
-            guard file.error == nil, file.format != .unknown, let allowed = FileFormat.byExtension[file.fileExtension], !allowed.contains(file.format) else { return nil }
+            guard file.error == nil, file.format != .unknown, let allowed = file.formatsByExtension, !allowed.contains(file.format) else { return nil }
             return finding("The file is named .\(file.fileExtension) but holds \(file.format.rawValue) data.", file)
         }
     }

@@ -9,7 +9,7 @@ enum IdentifierNotCanonical: FixableRule {
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         item.compactMapFiles { file in
-            guard let identifier = file.contentIdentifier, IdentifierShape.isUUID(identifier), !IdentifierShape.isCanonical(identifier) else { return nil }
+            guard let identifier = file.contentIdentifier, IdentifierShape.isNonCanonicalUUID(identifier) else { return nil }
             return finding("The content identifier \(identifier) is not upper case as cameras write it.", file)
         }
     }

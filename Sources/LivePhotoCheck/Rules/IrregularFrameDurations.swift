@@ -9,14 +9,17 @@ enum IrregularFrameDurations: Rule {
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let movie = item.movie, let facts = movie.movie, facts.frameCount > 2 else { return [] }
-        // Every run's duration, the very last frame aside.
-        var runs = facts.frames
-        if var last = runs.popLast(), last.count > 1 {
-            last.count -= 1
-            runs.append(last)
+        // Every run's duration, the very last frame aside (the last run counts while it has
+        // another frame), in one pass over the runs.
+        var shortest = Double.infinity, longest = 0.0
+        let runs = facts.frames
+        for index in runs.indices where index < runs.count - 1 || runs[index].count > 1 {
+            let duration = runs[index].duration
+            guard duration > 0 else { continue }
+            shortest = min(shortest, duration)
+            longest = max(longest, duration)
         }
-        let durations = runs.map(\.duration).filter { $0 > 0 }
-        guard let shortest = durations.min(), let longest = durations.max(), shortest > 0, longest / shortest > context.frameDurationRatio else { return [] }
+        guard shortest.isFinite, longest / shortest > context.frameDurationRatio else { return [] }
         return [finding("Frame durations range from \(SecondsText.format(shortest, decimals: 4)) s to \(SecondsText.format(longest, decimals: 4)) s (more than \(SecondsText.format(context.frameDurationRatio, decimals: 4))× apart).", movie)]
     }
 
