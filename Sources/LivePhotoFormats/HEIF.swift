@@ -124,11 +124,11 @@ public struct HEIFStructure: Sendable {
                 if metadataItemsOnly && infoBoxes > 0 {
                     // The entries are known (`iinf` comes first, as cameras write it): only the
                     // metadata items' locations are kept as they are read.
-                    let kept = infos
+                    // The metadata entries alone (in ID order, as `infos`): a camera's HEIC has
+                    // dozens of tile items and two metadata ones, asked about for every item.
+                    let kept = infos.filter { isMetadataItem($0.type) }
                     locations = try structure.model(child, box.type) { reader in
-                        try ItemLocationBox(parsing: &reader, keeping: { id in
-                            ItemInfoBox.slot(of: id, in: kept).map { isMetadataItem(kept[$0].type) } ?? false
-                        }).locations
+                        try ItemLocationBox(parsing: &reader, keeping: { id in ItemInfoBox.slot(of: id, in: kept) != nil }).locations
                     }
                     filtered = (child, infoBoxes)
                 } else {
