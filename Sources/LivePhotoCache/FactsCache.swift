@@ -225,23 +225,20 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
 
     /// Starts keeping a run's outputs in place of the stored run's (one run is kept: the cache
     /// grows by one run's outputs, not one per run), in one transaction that `RunRecorder.finish`
-    /// commits; nil when the cache cannot be written now (the run is then not kept).
-    public func recordRun() -> RunRecorder? {
+    /// commits. Throws when the cache cannot be written now (locked by another run past the
+    /// wait, read-only): the run is then not kept.
+    public func recordRun() throws -> RunRecorder {
         lock.lock()
         defer { lock.unlock() }
-        guard database != nil else { return nil }
+        guard database != nil else { throw Failure(code: SQLITE_MISUSE, description: "the cache is closed") }
+        try execute("BEGIN IMMEDIATE")
         do {
-            try execute("BEGIN IMMEDIATE")
-            do {
-                try execute("DELETE FROM runs")
-                try execute("DELETE FROM run_chunks")
-                return RunRecorder(cache: self, insert: try prepare("INSERT INTO run_chunks (output, bytes) VALUES (?, ?)"))
-            } catch {
-                try? execute("ROLLBACK")
-                return nil
-            }
+            try execute("DELETE FROM runs")
+            try execute("DELETE FROM run_chunks")
+            return RunRecorder(cache: self, insert: try prepare("INSERT INTO run_chunks (output, bytes) VALUES (?, ?)"))
         } catch {
-            return nil
+            try? execute("ROLLBACK")
+            throw error
         }
     }
 

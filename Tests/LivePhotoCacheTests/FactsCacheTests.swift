@@ -176,6 +176,33 @@ struct FactsCacheTests {
         }
     }
 
+    @Test("a run that could keep its outputs on a cache another run holds locked reports the same, says they were not kept; the next run keeps them")
+    func lockedStoredRun() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("facts.db").path
+        let folder = root.appendingPathComponent("Samples").path
+        let arguments = ["check", folder, "--cache", cache, "--stats", "--format", "json"]
+        _ = try Self.lpcheck(arguments)
+        let python = try #require(Locations.tool("python3"))
+        let hold = "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(4)"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: python)
+        holder.arguments = ["-c", hold, cache]
+        let pipe = Pipe()
+        holder.standardOutput = pipe
+        try holder.run()
+        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
+        let locked = try Self.lpcheck(arguments, environment: ["LPCHECK_CACHE_WAIT_MS": "200"])
+        holder.waitUntilExit()
+        #expect(locked.stderr.contains("outputs were not kept"), "\(locked.stderr)")
+        #expect(try Self.stats(locked).bytes == 0 && !Self.replayed(locked))
+        let kept = try Self.lpcheck(arguments)
+        #expect(!Self.replayed(kept) && kept.stdout == locked.stdout, "\(kept.stderr)")
+        let again = try Self.lpcheck(arguments)
+        #expect(Self.replayed(again) && again.stdout == locked.stdout && again.status == locked.status)
+    }
+
     @Test("an HTML run reads only its cards' thumbnails, keeps them in the cache, and the next HTML run reads no byte and writes the same page")
     func htmlRuns() throws {
         let root = try Self.library()

@@ -201,7 +201,14 @@ struct Check: ParsableCommand {
             let walkedAgain = { runSettings().flatMap { RunInputs.bytes(settings: $0, discovery: Discovery(exclude: checker.configuration.exclude, stamping: true, jobs: jobs).find(paths)) } }
             if report.bytesRead != 0 || store?.hits != discovery.files.count || walkedAgain() != kept { inputs = nil }
         }
-        let recorder = inputs == nil ? nil : store?.recordRun()
+        var recorder: FactsCache.RunRecorder?
+        if inputs != nil, let store {
+            do {
+                recorder = try store.recordRun()
+            } catch {
+                printError("lpcheck: cache \(store.path): this run's outputs were not kept (\(error))")
+            }
+        }
         // HTML takes --html-limit; every other format is the reporter's own.
         func emit(_ index: Int, _ kind: ReportFormat, _ sink: (String) -> Void) {
             func piece(_ text: String) {
