@@ -66,6 +66,23 @@ struct FactsCacheTests {
         #expect(changed.text.contains("00000000-6A1D-4B7E-9F0C-2D5A7B9C1E34"))
     }
 
+    /// `body`'s result while another process holds the cache's write lock (an SQLite file in WAL
+    /// mode, made so if it is new) for `seconds`.
+    static func whileLocked<T>(_ cache: String, seconds: Int, _ body: () throws -> T) throws -> T {
+        let python = try #require(Locations.tool("python3"))
+        let hold = "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('PRAGMA journal_mode=WAL'); "
+            + "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(\(seconds))"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: python)
+        holder.arguments = ["-c", hold, cache]
+        let pipe = Pipe()
+        holder.standardOutput = pipe
+        try holder.run()
+        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
+        defer { holder.waitUntilExit() }
+        return try body()
+    }
+
     /// Whether the run wrote a stored run's outputs again (from --stats).
     static func replayed(_ result: ProcessResult) -> Bool { result.stderr.contains("its outputs again") }
 
@@ -184,17 +201,7 @@ struct FactsCacheTests {
         let folder = root.appendingPathComponent("Samples").path
         let arguments = ["check", folder, "--cache", cache, "--stats", "--format", "json"]
         _ = try Self.lpcheck(arguments)
-        let python = try #require(Locations.tool("python3"))
-        let hold = "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(4)"
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: python)
-        holder.arguments = ["-c", hold, cache]
-        let pipe = Pipe()
-        holder.standardOutput = pipe
-        try holder.run()
-        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
-        let locked = try Self.lpcheck(arguments, environment: ["LPCHECK_CACHE_WAIT_MS": "200"])
-        holder.waitUntilExit()
+        let locked = try Self.whileLocked(cache, seconds: 4) { try Self.lpcheck(arguments, environment: ["LPCHECK_CACHE_WAIT_MS": "200"]) }
         #expect(locked.stderr.contains("outputs were not kept"), "\(locked.stderr)")
         #expect(try Self.stats(locked).bytes == 0 && !Self.replayed(locked))
         let kept = try Self.lpcheck(arguments)
@@ -279,16 +286,9 @@ struct FactsCacheTests {
         // Locked: another process holds the write lock for longer than this run waits.
         try? FileManager.default.removeItem(atPath: cache)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cache + suffix) }
-        let hold = "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('PRAGMA journal_mode=WAL'); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(6)"
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: python)
-        holder.arguments = ["-c", hold, cache]
-        let pipe = Pipe()
-        holder.standardOutput = pipe
-        try holder.run()
-        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
-        let locked = try Self.lpcheck(["check", folder, "--cache", cache, "--format", "json"], environment: ["LPCHECK_CACHE_WAIT_MS": "200"])
-        holder.waitUntilExit()
+        let locked = try Self.whileLocked(cache, seconds: 6) {
+            try Self.lpcheck(["check", folder, "--cache", cache, "--format", "json"], environment: ["LPCHECK_CACHE_WAIT_MS": "200"])
+        }
         #expect(locked.stderr.contains("locked"), "\(locked.stderr)")
         #expect(Self.report(locked) == Self.report(direct))
     }
