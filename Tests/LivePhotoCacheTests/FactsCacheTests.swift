@@ -193,6 +193,27 @@ struct FactsCacheTests {
         }
     }
 
+    @Test("a summary for a terminal is made anew every run, never written from the cache", .enabled(if: Locations.tool("script") != nil))
+    func terminalNeverReplayed() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("facts.db").path
+        let folder = root.appendingPathComponent("Samples").path
+        let binary = try #require(Locations.lpcheckBinary).path
+        // `script` gives the run a terminal as its standard output (and error).
+        let command = [binary, "check", folder, "--cache", cache, "--stats"].map { "'" + $0 + "'" }.joined(separator: " ")
+        let script = try #require(Locations.tool("script"))
+        var runs: [ProcessResult] = []
+        for _ in 0..<3 { runs.append(try ProcessResult.run(script, ["-qec", command, "/dev/null"])) }
+        for run in runs {
+            #expect(run.text.contains("stats:") && !run.text.contains("its outputs again"), "\(run.text)")
+        }
+        #expect(runs[2].text.contains(" 0 bytes read"), "\(runs[2].text)")
+        // The same runs without a terminal are replayed from the third on.
+        let piped = (0..<3).map { _ in try? Self.lpcheck(["check", folder, "--cache", cache, "--stats"]) }
+        #expect(piped[2].map(Self.replayed) == true, "\(piped[2]?.stderr ?? "")")
+    }
+
     @Test("a run that could keep its outputs on a cache another run holds locked reports the same, says they were not kept; the next run keeps them")
     func lockedStoredRun() throws {
         let root = try Self.library()
@@ -233,6 +254,9 @@ struct FactsCacheTests {
         if Locations.sharedSamples != nil { #expect(firstPage.contains("data:image/jpeg;base64,"), "the shared samples have EXIF thumbnails") }
         let second = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--html-limit", "0", "--output", page])
         #expect(try Self.stats(second).bytes == 0, "\(second.stderr)")
+        // A page is always made anew (its escaping is never taken from the cache).
+        let third = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--html-limit", "0", "--output", page])
+        #expect(try !Self.replayed(third) && Self.stats(third).bytes == 0, "\(third.stderr)")
         #expect(try String(contentsOfFile: page, encoding: .utf8) == firstPage)
         let direct = try Self.lpcheck(["check"] + library + ["--format", "html", "--html-limit", "0", "--output", page + ".direct"])
         #expect(direct.status == second.status)
@@ -241,8 +265,7 @@ struct FactsCacheTests {
         // Thumbnails no EXIF segment can hold (2 MiB) are not believed: read from the files again.
         guard firstPage.contains("data:image/jpeg;base64,") else { return }
         let python = try #require(Locations.tool("python3"))
-        // (The stored run goes too: else the next run, on the same files, would write its page again.)
-        let edit = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('update files set thumbnail=zeroblob(2097152) where thumbnail is not null'); c.execute('delete from runs'); c.commit()"
+        let edit = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('update files set thumbnail=zeroblob(2097152) where thumbnail is not null'); c.commit()"
         #expect(try ProcessResult.run(python, ["-c", edit, cache]).status == 0)
         let oversized = try Self.lpcheck(["check"] + library + ["--cache", cache, "--stats", "--format", "html", "--html-limit", "0", "--output", page])
         #expect(try Self.stats(oversized).bytes > 0, "\(oversized.stderr)")

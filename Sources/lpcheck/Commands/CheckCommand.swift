@@ -135,12 +135,12 @@ struct Check: ParsableCommand {
         var report: CheckReport
         var bounded: BoundedFactsCheck.Source?
         // A check of folders with a cache: the inputs its outputs depend on, when they may be
-        // written again from the cache or kept there (not with --thumbnails: libheif is no input).
+        // written again from the cache or kept there (`replayable`).
         var inputs: [UInt8]?
         var discovery = Discovery.Result()
         if facts.isEmpty {
-            discovery = Discovery(exclude: checker.configuration.exclude, stamping: store != nil && !thumbnails, jobs: jobs).find(paths)
-            if let store, !thumbnails, let settings = runSettings() {
+            discovery = Discovery(exclude: checker.configuration.exclude, stamping: store != nil, jobs: jobs).find(paths)
+            if let store, replayable, let settings = runSettings() {
                 inputs = RunInputs.bytes(settings: settings, discovery: discovery)
                 if let inputs, let run = try replay(inputs, store: store, walked: discovery.files.count, started: started) {
                     store.close()
@@ -257,6 +257,17 @@ struct Check: ParsableCommand {
             throw ExitCode(2)
         }
         if !report.passed { throw ExitCode(1) }
+    }
+
+    /// Whether this run's outputs may be written again from the cache, or kept there: not with
+    /// `--thumbnails` (libheif is not among the inputs), not for an HTML report, and not when
+    /// anything goes to a terminal. Stored bytes are written as they are, so neither a page a
+    /// browser runs nor text a terminal interprets comes from them: those are always made anew,
+    /// with their escaping.
+    var replayable: Bool {
+        guard !thumbnails, !format.contains(where: { $0.isHTML }) else { return false }
+        let writesToStandardOutput = format.count > output.count || !quiet
+        return !(writesToStandardOutput && isatty(1) == 1)
     }
 
     /// Whether the terminal summary is in color.
