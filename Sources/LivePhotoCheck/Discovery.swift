@@ -127,13 +127,15 @@ public struct Discovery {
             var folders: [(String, stat)] = []
             var toStamp = Unstamped(folder: folder, files: [])
             defer { if !toStamp.files.isEmpty { unstamped.append(toStamp) } }
-            for (name, type) in names.sorted(by: { $0.name < $1.name }) {
-                // One allocation per path (concatenating twice reallocated and copied it).
-                var path = String()
-                path.reserveCapacity(folder.utf8.count + 1 + name.utf8.count)
-                path += folder
-                if !folder.hasSuffix("/") { path += "/" }
-                path += name
+            // The folder's bytes once, and whether a slash goes between it and each name.
+            var folderText = folder
+            let separated = folderText.withUTF8 { $0.last != UInt8(ascii: "/") }
+            // In name order: the indices are sorted, not the entries (moving a name and its type
+            // cost more than comparing them).
+            let order = names.withUnsafeBufferPointer { entries in (0..<entries.count).sorted { entries[$0].name < entries[$1].name } }
+            for slot in order {
+                let (name, type) = names[slot]
+                let path = Self.joined(&folderText, separated: separated, name)
                 if isExcluded(path) { continue }
                 if name.hasPrefix(".") {
                     // Hidden folders (repair's backups among them) are not entered; hidden files are named.
@@ -164,6 +166,28 @@ public struct Discovery {
                 }
             }
             stack.append(contentsOf: folders.reversed())
+        }
+    }
+
+    /// `folder`, a slash when `separated`, and `name`: made in one allocation from their bytes
+    /// (the bytes of two strings, one after the other, are the bytes of the string they make).
+    static func joined(_ folder: inout String, separated: Bool, _ name: String) -> String {
+        var name = name
+        return folder.withUTF8 { head in
+            name.withUTF8 { tail in
+                let count = head.count + (separated ? 1 : 0) + tail.count
+                return String(unsafeUninitializedCapacity: count) { buffer in
+                    let raw = UnsafeMutableRawBufferPointer(buffer)
+                    raw.copyMemory(from: UnsafeRawBufferPointer(head))
+                    var at = head.count
+                    if separated {
+                        raw[at] = UInt8(ascii: "/")
+                        at += 1
+                    }
+                    UnsafeMutableRawBufferPointer(rebasing: raw[at...]).copyMemory(from: UnsafeRawBufferPointer(tail))
+                    return at + tail.count
+                }
+            }
         }
     }
 
