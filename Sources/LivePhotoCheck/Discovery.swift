@@ -34,8 +34,9 @@ public struct Discovery {
     /// Paths excluded by glob-like patterns (`*` within a name, `**` across folders).
     public var exclude: [String] = []
 
-    /// Whether the walk takes each file's stamp (`Result.stamps`): after the walk, folder by folder
-    /// on `jobs` threads, each file by its name in its open folder (no path to look up again).
+    /// Whether the walk takes each file's stamp (`Result.stamps`): folder by folder (`Stamper`),
+    /// each file by its name in its open folder (no path to look up again); with more than one
+    /// job on other threads while the walk goes on.
     public var stamping = false
     public var jobs = 1
 
@@ -54,7 +55,7 @@ public struct Discovery {
     public func find(_ roots: [String]) -> Result {
         var result = Result(files: [], problems: [])
         var visited = Set<DirectoryID>()
-        var unstamped: [Unstamped] = []
+        let stamper = Stamper(jobs: jobs)
         for root in roots {
             var info = stat()
             guard PathBytes.status(root, &info) == 0 else {
@@ -62,13 +63,13 @@ public struct Discovery {
                 continue
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                walk(root, info: info, visited: &visited, into: &result, unstamped: &unstamped)
+                walk(root, info: info, visited: &visited, into: &result, stamper: stamper)
             } else if (info.st_mode & S_IFMT) == S_IFREG {
                 result.files.append(root)
                 if stamping { result.stamps.append(FileStamp(info)) }
             }
         }
-        if stamping { Self.stamp(&result, unstamped, jobs: jobs) }
+        if stamping { stamper.finish(into: &result) }
         return result
     }
 
@@ -77,36 +78,61 @@ public struct Discovery {
         var inode: UInt64
     }
 
-    /// Takes the stamps of `unstamped`, folders spread over `jobs` threads.
-    static func stamp(_ result: inout Result, _ unstamped: [Unstamped], jobs: Int) {
-        let count = result.stamps.count
-        result.stamps.withUnsafeMutableBufferPointer { stamps in
-            let slots = StampSlots(buffer: stamps)
-            let chunks = max(1, min(jobs * 4, unstamped.count))
-            DispatchQueue.concurrentPerform(iterations: jobs > 1 ? chunks : 1) { chunk in
-                let parts = jobs > 1 ? chunks : 1
-                for group in unstamped[(unstamped.count * chunk / parts)..<(unstamped.count * (chunk + 1) / parts)] {
-                    let folder = PathBytes.withCString(group.folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-                    guard folder >= 0 else { continue }
-                    for (index, name) in group.files where index < count {
-                        var info = stat()
-                        // stat follows links, as the walk does.
-                        if PathBytes.withCString(name, { fstatat(folder, $0, &info, 0) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-                            slots.buffer[index] = FileStamp(info)
-                        }
-                    }
-                    close(folder)
+    /// Takes the stamps of the walk's files folder by folder: with more than one job, each
+    /// folder's as soon as the walk has listed it, on other threads while the walk goes on;
+    /// with one, after the walk. The walk's own thread only lists.
+    final class Stamper: @unchecked Sendable {
+        private let jobs: Int
+        private let group = DispatchGroup()
+        private let queue = DispatchQueue(label: "lpcheck.stamps", attributes: .concurrent)
+        private let lock = NSLock()
+        /// Each folder's files and their stamps once taken (nil until then, or when one cannot be).
+        private var folders: [(files: Unstamped, stamps: [FileStamp?])] = []
+
+        init(jobs: Int) { self.jobs = jobs }
+
+        func add(_ files: Unstamped) {
+            lock.lock()
+            let slot = folders.count
+            folders.append((files, []))
+            lock.unlock()
+            guard jobs > 1 else { return }
+            queue.async(group: group) {
+                let stamps = Self.stamps(of: files)
+                self.lock.lock()
+                self.folders[slot].stamps = stamps
+                self.lock.unlock()
+            }
+        }
+
+        /// Waits for the stamps and puts each in its file's slot of `result.stamps`.
+        func finish(into result: inout Result) {
+            group.wait()
+            lock.lock()
+            defer { lock.unlock() }
+            for index in folders.indices {
+                if jobs <= 1 { folders[index].stamps = Self.stamps(of: folders[index].files) }
+                for (slot, file) in folders[index].files.files.enumerated() where result.stamps.indices.contains(file.index) {
+                    result.stamps[file.index] = folders[index].stamps[slot]
                 }
+            }
+        }
+
+        /// The stamp of each file of one folder, by its name in the open folder.
+        static func stamps(of folder: Unstamped) -> [FileStamp?] {
+            let descriptor = PathBytes.withCString(folder.folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            guard descriptor >= 0 else { return Array(repeating: nil, count: folder.files.count) }
+            defer { close(descriptor) }
+            return folder.files.map { file in
+                var info = stat()
+                // stat follows links, as the walk does.
+                guard PathBytes.withCString(file.name, { fstatat(descriptor, $0, &info, 0) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+                return FileStamp(info)
             }
         }
     }
 
-    /// Each folder's files are other slots than every other folder's.
-    struct StampSlots: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<FileStamp?>
-    }
-
-    private func walk(_ root: String, info rootInfo: stat, visited: inout Set<DirectoryID>, into result: inout Result, unstamped: inout [Unstamped]) {
+    private func walk(_ root: String, info rootInfo: stat, visited: inout Set<DirectoryID>, into result: inout Result, stamper: Stamper) {
         // Depth-first with an explicit stack: no recursion limit on deep trees.
         var stack: [(String, stat)] = [(root, rootInfo)]
         while let (folder, info) = stack.popLast() {
@@ -126,7 +152,7 @@ public struct Discovery {
             closedir(handle)
             var folders: [(String, stat)] = []
             var toStamp = Unstamped(folder: folder, files: [])
-            defer { if !toStamp.files.isEmpty { unstamped.append(toStamp) } }
+            defer { if !toStamp.files.isEmpty { stamper.add(toStamp) } }
             // The folder's bytes once, and whether a slash goes between it and each name.
             var folderText = folder
             let separated = folderText.withUTF8 { $0.last != UInt8(ascii: "/") }
