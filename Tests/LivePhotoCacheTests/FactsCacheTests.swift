@@ -193,6 +193,19 @@ struct FactsCacheTests {
         }
     }
 
+    @Test("a cache inside the checked folder: hidden, its runs are replayed; not hidden, it changes the folder, so every run checks")
+    func cacheInsideTheLibrary() throws {
+        let root = try Self.library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("Samples").path
+        for (name, replays) in [(".facts.db", true), ("facts.db", false)] {
+            let arguments = ["check", folder, "--cache", folder + "/" + name, "--stats", "--format", "json"]
+            let runs = try (0..<3).map { _ in try Self.lpcheck(arguments) }
+            #expect(Self.replayed(runs[2]) == replays, "\(name): \(runs[2].stderr)")
+            #expect(try Self.stats(runs[2]).bytes == 0, "\(name)")
+        }
+    }
+
     @Test("a summary for a terminal is made anew every run, never written from the cache", .enabled(if: Locations.tool("script") != nil))
     func terminalNeverReplayed() throws {
         let root = try Self.library()
