@@ -190,12 +190,11 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         // One read transaction: another run's new outputs cannot slip in between the checks
         // and the chunks.
         defer { try? execute("COMMIT") }
-        // The chunks must make each output as long as the run said it was, in order.
+        // The chunks must make each output as long as the run said it was, in order: one pass
+        // over their lengths (a row no lpcheck wrote may hold any number of them).
         guard let (run, sizes) = try? storedRun(inputs: inputs), run.isPlausible, sizes.count == run.outputs,
               let chunks = try? query("SELECT output, length(bytes) FROM run_chunks ORDER BY sequence", { (Int(sqlite3_column_int64($0, 0)), Int(sqlite3_column_int64($0, 1))) }),
-              zip(chunks, chunks.dropFirst()).allSatisfy({ $0.0 <= $1.0 }), chunks.allSatisfy({ (0..<run.outputs).contains($0.0) }),
-              sizes.indices.allSatisfy({ output in chunks.reduce(0) { $0 + ($1.0 == output ? $1.1 : 0) } == sizes[output] }),
-              try accept(run) else { return nil }
+              Self.chunksFit(chunks, sizes: sizes), try accept(run) else { return nil }
         let statement = try prepare("SELECT output, bytes FROM run_chunks ORDER BY sequence")
         defer { sqlite3_finalize(statement) }
         var code = sqlite3_step(statement)
@@ -207,6 +206,21 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
         }
         guard code == SQLITE_DONE else { throw failure("cannot read the stored outputs", code) }
         return run
+    }
+
+    /// Whether `chunks` (output index, length, in order) make outputs of exactly `sizes` bytes:
+    /// indices within range and never going back, totals equal.
+    static func chunksFit(_ chunks: [(output: Int, length: Int)], sizes: [Int]) -> Bool {
+        var totals = [Int](repeating: 0, count: sizes.count)
+        var last = 0
+        for (output, length) in chunks {
+            guard output >= last, output < sizes.count, length >= 0 else { return false }
+            last = output
+            let (sum, overflow) = totals[output].addingReportingOverflow(length)
+            guard !overflow else { return false }
+            totals[output] = sum
+        }
+        return totals == sizes
     }
 
     /// The figures of the stored run with these inputs (compared by SQLite, the inputs bound

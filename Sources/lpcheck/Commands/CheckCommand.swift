@@ -310,7 +310,7 @@ struct Check: ParsableCommand {
                 guard run.outputs == format.count + 1 else { return false }
                 if stats {
                     printStats(files: run.files, pairs: run.pairs, bytesRead: 0, started: started, store: nil,
-                               more: ", \(walked) files from the cache, 0 cache rows of files the walk no longer finds removed (no file changed since the last run: its outputs again)")
+                               more: ", \(walked) files from the cache, 0 cache rows of files the walk no longer finds removed (the same files and settings as the run that kept these outputs: its outputs again)")
                 }
                 // Every report file is made (emptied) first, an empty one included.
                 for path in output {
