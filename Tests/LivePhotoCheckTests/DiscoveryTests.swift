@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoFormats
 import LivePhotoTestSupport
 import Testing
 
@@ -30,16 +31,21 @@ struct DiscoveryTests {
         #expect(result.problems.contains { $0.path.hasSuffix("dangling.jpg") })
         #expect(result.stamps.isEmpty, "stamps only when asked")
 
-        // A stamping walk (a link to a file among the files, folders spread over threads, a file
-        // given as a root) finds the same files, each with the stamp a stat by path gives.
+        // A stamping walk (a link to a file among the files, a name that is not UTF-8, folders
+        // spread over threads, a file given as a root) finds the same files, each with the stamp
+        // a stat by path gives.
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("c/link.mov").path, withDestinationPath: root.appendingPathComponent("c/x.mov").path)
+        let raw = root.path + "/c/" + PathBytes.string(Array("IMG_".utf8) + [0xE9] + Array(".jpg".utf8))
+        let descriptor = PathBytes.open(raw, O_WRONLY | O_CREAT, 0o644)
+        #expect(descriptor >= 0)
+        close(descriptor)
         for jobs in [1, 4] {
             let stamped = Discovery(stamping: true, jobs: jobs).find([root.path, root.path + "/top.heic"])
             #expect(stamped.files == Discovery().find([root.path, root.path + "/top.heic"]).files)
             #expect(stamped.stamps.count == stamped.files.count)
             #expect(stamped.stamps == stamped.files.map { FileStamp.of($0) }, "jobs \(jobs)")
             #expect(stamped.stamps.allSatisfy { $0 != nil })
-            #expect(stamped.files.contains { $0.hasSuffix("c/link.mov") })
+            #expect(stamped.files.contains { $0.hasSuffix("c/link.mov") } && stamped.files.contains(raw))
         }
     }
 

@@ -81,6 +81,25 @@ struct FileFactsTests {
             #expect(FileFacts(path: "d/IMG_1." + near, format: .jpeg, kind: .still).formatsByExtension == nil, "\(near)")
         }
     }
+    @Test("a file read through the file source (small reads served from 4 KiB windows) gives the facts and read counts of the same bytes read from memory",
+          .enabled(if: Locations.hasSharedSamples))
+    func fileWindowsGiveTheBytes() throws {
+        let samples = try #require(FileManager.default.enumerator(at: Locations.samples, includingPropertiesForKeys: nil)?.allObjects as? [URL])
+        let files = SharedSamples.mediaFiles() + samples.filter { !$0.hasDirectoryPath && !$0.lastPathComponent.hasPrefix(".") }
+        #expect(files.count > 20)
+        for url in files {
+            let bytes = [UInt8](try Data(contentsOf: url))
+            for options in [InspectOptions.full, Checker(roots: []).inspectOptions] {
+                let fromFile = MediaFile.inspect(path: url.path, options: options)
+                let fromMemory = MediaFile.inspect(source: MemorySource(bytes), path: url.path, options: options)
+                var (file, memory) = (FileFacts(fromFile), FileFacts(fromMemory))
+                (file.identity, memory.identity) = (nil, nil)
+                #expect(try sortedJSON(file) == sortedJSON(memory), "\(url.lastPathComponent)")
+                #expect(fromFile.stats == fromMemory.stats, "\(url.lastPathComponent)")
+            }
+        }
+    }
+
     /// Movies and motion photos of `../shared/samples`, and damaged copies of one movie whose
     /// chunk tables claim more entries than they hold.
     static func chunkTableFiles(into folder: URL) throws -> [String] {
