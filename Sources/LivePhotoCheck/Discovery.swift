@@ -112,7 +112,8 @@ public struct Discovery {
             defer { lock.unlock() }
             for index in folders.indices {
                 if jobs <= 1 { folders[index].stamps = Self.stamps(of: folders[index].files) }
-                for (slot, file) in folders[index].files.files.enumerated() where result.stamps.indices.contains(file.index) {
+                for (slot, file) in folders[index].files.files.enumerated()
+                where result.stamps.indices.contains(file.index) && folders[index].stamps.indices.contains(slot) {
                     result.stamps[file.index] = folders[index].stamps[slot]
                 }
             }
