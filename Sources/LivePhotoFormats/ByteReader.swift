@@ -5,7 +5,7 @@ public struct ByteReader: Sendable {
     public let bytes: [UInt8]
     public let base: Int64
     public private(set) var position: Int
-    public let end: Int
+    public private(set) var end: Int
     // The path is kept as a chain of box names and put together only when asked (errors are
     // rare, boxes many): a node for the chain above and up to two steps below it held in place,
     // so that naming a box allocates nothing, and walking a container allocates a node only
@@ -60,6 +60,20 @@ public struct ByteReader: Sendable {
     mutating func moveToChildEnd(payloadStart: Int, boxEnd: Int) {
         precondition(payloadStart >= position && payloadStart <= boxEnd && boxEnd <= end)
         position = boxEnd
+    }
+
+    /// This reader moved onto `start..<end` of its bytes (a child's payload, already checked
+    /// against the container's range by `moveToChildEnd`), named `steps` below its node: a box
+    /// walk's one payload reader goes from child to child so, with nothing retained or released.
+    mutating func moveOnto(start: Int, end: Int, steps: PathSteps) {
+        precondition(start >= 0 && start <= end && end <= bytes.count)
+        (self.position, self.end, self.steps) = (start, end, steps)
+    }
+
+    /// An empty reader over these bytes named by `prefix`: the payload reader of a box walk
+    /// before `moveOnto` puts it on the first child.
+    func walkReader(below prefix: PathPrefix) -> ByteReader {
+        ByteReader(bytes: bytes, base: base, position: 0, end: 0, node: prefix.node, steps: .none)
     }
 
     /// A reader over `start..<end` of these bytes (a child's payload, already checked against

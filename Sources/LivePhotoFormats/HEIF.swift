@@ -110,7 +110,9 @@ public struct HEIFStructure: Sendable {
         var infoBoxes = 0
         var filtered: (reader: ByteReader, infoBoxes: Int)?
         var locations: [HEIFItem] = []
-        for (box, child) in try BoxIterator.all(reader) {
+        var walk = try BoxIterator.walk(reader)
+        while let box = walk.next() {
+            let child = walk.payload
             switch box.type {
             case "hdlr":
                 structure.handler = try structure.model(child, as: HandlerBox.self, box.type).subtype
@@ -139,8 +141,10 @@ public struct HEIFStructure: Sendable {
             case "idat":
                 structure.itemData = child
             case "iprp":
-                for (propBox, props) in try BoxIterator.all(child) where propBox.type == "ipco" {
-                    structure.propertyTypes = try BoxIterator.all(props).map(\.box.type)
+                var properties = try BoxIterator.walk(child)
+                while let propBox = properties.next() {
+                    guard propBox.type == "ipco" else { continue }
+                    structure.propertyTypes = try BoxIterator.all(properties.payload).types
                 }
             default:
                 break

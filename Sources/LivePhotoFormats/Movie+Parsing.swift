@@ -43,10 +43,11 @@ struct MovieParser {
             boxes: boxes, majorBrand: majorBrand, compatibleBrands: compatible, timescale: 0, duration: 0,
             metadataHandler: nil, metadata: [], userDataMetadata: [], userData: [], tracks: [], warnings: [])
         var sawHeader = false
-        let children = try BoxIterator.all(payload)
+        var walk = try BoxIterator.walk(payload)
         // At most one track per child: room for them at once (a camera movie has four).
-        movie.tracks.reserveCapacity(min(children.count, Limits.maxTracks))
-        for (box, child) in children {
+        movie.tracks.reserveCapacity(min(walk.count, Limits.maxTracks))
+        while let box = walk.next() {
+            let child = walk.payload
             switch box.type {
             case "mvhd":
                 let header = try model(child, as: MovieHeaderBox.self, "mvhd")
@@ -118,25 +119,29 @@ struct MovieParser {
             path: reader.path, id: 0, flags: 0, duration: 0, width: 0, height: 0, handler: FourCC(0), handlerName: "",
             mediaTimescale: 0, mediaDuration: 0, language: "", editList: nil, references: [], sampleDescriptions: [],
             sampleTable: SampleTable(), timedMetadata: [], timedMetadataError: nil)
-        for (box, child) in try BoxIterator.all(reader) {
+        var walk = try BoxIterator.walk(reader)
+        while let box = walk.next() {
             switch box.type {
             case "tkhd":
-                let header = try model(child, as: TrackHeaderBox.self, "tkhd")
+                let header = try model(walk.payload, as: TrackHeaderBox.self, "tkhd")
                 track.flags = header.flags
                 track.id = header.trackID
                 track.duration = header.duration
                 track.width = header.width
                 track.height = header.height
             case "edts":
-                for (inner, elst) in try BoxIterator.all(child) where inner.type == "elst" {
-                    track.editList = try model(elst, as: EditListBox.self, "elst").edits
+                var edits = try BoxIterator.walk(walk.payload)
+                while let inner = edits.next() {
+                    guard inner.type == "elst" else { continue }
+                    track.editList = try model(edits.payload, as: EditListBox.self, "elst").edits
                 }
             case "tref":
-                for (inner, ids) in try BoxIterator.all(child) {
-                    track.references.append(TrackReference(type: inner.type, trackIDs: try model(ids, as: TrackReferenceTypeBox.self, inner.type).trackIDs))
+                var references = try BoxIterator.walk(walk.payload)
+                while let inner = references.next() {
+                    track.references.append(TrackReference(type: inner.type, trackIDs: try model(references.payload, as: TrackReferenceTypeBox.self, inner.type).trackIDs))
                 }
             case "mdia":
-                try media(child, into: &track)
+                try media(walk.payload, into: &track)
             default:
                 break
             }
@@ -145,20 +150,23 @@ struct MovieParser {
     }
 
     mutating func media(_ reader: ByteReader, into track: inout Track) throws {
-        for (box, var child) in try BoxIterator.all(reader) {
+        var walk = try BoxIterator.walk(reader)
+        while let box = walk.next() {
             switch box.type {
             case "mdhd":
-                let header = try model(child, as: MediaHeaderBox.self, "mdhd")
+                let header = try model(walk.payload, as: MediaHeaderBox.self, "mdhd")
                 track.mediaTimescale = header.timescale
                 track.mediaDuration = header.duration
                 track.language = header.language
             case "hdlr":
-                let handler = try HandlerBox(parsing: &child)
+                let handler = try HandlerBox(parsing: &walk.payload)
                 track.handler = handler.subtype
                 track.handlerName = handler.name
             case "minf":
-                for (inner, payload) in try BoxIterator.all(child) where inner.type == "stbl" {
-                    try sampleTable(payload, into: &track)
+                var information = try BoxIterator.walk(walk.payload)
+                while let inner = information.next() {
+                    guard inner.type == "stbl" else { continue }
+                    try sampleTable(information.payload, into: &track)
                 }
             default:
                 break
@@ -177,40 +185,43 @@ struct MovieParser {
         // samples are not read, known once `stsd` has been read as the first child (as it
         // nearly always is; anywhere else, every table is kept).
         var keepChunks = true
-        for (position, (box, var child)) in try BoxIterator.all(reader).enumerated() {
+        var walk = try BoxIterator.walk(reader)
+        var position = 0
+        while let box = walk.next() {
+            defer { position += 1 }
             switch box.type {
             case "stsd":
-                let descriptions = try SampleDescriptionBox(parsing: &child)
+                let descriptions = try SampleDescriptionBox(parsing: &walk.payload)
                 track.sampleDescriptions = descriptions.descriptions
                 if descriptions.descriptions.count != Int(descriptions.declaredCount) {
-                    warnings.append(child.error(.invalidValue, "stsd declares \(descriptions.declaredCount) entries but holds \(descriptions.descriptions.count)"))
+                    warnings.append(walk.payload.error(.invalidValue, "stsd declares \(descriptions.declaredCount) entries but holds \(descriptions.descriptions.count)"))
                 }
                 if position == 0 { keepChunks = chunkTables || readsSamples(of: track) }
             case "stts":
-                table.timeToSample = try model(child, as: TimeToSampleBox.self, "stts").entries
+                table.timeToSample = try model(walk.payload, as: TimeToSampleBox.self, "stts").entries
             case "ctts":
-                table.compositionOffsets = try model(child, as: CompositionOffsetBox.self, "ctts").entries
+                table.compositionOffsets = try model(walk.payload, as: CompositionOffsetBox.self, "ctts").entries
             case "stss":
                 if keepChunks {
-                    table.syncSamples = try model(child, as: SyncSampleBox.self, "stss").samples
+                    table.syncSamples = try model(walk.payload, as: SyncSampleBox.self, "stss").samples
                 } else {
-                    try SyncSampleBox.skip(&child)
-                    noteUnread(child, "stss")
+                    try SyncSampleBox.skip(&walk.payload)
+                    noteUnread(walk.payload, "stss")
                 }
             case "stsc":
                 if keepChunks {
-                    table.sampleToChunk = try model(child, as: SampleToChunkBox.self, "stsc").entries
+                    table.sampleToChunk = try model(walk.payload, as: SampleToChunkBox.self, "stsc").entries
                 } else {
-                    try SampleToChunkBox.skip(&child)
-                    noteUnread(child, "stsc")
+                    try SampleToChunkBox.skip(&walk.payload)
+                    noteUnread(walk.payload, "stsc")
                 }
             case "stsz", "stz2":
                 let sizes: SampleSizeBox
                 if keepChunks {
-                    sizes = try model(child, as: SampleSizeBox.self, box.type)
+                    sizes = try model(walk.payload, as: SampleSizeBox.self, box.type)
                 } else {
-                    sizes = try SampleSizeBox(skippingSizes: &child, type: box.type)
-                    noteUnread(child, box.type.description)
+                    sizes = try SampleSizeBox(skippingSizes: &walk.payload, type: box.type)
+                    noteUnread(walk.payload, box.type.description)
                 }
                 table.sizeBox = sizes.type
                 table.constantSampleSize = sizes.constantSize
@@ -219,10 +230,10 @@ struct MovieParser {
             case "stco", "co64":
                 table.chunkOffsetBox = box.type
                 if keepChunks {
-                    table.chunkOffsets = try model(child, as: ChunkOffsetBox.self, box.type).offsets
+                    table.chunkOffsets = try model(walk.payload, as: ChunkOffsetBox.self, box.type).offsets
                 } else {
-                    try ChunkOffsetBox.skip(&child, type: box.type)
-                    noteUnread(child, box.type.description)
+                    try ChunkOffsetBox.skip(&walk.payload, type: box.type)
+                    noteUnread(walk.payload, box.type.description)
                 }
             default:
                 break

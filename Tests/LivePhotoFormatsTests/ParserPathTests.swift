@@ -101,14 +101,30 @@ struct ParserPathTests {
 
     /// A container walked both ways: the list `all` returns, and `next` one child at a time.
     /// Each is the children seen, or the error that stopped it before any child was handed out
-    /// (`all`) or after the children before it (`next`).
+    /// (`all`) or after the children before it (`next`). The parsers' walk (`BoxIterator.walk`,
+    /// one payload reader moved from child to child) is held to `all` here, on every container.
     static func walks(_ reader: ByteReader) -> (all: Result<[Seen], ParseError>, stepped: [Seen], steppedError: ParseError?) {
-        let all: Result<[Seen], ParseError>
-        do {
-            all = .success(try BoxIterator.all(reader).map { Seen(box: $0.box, path: $0.payload.path, offset: $0.payload.offset, remaining: $0.payload.remaining) })
-        } catch {
-            all = .failure(error as? ParseError ?? ParseError(.invalidValue, "not a ParseError: \(error)", offset: -1))
+        func result(_ children: () throws -> [Seen]) -> Result<[Seen], ParseError> {
+            do {
+                return .success(try children())
+            } catch {
+                return .failure(error as? ParseError ?? ParseError(.invalidValue, "not a ParseError: \(error)", offset: -1))
+            }
         }
+        let all = result {
+            try BoxIterator.all(reader).map { Seen(box: $0.box, path: $0.payload.path, offset: $0.payload.offset, remaining: $0.payload.remaining) }
+        }
+        let walked = result {
+            var walk = try BoxIterator.walk(reader)
+            var seen: [Seen] = []
+            while let child = walk.next() {
+                // What a parser reads moves the reader; the next child starts where its box does.
+                seen.append(Seen(box: child.box(in: reader), path: walk.payload.path, offset: walk.payload.offset, remaining: walk.payload.remaining))
+                _ = try? walk.payload.skip(walk.payload.remaining)
+            }
+            return seen
+        }
+        #expect(walked == all, "\(reader.path): the walk and all() differ")
         var iterator = BoxIterator(reader)
         var stepped: [Seen] = []
         do {
@@ -267,7 +283,7 @@ struct ParserPathTests {
         }
     }
 
-    @Test("paths of readers nested 1 to 9 deep, walked by all() and next(), below a text, a sub-reader or none; errors at every depth")
+    @Test("paths of readers nested 1 to 9 deep, walked by all(), next() and walk(), below a text, a sub-reader or none; errors at every depth")
     func deepPaths() throws {
         // Level k holds a `free` box and then two `skip` boxes; the second `skip` holds level k+1.
         let depth = 9
@@ -276,23 +292,26 @@ struct ParserPathTests {
             bytes = BoxBuilder.box("free", []) + BoxBuilder.box("skip", [1]) + BoxBuilder.box("skip", bytes)
         }
         for (text, prefix) in [("moov", "moov/"), ("", ""), ("meta/item[3] Exif", "meta/item[3] Exif/")] {
-            for stepping in [false, true] {
+            for way in ["all", "next", "walk"] {
                 var reader = ByteReader(bytes, base: 100, path: text)
                 var expected = prefix.dropLast(prefix.isEmpty ? 0 : 1).description
                 for level in 1...depth {
-                    let children: [(box: Box, payload: ByteReader)]
-                    if stepping {
+                    var children: [(box: Box, payload: ByteReader)] = []
+                    switch way {
+                    case "next":
                         var iterator = BoxIterator(reader)
-                        var found: [(box: Box, payload: ByteReader)] = []
-                        while let child = try iterator.next() { found.append(child) }
-                        children = found
-                    } else {
+                        while let child = try iterator.next() { children.append(child) }
+                    case "walk":
+                        // The walk's reader copied at each child: the copy keeps that child's payload and path.
+                        var walk = try BoxIterator.walk(reader)
+                        while let child = walk.next() { children.append((child.box(in: reader), walk.payload)) }
+                    default:
                         children = Array(try BoxIterator.all(reader))
                     }
                     #expect(children.map(\.box.type) == ["free", "skip", "skip"], "level \(level)")
                     expected += (expected.isEmpty ? "" : "/") + "skip[2]"
                     let next = try #require(children.last).payload
-                    #expect(next.path == expected, "level \(level), stepping \(stepping)")
+                    #expect(next.path == expected, "level \(level), \(way)")
                     #expect(children[0].payload.path == expected.replacingOccurrences(of: "skip[2]", with: "free", options: .backwards,
                                                                                       range: expected.range(of: "skip[2]", options: .backwards)))
                     // A sub-reader keeps the path; an error names it.

@@ -56,16 +56,23 @@ enum BoxHeader {
     /// The header fields alone (the box walk's form: nothing allocated), with the errors of `parse`.
     static func fields(_ reader: inout ByteReader, available: Int64) throws -> Fields {
         let start = reader.offset
-        let size32 = try reader.u32()
-        let type = try reader.fourCC()
-        // Built only when an error needs it.
-        func path() -> String { reader.path.isEmpty ? "\(type)" : reader.path + "/\(type)" }
+        let size32: UInt32
+        let type: FourCC
+        if reader.remaining >= 8 {
+            // Size and type in one load (a box walk reads a header for every child).
+            let word = try reader.u64()
+            (size32, type) = (UInt32(truncatingIfNeeded: word >> 32), FourCC(UInt32(truncatingIfNeeded: word)))
+        } else {
+            // Fewer bytes: the error of whichever read runs out, as each field's own read gives it.
+            size32 = try reader.u32()
+            type = try reader.fourCC()
+        }
         var headerSize = 8
         var size = Int64(size32)
         if size32 == 1 {
             let large = try reader.u64()
             guard let exact = Int64(exactly: large) else {
-                throw ParseError(.invalidSize, "64-bit box size \(large) is out of range", offset: start, path: path())
+                throw invalid(type, at: start, below: reader, "64-bit box size \(large) is out of range")
             }
             size = exact
             headerSize = 16
@@ -78,11 +85,16 @@ enum BoxHeader {
             headerSize += 16
         }
         guard size >= Int64(headerSize) else {
-            throw ParseError(
-                .invalidSize, "box '\(type)' claims \(size) bytes, less than its \(headerSize)-byte header",
-                offset: start, path: path())
+            throw invalid(type, at: start, below: reader, "box '\(type)' claims \(size) bytes, less than its \(headerSize)-byte header")
         }
         return Fields(type: type, offset: start, size: size, headerSize: headerSize)
+    }
+
+    /// The error of a header of `type` at `offset` in `reader`'s range, named below its path
+    /// (out of line: the header read keeps no copy of the reader for it).
+    @inline(never)
+    private static func invalid(_ type: FourCC, at offset: Int64, below reader: ByteReader, _ message: String) -> ParseError {
+        ParseError(.invalidSize, message, offset: offset, path: reader.path.isEmpty ? "\(type)" : reader.path + "/\(type)")
     }
 }
 
@@ -90,7 +102,7 @@ enum BoxHeader {
 public struct BoxIterator {
     private(set) var reader: ByteReader
     /// The path children are named below (built once per container).
-    private let prefix: PathPrefix
+    let prefix: PathPrefix
     /// How many children of each type so far.
     private var counts = SiblingCounts()
     private var seen = 0
@@ -167,13 +179,28 @@ public struct BoxIterator {
     /// handed out, so a damaged header later in the container throws before any child is used.
     public static func all(_ reader: ByteReader) throws -> BoxList {
         var iterator = BoxIterator(reader)
+        let children = try iterator.remainingChildren()
+        return BoxList(container: reader, prefix: iterator.prefix, children: children)
+    }
+
+    /// `all(reader).walk()` without the list in between (whose copies of the container's reader
+    /// and path were retained and released again for every container walked), with the same
+    /// checks: every header before the first child.
+    static func walk(_ reader: ByteReader) throws -> BoxList.Walk {
+        var iterator = BoxIterator(reader)
+        let children = try iterator.remainingChildren()
+        return BoxList.Walk(headers: iterator, children: children)
+    }
+
+    /// The children from here to the end, every header read and checked.
+    private mutating func remainingChildren() throws -> BoxList.Children {
         var children = BoxList.Children()
-        while let child = try iterator.nextChild() {
+        while let child = try nextChild() {
             // Past the four held in place: room for as many as the bytes left could still hold
             // at 16 bytes a box, so an item list grows once, not four times.
-            children.append(child, roomForMore: iterator.reader.remaining / 16)
+            children.append(child, roomForMore: reader.remaining / 16)
         }
-        return BoxList(container: reader, prefix: iterator.prefix, children: children)
+        return children
     }
 }
 
@@ -222,6 +249,8 @@ public struct BoxList: Sequence {
 
     public var count: Int { children.count }
     public var isEmpty: Bool { children.count == 0 }
+    /// The children's types in order (no payload reader made).
+    var types: [FourCC] { (0..<children.count).map { children[$0].type } }
     public var underestimatedCount: Int { children.count }
 
     public struct Iterator: IteratorProtocol {
@@ -238,6 +267,37 @@ public struct BoxList: Sequence {
     }
 
     public func makeIterator() -> Iterator { Iterator(list: self) }
+
+    /// The children one by one with one payload reader that `next()` moves onto each in turn
+    /// (the iterator made a reader for every child, retaining the container's bytes and path
+    /// and releasing them again: a third of a box walk's cost). Reading `payload` in place, or
+    /// through `inout`, costs nothing; a copy of it is a reader like any other. Made by
+    /// `BoxIterator.walk`.
+    struct Walk {
+        /// The header walk that found the children: their container's bytes and path.
+        private let headers: BoxIterator
+        private let children: Children
+        private var position = 0
+        /// The payload of the child `next()` returned last, named as `Iterator` names it.
+        var payload: ByteReader
+
+        init(headers: BoxIterator, children: Children) {
+            self.headers = headers
+            self.children = children
+            payload = headers.reader.walkReader(below: headers.prefix)
+        }
+
+        var count: Int { children.count }
+
+        mutating func next() -> BoxIterator.Child? {
+            guard position < children.count else { return nil }
+            let child = children[position]
+            position += 1
+            payload.moveOnto(start: child.payloadStart, end: child.end,
+                             steps: headers.prefix.steps.appending(PathStep(type: child.type, index: Int(child.index))))
+            return child
+        }
+    }
 }
 
 /// The index of each child among its same-type siblings (`trak[2]`). The first eight types are

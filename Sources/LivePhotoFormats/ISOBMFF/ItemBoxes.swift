@@ -29,15 +29,17 @@ public struct ItemInfoBox: BoxModel, Equatable {
         var entries: [Entry] = []
         entries.reserveCapacity(min(declared, reader.remaining / 12, Limits.maxItems))
         var ordered = true
-        for (entryBox, var entry) in try BoxIterator.all(try reader.rest()) where entryBox.type == "infe" {
-            guard entries.count < Limits.maxItems else { throw entry.error(.limitExceeded, "more than \(Limits.maxItems) items") }
-            let info = try FullBoxHeader(&entry)
+        var walk = try BoxIterator.walk(try reader.rest())
+        while let entryBox = walk.next() {
+            guard entryBox.type == "infe" else { continue }
+            guard entries.count < Limits.maxItems else { throw walk.payload.error(.limitExceeded, "more than \(Limits.maxItems) items") }
+            let info = try FullBoxHeader(&walk.payload)
             guard info.version >= 2 else { continue }
-            let id = info.version == 2 ? UInt32(try entry.u16()) : try entry.u32()
-            try entry.skip(2)
-            let type = try entry.fourCC()
-            let name = try entry.cString()
-            let contentType = type == "mime" && !entry.isAtEnd ? try entry.cString() : nil
+            let id = info.version == 2 ? UInt32(try walk.payload.u16()) : try walk.payload.u32()
+            try walk.payload.skip(2)
+            let type = try walk.payload.fourCC()
+            let name = try walk.payload.cString()
+            let contentType = type == "mime" && !walk.payload.isAtEnd ? try walk.payload.cString() : nil
             if let last = entries.last, last.id >= id { ordered = false }
             entries.append(Entry(id: id, type: type, name: name, contentType: contentType, hidden: info.flags & 1 != 0))
         }
@@ -72,16 +74,16 @@ public struct ItemReferenceBox: BoxModel, Equatable {
     public init(parsing reader: inout ByteReader) throws {
         let header = try FullBoxHeader(&reader)
         let wide = header.version != 0
-        let list = try BoxIterator.all(try reader.rest())
-        references.reserveCapacity(list.count)
-        for (refBox, var ref) in list {
-            let from = wide ? try ref.u32() : UInt32(try ref.u16())
-            let count = try ref.entryCount(UInt16.self, entrySize: wide ? 4 : 2, what: "iref")
+        var walk = try BoxIterator.walk(try reader.rest())
+        references.reserveCapacity(walk.count)
+        while let refBox = walk.next() {
+            let from = wide ? try walk.payload.u32() : UInt32(try walk.payload.u16())
+            let count = try walk.payload.entryCount(UInt16.self, entrySize: wide ? 4 : 2, what: "iref")
             // The count is checked against the bytes: room for all of them at once (a grid
             // refers to dozens of tiles).
             var to: [UInt32] = []
             to.reserveCapacity(count)
-            for _ in 0..<count { to.append(wide ? try ref.u32() : UInt32(try ref.u16())) }
+            for _ in 0..<count { to.append(wide ? try walk.payload.u32() : UInt32(try walk.payload.u16())) }
             references.append(HEIFReference(type: refBox.type, from: from, to: to))
         }
     }

@@ -10,29 +10,32 @@ public enum QuickTimeMeta {
         // Keys as text straight from their bytes (no copy of the bytes first).
         var keys: [(namespace: FourCC, name: String)] = []
         var ilst: ByteReader?
-        for (box, var child) in try BoxIterator.all(reader) {
+        var walk = try BoxIterator.walk(reader)
+        while let box = walk.next() {
             switch box.type {
-            case "hdlr": handler = try HandlerBox(parsing: &child).subtype
+            case "hdlr": handler = try HandlerBox(parsing: &walk.payload).subtype
             case "keys":
                 keys = []
-                try KeysBox.forEachEntry(&child, reserve: { keys.reserveCapacity($0) }) { keys.append(($0, String(decoding: $1, as: UTF8.self))) }
-            case "ilst": ilst = child
+                try KeysBox.forEachEntry(&walk.payload, reserve: { keys.reserveCapacity($0) }) { keys.append(($0, String(decoding: $1, as: UTF8.self))) }
+            case "ilst": ilst = walk.payload
             default: break
             }
         }
         var items: [MetadataItem] = []
         if let ilst {
-            let list = try BoxIterator.all(ilst)
+            var entries = try BoxIterator.walk(ilst)
             // One item per entry nearly always: room for them at once.
-            items.reserveCapacity(list.count)
-            for (box, payload) in list {
+            items.reserveCapacity(entries.count)
+            while let box = entries.next() {
                 let index = box.type.value
                 let key = index >= 1 && Int(index) <= keys.count ? keys[Int(index) - 1] : (FourCC(0), box.type.description)
-                for (inner, var data) in try BoxIterator.all(payload) where inner.type == "data" {
-                    let typeIndicator = try data.u32()
-                    let locale = try data.u32()
+                var inner = try BoxIterator.walk(entries.payload)
+                while let data = inner.next() {
+                    guard data.type == "data" else { continue }
+                    let typeIndicator = try inner.payload.u32()
+                    let locale = try inner.payload.u32()
                     let type = typeIndicator & 0x00FF_FFFF
-                    let value = WellKnownType.decode(data.restSlice(), type: type)
+                    let value = WellKnownType.decode(inner.payload.restSlice(), type: type)
                     items.append(MetadataItem(keyIndex: index, namespace: key.0, key: key.1, dataType: type, locale: locale, value: value))
                 }
             }

@@ -10,28 +10,29 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
         _ = try FullBoxHeader(&reader)
         declaredCount = try reader.u32()
         descriptions = []
-        for (box, var entry) in try BoxIterator.all(try reader.rest()) {
+        var walk = try BoxIterator.walk(try reader.rest())
+        while let box = walk.next() {
             var description = SampleDescription(
                 format: box.type, dataReferenceIndex: 0, width: nil, height: nil, compressorName: nil,
                 childTypes: [], metadataKeys: [])
-            try entry.skip(6)
-            description.dataReferenceIndex = try entry.u16()
+            try walk.payload.skip(6)
+            description.dataReferenceIndex = try walk.payload.u16()
             var hasChildren = false
             if box.type == "mebx" {
                 hasChildren = true
-            } else if entry.remaining >= 70, Self.videoFormats.contains(box.type) || Self.looksLikeVideoEntry(entry) {
-                try entry.skip(16)
-                description.width = try entry.u16()
-                description.height = try entry.u16()
-                try entry.skip(14)
-                let nameBytes = try entry.read(32)
+            } else if walk.payload.remaining >= 70, Self.videoFormats.contains(box.type) || Self.looksLikeVideoEntry(walk.payload) {
+                try walk.payload.skip(16)
+                description.width = try walk.payload.u16()
+                description.height = try walk.payload.u16()
+                try walk.payload.skip(14)
+                let nameBytes = try walk.payload.read(32)
                 let length = min(Int(nameBytes[0]), 31)
                 description.compressorName = String(decoding: nameBytes[1..<(1 + length)], as: UTF8.self)
-                try entry.skip(4)
+                try walk.payload.skip(4)
                 hasChildren = true
             }
-            if hasChildren, entry.remaining >= 8 {
-                var children = BoxIterator(try entry.rest())
+            if hasChildren, walk.payload.remaining >= 8 {
+                var children = BoxIterator(try walk.payload.rest())
                 while let (child, payload) = try children.next() {
                     description.childTypes.append(child.type)
                     if box.type == "mebx", child.type == "keys" {
@@ -55,19 +56,21 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
     /// `dtyp` (data type namespace and well-known type).
     static func metadataKeyDeclarations(_ reader: ByteReader) throws -> [MetadataKeyDeclaration] {
         var keys: [MetadataKeyDeclaration] = []
-        for (box, payload) in try BoxIterator.all(reader) {
-            guard keys.count < Limits.maxKeys else { throw payload.error(.limitExceeded, "more than \(Limits.maxKeys) metadata keys") }
+        var walk = try BoxIterator.walk(reader)
+        while let box = walk.next() {
+            guard keys.count < Limits.maxKeys else { throw walk.payload.error(.limitExceeded, "more than \(Limits.maxKeys) metadata keys") }
             var declaration = MetadataKeyDeclaration(localID: box.type.value, namespace: FourCC(0), key: "", dataTypeNamespace: nil, dataType: nil)
-            for (inner, var content) in try BoxIterator.all(payload) {
-                switch inner.type {
+            var inner = try BoxIterator.walk(walk.payload)
+            while let part = inner.next() {
+                switch part.type {
                 case "keyd":
-                    declaration.namespace = try content.fourCC()
-                    guard content.remaining <= Limits.maxStringBytes else { throw content.error(.limitExceeded, "key of \(content.remaining) bytes") }
-                    declaration.key = String(decoding: content.restSlice(), as: UTF8.self)
+                    declaration.namespace = try inner.payload.fourCC()
+                    guard inner.payload.remaining <= Limits.maxStringBytes else { throw inner.payload.error(.limitExceeded, "key of \(inner.payload.remaining) bytes") }
+                    declaration.key = String(decoding: inner.payload.restSlice(), as: UTF8.self)
                 case "dtyp":
-                    let namespace = try content.u32()
+                    let namespace = try inner.payload.u32()
                     declaration.dataTypeNamespace = namespace
-                    declaration.dataType = namespace == 0 && content.remaining >= 4 ? try content.u32() : nil
+                    declaration.dataType = namespace == 0 && inner.payload.remaining >= 4 ? try inner.payload.u32() : nil
                 default:
                     break
                 }
