@@ -130,7 +130,7 @@ public struct HEIFStructure: Sendable {
                     // dozens of tile items and two metadata ones, asked about for every item.
                     let kept = infos.filter { isMetadataItem($0.type) }
                     locations = try structure.model(child, box.type) { reader in
-                        try ItemLocationBox(parsing: &reader, keeping: { id in ItemInfoBox.slot(of: id, in: kept) != nil }).locations
+                        try ItemLocationBox(parsing: &reader, keeping: kept).locations
                     }
                     filtered = (child, infoBoxes)
                 } else {

@@ -103,9 +103,10 @@ public struct ItemLocationBox: BoxModel {
         try self.init(parsing: &reader, keeping: nil)
     }
 
-    /// Every entry read and checked; only those whose ID `keeping` accepts are kept (all of them
-    /// when it is nil).
-    init(parsing reader: inout ByteReader, keeping: ((UInt32) -> Bool)?) throws {
+    /// Every entry read and checked; only those with an entry in `keeping` (ordered by ID, as
+    /// `ItemInfoBox.entries`) are kept, all of them when it is nil. An entry not kept is checked
+    /// and passed over without its extents being built.
+    init(parsing reader: inout ByteReader, keeping: [ItemInfoBox.Entry]?) throws {
         let header = try FullBoxHeader(&reader)
         guard header.version <= 2 else { throw reader.error(.unsupported, "iloc version \(header.version)") }
         let sizes = try reader.u8()
@@ -126,7 +127,13 @@ public struct ItemLocationBox: BoxModel {
             try reader.skip(2)
             let baseAt = reader.offset
             let base = try Self.field(&reader, baseSize)
-            let extentCount = try reader.entryCount(UInt16.self, entrySize: indexSize + offsetSize + lengthSize, what: "iloc extents")
+            let extentSize = indexSize + offsetSize + lengthSize
+            let extentCount = try reader.entryCount(UInt16.self, entrySize: extentSize, what: "iloc extents")
+            if let keeping, ItemInfoBox.slot(of: id, in: keeping) == nil {
+                // The count was checked against the bytes left: its extents are there to pass.
+                try reader.skip(extentCount * extentSize)
+                continue
+            }
             var extents = HEIFItem.ExtentList()
             extents.reserveCapacity(extentCount)
             var fields: HEIFItem.LocationFields?
@@ -141,7 +148,6 @@ public struct ItemLocationBox: BoxModel {
                                                      offsetSize: offsetSize, firstLengthAt: lengthAt, lengthSize: lengthSize)
                 }
             }
-            if let keeping, !keeping(id) { continue }
             result.append(HEIFItem(id: id, type: FourCC(0), name: "", contentType: nil, constructionMethod: method, baseOffset: base, extents: extents,
                                    hidden: false, location: fields))
         }
