@@ -43,12 +43,16 @@ public struct XMPPacket: Sendable, Equatable {
             throw ParseError(.limitExceeded, "XMP packet of \(bytes.count) bytes", offset: base, path: path)
         }
         // COMPACT keeps short texts inside their nodes and NOBLANKS drops the whitespace between
-        // elements (an XMP packet is mostly indentation); no property reads either.
+        // elements (an XMP packet is mostly indentation); no property reads either. No encoding
+        // is named: the parser tells UTF-8 from UTF-16 by the first bytes (UTF-8 is read in
+        // place; naming UTF-8 sent every byte through a converter, a quarter of the parse), and
+        // IGNORE_ENC leaves out an `encoding=` that says otherwise (XMP is Unicode, XMP part 1
+        // 7.1; ExifTool reads it so too). UTF-32, which this libxml2 does not detect, stays an error.
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
-                            | XML_PARSE_COMPACT.rawValue | XML_PARSE_NOBLANKS.rawValue)
+                            | XML_PARSE_COMPACT.rawValue | XML_PARSE_NOBLANKS.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
         let document = bytes.withUnsafeBufferPointer { buffer -> xmlDocPtr? in
             buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlReadMemory($0, length, "xmp.xml", "UTF-8", options) }
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlReadMemory($0, length, "xmp.xml", nil, options) }
             }
         }
         guard let document else {
@@ -242,10 +246,11 @@ public enum XMPEditor {
         guard bytes.count <= Limits.maxMetadataPayloadBytes, let length = Int32(exactly: bytes.count) else {
             throw ParseError(.limitExceeded, "XMP packet of \(bytes.count) bytes", offset: 0, path: path)
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        // Read as `XMPPacket.parse` reads it (UTF-8 or UTF-16 by the first bytes); written in UTF-8.
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
         let parsed = bytes.withUnsafeBufferPointer { buffer -> xmlDocPtr? in
             buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlReadMemory($0, length, "xmp.xml", "UTF-8", options) }
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlReadMemory($0, length, "xmp.xml", nil, options) }
             }
         }
         guard let document = parsed else { throw ParseError(.invalidValue, "XMP is not well-formed XML", offset: 0, path: path) }

@@ -5,6 +5,40 @@ import Testing
 
 /// Value decoding, the MakerNote decoder, format detection and our own generated samples.
 struct StillAndValueTests {
+    @Test("an XMP packet is read in UTF-8 or UTF-16, told by its first bytes; an encoding declaration saying otherwise is left out")
+    func xmpEncodings() throws {
+        func packet(declaring encoding: String?) -> String {
+            let declaration = encoding.map { "<?xml version=\"1.0\" encoding=\"\($0)\"?>" } ?? ""
+            return declaration + """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+                 GCamera:MotionPhoto="1" GCamera:MotionPhotoPresentationTimestampUs="733000"><dc:source>Caf\u{E9} \u{1F4F7}</dc:source>
+                </rdf:Description></rdf:RDF></x:xmpmeta>
+                """
+        }
+        let camera = XMPPacket.cameraNamespace, dc = "http://purl.org/dc/elements/1.1/"
+        let expected = try XMPPacket.parse(Array(packet(declaring: nil).utf8), base: 0, path: "APP1 XMP")
+        #expect(expected.value(camera, "MotionPhoto") == "1")
+        #expect(expected.value(camera, "MotionPhotoPresentationTimestampUs") == "733000")
+        #expect(expected.value(dc, "source") == "Caf\u{E9} \u{1F4F7}")
+        func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+            (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) + text.utf16.flatMap { unit in
+                bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+            }
+        }
+        let encoded: [(String, [UInt8])] = [
+            ("UTF-8 with a byte order mark", [0xEF, 0xBB, 0xBF] + Array(packet(declaring: nil).utf8)),
+            ("UTF-8 declaring ISO-8859-1", Array(packet(declaring: "ISO-8859-1").utf8)),
+            ("UTF-16LE", utf16(packet(declaring: nil), bigEndian: false)),
+            ("UTF-16BE declaring UTF-16", utf16(packet(declaring: "UTF-16"), bigEndian: true)),
+        ]
+        for (name, bytes) in encoded {
+            #expect(try XMPPacket.parse(bytes, base: 0, path: "APP1 XMP") == expected, "\(name)")
+        }
+        // Not XML in any of them: an error, not an empty packet.
+        #expect(throws: ParseError.self) { try XMPPacket.parse(Array("<x:xmpmeta>".utf8), base: 0, path: "APP1 XMP") }
+    }
+
     @Test("QuickTime well-known types decode by their declared width")
     func wellKnownTypes() {
         #expect(WellKnownType.decode([0xFF], type: WellKnownType.int8) == .signed(-1))
