@@ -360,32 +360,38 @@ struct ParserPathTests {
         }
     }
 
-    @Test("a file source serves reads inside its first bytes from them: the same bytes and the same read counts as reading the file")
+    @Test("a file source serves reads from its head, its window and what it read ahead: the same bytes and read counts as reading the file")
     func fileSourceHead() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-head-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: url) }
         var random = Seeded(state: 5)
-        let bytes = (0..<300).map { _ in UInt8(truncatingIfNeeded: random.next(256)) }
-        try Data(bytes).write(to: url)
-        for round in 0..<200 {
-            let source = try FileSource(path: url.path)
-            var expected = ReadStats()
-            // The first read at 0 (of 0 to 60 bytes) becomes the head; then reads inside, across
-            // and past it, and past the end of the file.
-            for step in 0..<8 {
-                let offset = step == 0 ? 0 : random.next(80)
-                let count = random.next(step == 0 ? 61 : 40)
-                let wanted = offset + count <= bytes.count ? Array(bytes[offset..<(offset + count)]) : nil
-                let got = try? source.read(at: Int64(offset), count: count)
-                #expect(got == wanted, "round \(round), \(count) bytes at \(offset)")
-                if wanted != nil, count > 0 {
-                    expected.bytesRead += Int64(count)
-                    expected.reads += 1
-                    expected.largestRead = max(expected.largestRead, count)
+        // A file within one window, and one of several windows (large reads, read ahead, the
+        // head kept while the window moves, reads across the two and past the end).
+        for fileSize in [300, 20_000] {
+            let bytes = (0..<fileSize).map { _ in UInt8(truncatingIfNeeded: random.next(256)) }
+            try Data(bytes).write(to: url)
+            for round in 0..<200 {
+                let source = try FileSource(path: url.path)
+                var expected = ReadStats()
+                // The first read at 0 (of 0 to 60 bytes) fills the head; then reads anywhere, of
+                // up to 6,000 bytes, some right after the last one, some past the end.
+                var next = 0
+                for step in 0..<12 {
+                    let offset = step == 0 ? 0 : random.next(3) == 0 ? next : random.next(fileSize + 80)
+                    let count = random.next(step == 0 ? 61 : random.next(2) == 0 ? 40 : 6000)
+                    let wanted = offset + count <= bytes.count ? Array(bytes[offset..<(offset + count)]) : nil
+                    let got = try? source.read(at: Int64(offset), count: count)
+                    #expect(got == wanted, "\(fileSize) bytes, round \(round), \(count) bytes at \(offset)")
+                    if wanted != nil, count > 0 {
+                        expected.bytesRead += Int64(count)
+                        expected.reads += 1
+                        expected.largestRead = max(expected.largestRead, count)
+                    }
+                    next = offset + count
                 }
+                #expect(source.stats == expected, "\(fileSize) bytes, round \(round)")
+                #expect(throws: ParseError.self) { try source.read(at: Int64(fileSize - 10), count: 20) }
             }
-            #expect(source.stats == expected, "round \(round)")
-            #expect(throws: ParseError.self) { try source.read(at: 290, count: 20) }
         }
     }
 
