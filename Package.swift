@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "LivePhotoRepair", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "CFileCopy"]),
         // In-kernel file copying (copy_file_range) for repair's unchanged ranges.
         .target(name: "CFileCopy"),
+        // glibc's malloc headroom (mallopt M_TOP_PAD), set once by the command line at start.
+        .target(name: "CMallocTuning"),
         // libheif loaded at run time (dlopen) for HEIC thumbnails: nothing links it.
         .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // HEIC thumbnails for HTML reports (--thumbnails), the only user of CHeifLoader.
@@ -57,7 +59,7 @@ let package = Package(
             name: "lpcheck",
             dependencies: [
                 "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRepair", "LivePhotoCache", "LivePhotoThumbnails",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CMallocTuning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Helpers shared by the test targets: sample locations, oracles, a box builder, a schema validator.

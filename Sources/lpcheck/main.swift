@@ -1,10 +1,14 @@
 import ArgumentParser
+internal import CMallocTuning
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+// Heaps grown and kept in 16 MiB steps, before anything is allocated (see the header).
+_ = lpcheck_tune_malloc()
 
 /// Exit codes: 0 success, 1 findings (or unreadable files for dump), 2 bad usage.
 do {
