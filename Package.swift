@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "LivePhotoRepair", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "CFileCopy"]),
         // In-kernel file copying (copy_file_range) for repair's unchanged ranges.
         .target(name: "CFileCopy"),
-        // glibc's malloc headroom (mallopt M_TOP_PAD), set once by the command line at start.
+        // glibc's malloc headroom (mallopt M_TOP_PAD), set by the commands that read a library.
         .target(name: "CMallocTuning"),
         // libheif loaded at run time (dlopen) for HEIC thumbnails: nothing links it.
         .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
