@@ -5,7 +5,7 @@ import Testing
 
 /// Value decoding, the MakerNote decoder, format detection and our own generated samples.
 struct StillAndValueTests {
-    @Test("an XMP packet is read in UTF-8 or UTF-16, told by its first bytes; an encoding declaration saying otherwise is left out")
+    @Test("an XMP packet is read and edited in UTF-8 or UTF-16, told by its first bytes; an encoding declaration saying otherwise is left out")
     func xmpEncodings() throws {
         func packet(declaring encoding: String?) -> String {
             let declaration = encoding.map { "<?xml version=\"1.0\" encoding=\"\($0)\"?>" } ?? ""
@@ -37,6 +37,15 @@ struct StillAndValueTests {
         }
         // Not XML in any of them: an error, not an empty packet.
         #expect(throws: ParseError.self) { try XMPPacket.parse(Array("<x:xmpmeta>".utf8), base: 0, path: "APP1 XMP") }
+        // The editor reads them as the reader does and writes UTF-8: removing the motion-photo
+        // fields from the UTF-16 packet gives what removing them from the UTF-8 one gives.
+        let fromUTF8 = try XMPEditor.removingMotionPhoto(Array(packet(declaring: nil).utf8), path: "APP1 XMP")
+        let fromUTF16 = try XMPEditor.removingMotionPhoto(utf16(packet(declaring: "UTF-16"), bigEndian: false), path: "APP1 XMP")
+        #expect(fromUTF16.bytes == fromUTF8.bytes)
+        #expect(fromUTF16.removed == fromUTF8.removed && !fromUTF8.removed.isEmpty)
+        let edited = try XMPPacket.parse(fromUTF16.bytes, base: 0, path: "APP1 XMP")
+        #expect(edited.value(camera, "MotionPhoto") == nil)
+        #expect(edited.value(dc, "source") == "Caf\u{E9} \u{1F4F7}")
     }
 
     @Test("QuickTime well-known types decode by their declared width")
