@@ -90,7 +90,8 @@ public final class FileSource: ByteSource {
     public let identity: FileIdentity
     private let descriptor: Int32
     /// The last small read's window: a read of fewer than `windowSize` bytes fetches that many
-    /// (up to the end of the file), and later reads inside them are served from here. Readers
+    /// (up to the end of the file), as a larger read fetches the `windowSize` bytes after it,
+    /// and later reads inside them are served from here. Readers
     /// walk headers a few bytes apart (a JPEG's segment markers, a HEIC's top-level boxes and the
     /// items right after `mdat`'s header): one system call instead of one each. The kernel reads
     /// whole pages anyway; `stats` count the bytes the readers take, as before.
