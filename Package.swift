@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "LivePhotoReports", targets: ["LivePhotoReports"]),
         .library(name: "LivePhotoRepair", targets: ["LivePhotoRepair"]),
         .library(name: "LivePhotoCache", targets: ["LivePhotoCache"]),
+        // For the fuzz package's structure generators (HostileStructure); not for users.
+        .library(name: "LivePhotoTestSupport", targets: ["LivePhotoTestSupport"]),
         .executable(name: "lpcheck", targets: ["lpcheck"]),
     ],
     dependencies: [

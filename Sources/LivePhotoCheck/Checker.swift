@@ -8,6 +8,9 @@ public struct ScanResult: Sendable {
     public var files: [FileFacts]
     public var hidden: [String]
     public var problems: [(path: String, reason: String)]
+    /// Records read from facts files that repeated an earlier record of the same path byte for
+    /// byte (a shard passed twice): kept once.
+    public var repeatedRecords = 0
 
     public init(roots: [String], files: [FileFacts], hidden: [String], problems: [(path: String, reason: String)]) {
         self.roots = roots

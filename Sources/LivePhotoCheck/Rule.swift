@@ -11,6 +11,10 @@ public struct RuleDescription: Sendable, Equatable {
     public var autofixable: Bool = false
     public var category: String
 
+    /// Whether the rule finds damage to a file's bytes or structure: a writer does not write
+    /// from such a file without `--force`.
+    public var marksDamage: Bool { category == "damage" }
+
     public init(identifier: String, title: String, severity: Severity, category: String, rationale: String, fix: String) {
         self.identifier = identifier
         self.title = title

@@ -36,6 +36,7 @@ public enum RuleRegistry {
         MotionPhotoTimestampOutside.self,
         UnreadableFile.self,
         TruncatedFile.self,
+        SampleDataOutsideFile.self,
         DamagedStructure.self,
     ]
 

@@ -37,9 +37,10 @@ extension ByteSource {
         let (end, overflow) = offset.addingReportingOverflow(Int64(count))
         guard !overflow, end <= size else {
             // The error's offset is where the data runs out (inside the file); the message says what was wanted.
-            throw ParseError(
-                .truncated, "needs \(count) bytes at \(offset) but the file ends at \(size)",
-                offset: min(max(offset, 0), size), path: path)
+            let where_ = offset >= size
+                ? "at \(offset), past the end of the file (\(size) bytes)"
+                : "at \(offset) but only \(size - offset) remain before the file ends at \(size)"
+            throw ParseError(.truncated, "needs \(count) bytes \(where_)", offset: min(max(offset, 0), size), path: path)
         }
     }
 }

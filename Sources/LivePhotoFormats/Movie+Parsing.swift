@@ -1,10 +1,13 @@
 extension Movie {
     /// Reads a movie from `source`: top-level box headers, the whole of `moov`, and the samples
     /// of timed-metadata tracks. `mdat` is never read.
-    public static func read(from source: ByteSource, options: InspectOptions = .full) throws -> Movie {
+    /// `whole` names what the source holds in messages ("the file"; "the embedded movie" for
+    /// the movie inside a motion photo).
+    public static func read(from source: ByteSource, options: InspectOptions = .full, whole: String = "the file") throws -> Movie {
         let layout = try TopLevelLayout.read(from: source)
         var parser = MovieParser(source: source, warnings: layout.warnings, allTimedSamples: options.allTimedSamples, boxTree: options.boxTree,
                                  chunkTables: options.chunkTables)
+        parser.whole = whole
         return try parser.parse(layout: layout)
     }
 }
@@ -16,6 +19,8 @@ struct MovieParser {
     var allTimedSamples = true
     var boxTree = true
     var chunkTables = true
+    /// What the source holds, in messages.
+    var whole = "the file"
 
     static let maxTimedSamplesPerTrack = 4096
     static let maxTimedSampleBytes: UInt32 = 1 << 20
@@ -37,7 +42,8 @@ struct MovieParser {
         }
         let moov = boxes[moovIndex]
         let payload = try source.payload(of: moov, path: "moov")
-        if boxTree { boxes[moovIndex].children = try BoxTable.tree(payload, depth: 1) }
+        // Without the tree, its walk still runs: a movie dump refuses is refused here too.
+        if boxTree { boxes[moovIndex].children = try BoxTable.tree(payload, depth: 1) } else { try BoxTable.checkStructure(payload, depth: 1) }
 
         var movie = Movie(
             boxes: boxes, majorBrand: majorBrand, compatibleBrands: compatible, timescale: 0, duration: 0,
@@ -185,6 +191,7 @@ struct MovieParser {
         // samples are not read, known once `stsd` has been read as the first child (as it
         // nearly always is; anywhere else, every table is kept).
         var keepChunks = true
+        var extent = SampleDataExtent()
         var walk = try BoxIterator.walk(reader)
         var position = 0
         while let box = walk.next() {
@@ -209,6 +216,7 @@ struct MovieParser {
                     noteUnread(walk.payload, "stss")
                 }
             case "stsc":
+                extent.sampleToChunk = walk.payload
                 if keepChunks {
                     table.sampleToChunk = try model(walk.payload, as: SampleToChunkBox.self, "stsc").entries
                 } else {
@@ -216,6 +224,7 @@ struct MovieParser {
                     noteUnread(walk.payload, "stsc")
                 }
             case "stsz", "stz2":
+                (extent.sizes, extent.sizeType) = (walk.payload, box.type)
                 let sizes: SampleSizeBox
                 if keepChunks {
                     sizes = try model(walk.payload, as: SampleSizeBox.self, box.type)
@@ -228,6 +237,7 @@ struct MovieParser {
                 table.sampleCount = sizes.sampleCount
                 table.sampleSizes = sizes.sizes
             case "stco", "co64":
+                (extent.chunks, extent.chunkType) = (walk.payload, box.type)
                 table.chunkOffsetBox = box.type
                 if keepChunks {
                     table.chunkOffsets = try model(walk.payload, as: ChunkOffsetBox.self, box.type).offsets
@@ -240,6 +250,7 @@ struct MovieParser {
             }
         }
         track.sampleTable = table
+        if let problem = extent.problem(fileSize: source.size, whole: whole) { warnings.append(problem) }
     }
 
     /// `udta` items: QuickTime international text (`©xyz` and friends), else raw bytes.
@@ -303,6 +314,8 @@ struct MovieParser {
         } catch var error as ParseError {
             error.path = path
             error.message = "sample data: " + error.message
+            // Past the end of a file whose boxes are whole, the table is wrong, not the file cut.
+            if error.code == .truncated, !warnings.contains(where: { $0.code == .truncated }) { error.code = .outsideFile }
             throw error
         }
     }

@@ -14,6 +14,8 @@ public struct ParseError: Error, Sendable, Equatable, Codable, CustomStringConve
         case unsupported
         /// The operating system refused a read.
         case io
+        /// The sample tables put media data outside the file, or contradict each other about it.
+        case outsideFile = "outside-file"
     }
 
     public var code: Code

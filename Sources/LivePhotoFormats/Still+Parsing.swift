@@ -31,7 +31,7 @@ extension Still {
             still.warnings += heif.warnings
             var inner = payload
             try inner.skip(4)
-            if options.boxTree { still.boxes[metaIndex].children = try BoxTable.tree(inner, depth: 1) }
+            if options.boxTree { still.boxes[metaIndex].children = try BoxTable.tree(inner, depth: 1) } else { try BoxTable.checkStructure(inner, depth: 1) }
             still.heif = heif
             if let item = heif.items.first(where: { $0.type == "Exif" }) {
                 do {
@@ -78,7 +78,13 @@ extension Still {
         }
         still.motionPhoto = try motionPhoto(still, source: source)
         if let range = still.motionPhoto?.movieRange {
-            still.embeddedMovie = try? Movie.read(from: WindowSource(source, range: range), options: options)
+            still.embeddedMovie = try? Movie.read(from: WindowSource(source, range: range), options: options, whole: "the embedded movie")
+            // Media data the embedded movie's tables put outside it is the file's damage.
+            for var warning in still.embeddedMovie?.warnings ?? [] where warning.code == .outsideFile {
+                warning.offset = range.lowerBound &+ warning.offset
+                warning.path = "movie@\(range.lowerBound)/" + warning.path
+                still.warnings.append(warning)
+            }
         }
         // A segment walk that already ran into the end of the file has said where the file is cut.
         if format == .jpeg, !still.warnings.contains(where: { $0.code == .truncated }), let warning = try missingEndOfImage(still, source: source) {

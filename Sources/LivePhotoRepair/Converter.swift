@@ -31,6 +31,8 @@ public enum Converter {
             plan.problems.append("\(error)")
             plan.files = []
         }
+        // Every output is written from every file of the item, planned or not.
+        plan.noteInputDamage(from: Set(item.files.map(\.path)))
         return plan
     }
 

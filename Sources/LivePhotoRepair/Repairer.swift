@@ -119,7 +119,26 @@ public struct ItemPlan: Sendable {
     /// conflicting identifier writes nothing, its conflict ends when the others get new identifiers.
     public var settledBy: [String] = []
 
-    public var needsForce: Bool { !losses.isEmpty }
+    /// Error findings about damage in the files the outputs are written from, which the outputs
+    /// would carry on: the plan waits for `--force`.
+    public var damage: [String] = []
+
+    public var needsForce: Bool { !losses.isEmpty || !damage.isEmpty }
+
+    /// Fills `damage` from the item's findings: errors of the damage rules about a
+    /// file that an output is written from, which this plan does not fix.
+    /// `sources` are the files written from (by default those of the plan's files).
+    mutating func noteInputDamage(from sources: Set<String>? = nil) {
+        let sources = sources ?? Set(files.map(\.path))
+        damage = item.findings.compactMap { finding in
+            guard finding.severity >= .error, let path = finding.path, sources.contains(path), !fixes.contains(finding),
+                  let rule = RuleRegistry.rule(finding.rule), rule.description.marksDamage else { return nil }
+            return "\(path) is damaged (\(finding.rule)): \(finding.message)"
+        }
+    }
+
+    /// What `apply` says when it refuses a plan that needs `--force`.
+    var refusal: String { "not applied without --force: " + (damage + losses).joined(separator: "; ") }
     /// The key `settledBy` names items by.
     public var key: String { item.files.map(\.path).joined(separator: " + ") }
 }
@@ -189,6 +208,7 @@ public enum Repairer {
             plan.leaves += plan.fixes
             plan.fixes = []
         }
+        plan.noteInputDamage()
         return plan
     }
 
@@ -206,7 +226,7 @@ public enum Repairer {
             return outcome
         }
         guard !plan.needsForce || options.force else {
-            outcome.failure = "not applied without --force: " + plan.losses.joined(separator: "; ")
+            outcome.failure = plan.refusal
             return outcome
         }
         var staged: [(FilePlan, SafeFileWriter.Staged)] = []
@@ -214,7 +234,7 @@ public enum Repairer {
             for file in plan.files {
                 staged.append((file, try SafeFileWriter.stage(file.patch, original: file.path, destination: file.destination, identity: file.identity)))
             }
-            try verify(staged, item: plan.item, kinds: plan.edits.kinds)
+            try verify(staged, item: plan.item, kinds: plan.edits.kinds, force: options.force)
             FaultInjection.step("verified")
             for (_, file) in staged {
                 let inPlace = file.destination == file.original
@@ -228,13 +248,18 @@ public enum Repairer {
     }
 
     /// Reads the temporary files back: identifiers, still-image-time and the rules of the fix
-    /// kinds that were applied must hold.
-    static func verify(_ staged: [(FilePlan, SafeFileWriter.Staged)], item: CheckItem, kinds: Set<FixKind>) throws {
+    /// kinds that were applied must hold, and (unless `force`) the whole rule set finds no error
+    /// that the inputs did not have.
+    static func verify(_ staged: [(FilePlan, SafeFileWriter.Staged)], item: CheckItem, kinds: Set<FixKind>, force: Bool = false) throws {
         var still = item.still
         var movie = item.movie
         for (plan, file) in staged {
             let read = MediaFile.inspect(path: file.temporary, options: .check)
-            if let error = read.error { throw RepairProblem("the written \(plan.destination) does not read back: \(error)") }
+            if let error = read.error {
+                let input = MediaFile.inspect(path: plan.path, options: .check)
+                if let damage = input.error { throw RepairProblem("the input \(plan.path) does not read (\(damage)), so neither does the written \(plan.destination)") }
+                throw RepairProblem("the written \(plan.destination) does not read back: \(error)")
+            }
             if let identifier = plan.identifier, read.contentIdentifier != identifier {
                 throw RepairProblem("the written \(plan.destination) carries \(read.contentIdentifier ?? "no identifier"), not \(identifier)")
             }
@@ -268,6 +293,25 @@ public enum Repairer {
         if let first = remaining.first {
             throw RepairProblem("after writing, \(first.rule) still holds: \(first.message)")
         }
+        if !force, let worse = newErrors(in: rechecked, against: item).first {
+            throw RepairProblem("the output would be worse than its input: \(worse.rule) (error): \(worse.message)")
+        }
+    }
+
+    /// Error findings of every rule on the written files that the inputs did not have (by rule
+    /// and file). Relations to the rest of the library (absent partners, shared identifiers) are
+    /// the planner's, not the files': they are not compared.
+    static func newErrors(in output: CheckItem, against input: CheckItem) -> [Finding] {
+        let before = Set(input.findings.filter { $0.severity >= .error }.map { "\($0.rule)\u{0}\($0.path ?? "")" })
+        return fileFindings(output).filter { $0.severity >= .error && !before.contains("\($0.rule)\u{0}\($0.path ?? "")") }
+    }
+
+    /// Every rule's findings on the item's own files, at default severities, without the
+    /// pairing rules (what the rest of a library holds): what `make` knows of its inputs, and
+    /// what an output is held to.
+    public static func fileFindings(_ item: CheckItem) -> [Finding] {
+        let context = RuleContext()
+        return RuleRegistry.all.filter { $0.description.category != "pairing" }.flatMap { $0.check(item, context: context) }
     }
 }
 

@@ -114,6 +114,7 @@ public enum BoundedFactsCheck {
 
         let source = try Source(paths: paths, stamps: stamps, mapping: mapping, locations: locations, members: members, starts: starts,
                                 checker: checker, compare: compare, pinAbove: pinAbove, cacheSize: cacheSize, openAtOnce: openAtOnce)
+        source.repeatedRecords = scan.repeatedRecords
         let unattached = try source.prepare(jobs: checker.jobs)
         return (checker.report(roots: scan.roots, items: CheckItems(source: source), problems: scan.problems, leftOut: leftOut + unattached), source)
     }
@@ -136,6 +137,8 @@ public enum BoundedFactsCheck {
 
         // Set once by `prepare`, read only afterwards.
         private(set) public var totals = ReportTotals()
+        /// Records that repeated an earlier one byte for byte, kept once (`ScanResult.repeatedRecords`).
+        public internal(set) var repeatedRecords = 0
         /// Report order: each item's group and position in it.
         private var order: [(group: Int32, slot: Int32)] = []
         /// Large groups: their items whole (when two records share a path, so that records cannot

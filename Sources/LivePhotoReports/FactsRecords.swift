@@ -220,6 +220,8 @@ public enum FactsRecords {
         public var header: Int32
         public var offset: Int64
         public var length: Int32
+        /// The line's number in its record file (1-based), for messages.
+        public var line: Int32 = 0
     }
 
     /// How records' facts are made the scan's: paths mapped, and each scanning machine's device
@@ -264,6 +266,9 @@ public enum FactsRecords {
                              _ body: (FileFacts, Location) throws -> Void) throws -> (scan: ScanResult, mapping: Mapping) {
         var result = ScanResult(roots: [], files: [], hidden: [], problems: [])
         var mapping = Mapping(stripPrefix: stripPrefix, prefix: prefix)
+        // The first record of each path, by the path's hash (a path read twice is looked up
+        // and compared; two paths of one hash are told apart there).
+        var firstRecord: [Int: Location] = [:]
         for (fileIndex, file) in paths.enumerated() {
             // Read a block at a time (a million files make 750 MB of records; holding them whole
             // doubled the peak memory of check --facts).
@@ -308,8 +313,21 @@ public enum FactsRecords {
                         }
                         mapping.adopt(&facts, header: header)
                         let range = batch[slot]
-                        try body(facts, Location(file: Int32(clamping: fileIndex), header: Int32(clamping: header),
-                                                 offset: Int64(base + range.lowerBound), length: Int32(clamping: range.count)))
+                        let location = Location(file: Int32(clamping: fileIndex), header: Int32(clamping: header),
+                                                offset: Int64(base + range.lowerBound), length: Int32(clamping: range.count), line: Int32(clamping: lineNumber))
+                        // A path seen before (overlapping shards, a record file passed twice) is one file.
+                        var hasher = Hasher()
+                        hasher.combine(facts.path)
+                        let key = hasher.finalize()
+                        if let first = firstRecord[key] {
+                            if try Self.sameRecord(path: facts.path, line: data[range], at: "\(file):\(lineNumber)", as: first, in: paths, mapping: mapping) {
+                                result.repeatedRecords += 1
+                                continue
+                            }
+                        } else {
+                            firstRecord[key] = location
+                        }
+                        try body(facts, location)
                     default:
                         throw Failure(description: "\(file):\(lineNumber): unknown record type '\(record.type)'")
                     }
@@ -321,5 +339,24 @@ public enum FactsRecords {
         result.hidden = Discovery.walkOrdered(hidden.count) { hidden[$0] }.map { hidden[$0] }
         result.problems = Discovery.walkOrdered(problems.count) { problems[$0].path }.map { problems[$0] }
         return (result, mapping)
+    }
+
+    /// Whether the record `line` of `path` (at `later`) repeats, byte for byte, the first record of the same
+    /// hash (`first`): true, it is dropped; the same path with other bytes is an error naming
+    /// both records (the scan would count the file twice and may pair it with itself); another
+    /// path (the hashes collided) is false, the record is taken.
+    static func sameRecord(path: String, line: Data, at later: String, as first: Location, in paths: [String], mapping: Mapping) throws -> Bool {
+        let file = paths[Int(first.file)]
+        let earlier = "\(file):\(first.line)"
+        guard file != "-", let handle = FileHandle(forReadingAtPath: file) else {
+            throw Failure(description: "\(path) is in two records (\(earlier) and \(later)): each file may be listed once (overlapping shards?)")
+        }
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(first.offset))
+        let bytes = try handle.read(upToCount: Int(first.length)) ?? Data()
+        let firstPath = bytes.withUnsafeBytes { try? mapping.facts(line: $0, header: Int(first.header)).path }
+        guard firstPath == path else { return false }
+        if bytes == line { return true }
+        throw Failure(description: "\(path) is in two records that differ, \(earlier) and \(later): each file may be listed once (overlapping shards, or one scanned twice at different times?)")
     }
 }

@@ -21,7 +21,7 @@ struct CorruptSampleTests {
         Case(file: "moov-past-eof.mov", fatal: true, code: .truncated, path: "moov"),
         Case(file: "tkhd-past-parent.mov", fatal: true, code: .invalidSize, path: "moov/trak/tkhd"),
         Case(file: "stsz-count-huge.mov", fatal: true, code: .invalidSize, path: "moov/trak/mdia/minf/stbl/stsz"),
-        Case(file: "timed-sample-past-eof.mov", fatal: false, code: .truncated, path: "moov/trak[2]/sample[1]"),
+        Case(file: "timed-sample-past-eof.mov", fatal: false, code: .outsideFile, path: "moov/trak[2]/mdia/minf/stbl/stco"),
         Case(file: "exif-segment-past-eof.jpg", fatal: false, code: .truncated, path: "APP1@2"),
         Case(file: "makernote-offset-past-end.jpg", fatal: false, code: .invalidSize, path: "APP1 Exif/MakerApple"),
         Case(file: "jpeg-truncated-scan.jpg", fatal: false, code: .truncated, path: "EOI"),

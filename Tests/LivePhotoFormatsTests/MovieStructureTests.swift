@@ -173,15 +173,29 @@ struct MovieStructureTests {
         #expect(error.code == .limitExceeded)
     }
 
-    @Test("a timed sample pointing past the end of the file is reported on its track")
+    @Test("a timed sample pointing past the end of a whole file is reported on its track as outside the file, not as a cut file; the table's extent says so too")
     func sampleOutsideFile() throws {
         var bytes = B.movie()
         let stco = try #require(lastIndexOf(Array("stco".utf8), in: bytes))
         bytes.replaceSubrange((stco + 12)..<(stco + 16), with: B.u32(0x00FF_FFFF))
         let movie = try #require(MediaFile.inspect(source: MemorySource(bytes), path: "x").movie)
         let track = try #require(movie.stillImageTimeTracks.first)
-        #expect(track.timedMetadataError?.code == .truncated)
+        #expect(track.timedMetadataError?.code == .outsideFile)
         #expect(movie.stillImageTime == nil)
+        #expect(movie.warnings.contains { $0.code == .outsideFile && $0.message.hasPrefix("chunk 1 of 1 starts at byte 16777215, past the end of the file") })
+        #expect(!movie.warnings.contains { $0.code == .truncated })
+    }
+
+    @Test("a timed sample past the end of a file whose last box is cut short stays a truncation")
+    func sampleInCutFile() throws {
+        var bytes = B.movie()
+        let stco = try #require(lastIndexOf(Array("stco".utf8), in: bytes))
+        bytes.replaceSubrange((stco + 12)..<(stco + 16), with: B.u32(UInt32(bytes.count + 8)))
+        // A last box that claims more than the file holds: the file is cut.
+        bytes += B.u32(4096) + Array("mdat".utf8) + [0, 0, 0, 0]
+        let movie = try #require(MediaFile.inspect(source: MemorySource(bytes), path: "x").movie)
+        let track = try #require(movie.stillImageTimeTracks.first)
+        #expect(track.timedMetadataError?.code == .truncated)
     }
 
     func indexOf(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

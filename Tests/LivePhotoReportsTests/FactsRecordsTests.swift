@@ -54,4 +54,44 @@ struct FactsRecordsTests {
             #expect("\(error)".contains("long.ndjson: a line longer than 100 bytes at byte 16"))
         }
     }
+
+    @Test("case 6: a path in two records is one file: byte-identical records are kept once (counted), differing ones are an error naming both files and lines; in memory and bounded alike")
+    func repeatedPaths() throws {
+        var checker = Checker(roots: [Locations.samples.path])
+        checker.jobs = 2
+        let scanned = checker.scan(Discovery().find([Locations.samples.path]))
+        let file = try Self.scratch("shard.ndjson")
+        try Self.records(scanned).write(to: file, atomically: true, encoding: .utf8)
+        let once = try FactsRecords.read([file.path])
+        let twice = try FactsRecords.read([file.path, file.path])
+        #expect(twice.files.count == once.files.count)
+        #expect(twice.repeatedRecords == once.files.count)
+        #expect(once.repeatedRecords == 0)
+        #expect(Self.records(twice) == Self.records(once))
+        // The reports agree, and no pair falls apart into two absence errors.
+        var single = once, double = twice
+        let expected = CheckJSON.render(checker.report(&single, compare: nil))
+        #expect(CheckJSON.render(checker.report(&double, compare: nil)) == expected)
+        let (bounded, source) = try BoundedFactsCheck.report([file.path, file.path], checker: checker, compare: nil)
+        #expect(source.repeatedRecords == once.files.count)
+        #expect(CheckJSON.render(bounded) == expected)
+
+        // One record changed in a second shard: the same path with other facts.
+        let lines = Self.records(scanned).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let index = try #require(lines.firstIndex { $0.contains("camera-pair.mov") && $0.contains("\"type\":\"file\"") })
+        var changed = lines
+        changed[index] = changed[index].replacingOccurrences(of: "\"size\":12489", with: "\"size\":12488")
+        #expect(changed[index] != lines[index])
+        let other = try Self.scratch("other.ndjson")
+        try changed.joined(separator: "\n").write(to: other, atomically: true, encoding: .utf8)
+        for read in [{ _ = try FactsRecords.read([file.path, other.path]) },
+                     { _ = try BoundedFactsCheck.report([file.path, other.path], checker: checker, compare: nil) }] {
+            do {
+                try read()
+                Issue.record("two differing records of one path were read")
+            } catch {
+                #expect("\(error)".contains("camera-pair.mov is in two records that differ, \(file.path):\(index + 1) and \(other.path):\(index + 1)"))
+            }
+        }
+    }
 }

@@ -33,7 +33,7 @@ public enum MotionPhotoWriter {
                 throw WriteError(.inconsistentInput, "the movie at byte \(movie.lowerBound) starts inside the still's metadata segments")
             }
             patch = FilePatch.replacingRanges(replacements, end: cut)
-            notes.append("the still: bytes 0..<\(cut) (the image data unchanged); the movie (\(movie.count) bytes at \(movie.lowerBound)) is not part of it")
+            notes.append("the still: bytes 0..<\(cut) (the image's bytes copied as they are); the movie (\(movie.count) bytes at \(movie.lowerBound)) is not part of it")
             patch.notes = notes
         case .heic, .heif:
             guard let heif = still.heif, let mpvd = motion.mpvd, mpvd.lowerBound <= movie.lowerBound, movie.upperBound <= mpvd.upperBound else {

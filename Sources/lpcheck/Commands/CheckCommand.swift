@@ -134,6 +134,7 @@ struct Check: ParsableCommand {
         }
         var report: CheckReport
         var bounded: BoundedFactsCheck.Source?
+        var repeatedRecords = 0
         // A check of folders with a cache: the inputs its outputs depend on, when they may be
         // written again from the cache or kept there (`replayable`).
         var inputs: [UInt8]?
@@ -178,6 +179,7 @@ struct Check: ParsableCommand {
                 throw ExitCode(2)
             }
             checker.roots = scanned.roots
+            repeatedRecords = scanned.repeatedRecords
             report = checker.report(&scanned)
         }
         if showProgress { ProgressBar.finish() }
@@ -189,8 +191,10 @@ struct Check: ParsableCommand {
             for note in store?.save() ?? [] { printError("lpcheck: \(note)") }
         }
         if stats {
+            let repeated = bounded?.repeatedRecords ?? repeatedRecords
             printStats(files: report.fileCount, pairs: report.count(.pair), bytesRead: report.bytesRead, started: started, store: store,
-                       more: bounded == nil ? "" : ", checked in bounded memory (records read again as the report is written)")
+                       more: (bounded == nil ? "" : ", checked in bounded memory (records read again as the report is written)")
+                           + (repeated > 0 ? ", \(repeated) record(s) repeating an earlier record of the same path byte for byte kept once" : ""))
         }
 
         if thumbnails && !shown.isEmpty { Self.addHEIFThumbnails(&report, items: shown) }

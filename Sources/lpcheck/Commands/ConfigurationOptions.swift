@@ -51,4 +51,18 @@ struct ConfigurationOptions: ParsableArguments {
         }
         return report
     }
+
+    /// Says on standard error, for each file of the report that could not be read, what the
+    /// reader refused and where: the writers write nothing from it. Returns how many.
+    static func refuseUnreadable(_ report: CheckReport) -> Int {
+        var count = 0
+        for item in report.items where item.kind == .unreadable {
+            for file in item.files {
+                guard let error = file.error else { continue }
+                printError("lpcheck: \(file.path.terminalSafe): not read, nothing written from it: \(error.description.terminalSafe)")
+                count += 1
+            }
+        }
+        return count
+    }
 }

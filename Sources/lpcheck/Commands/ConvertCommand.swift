@@ -29,7 +29,8 @@ struct Convert: ParsableCommand {
         which the plan names.
 
         Exit status: 0 every convertible item was converted (or, with --dry-run, could be); 1 a \
-        conversion failed or was refused; 2 bad usage or nothing readable.
+        conversion failed or was refused, or a file could not be read (each named on standard \
+        error with the reader's reason and byte offset); 2 bad usage or nothing readable.
         """
     )
 
@@ -89,6 +90,7 @@ struct Convert: ParsableCommand {
             if showProgress { ProgressBar.update(index + 1, items.count) }
         }
         if showProgress { ProgressBar.finish() }
+        let unreadable = ConfigurationOptions.refuseUnreadable(report)
         let failed = results.filter { Self.status($0.plan, $0.outcome, force: force) == "failed" || Self.status($0.plan, $0.outcome, force: force) == "blocked" }.count
         if format == .json {
             print(Self.document(results, target: to, dryRun: dryRun, force: force).serialized())
@@ -96,9 +98,10 @@ struct Convert: ParsableCommand {
             let verb = dryRun ? "would convert" : "converted"
             let kind = to == .livePhoto ? "motion photo(s)" : "Live Photo pair(s)"
             print("\(items.count) \(kind) found in \(report.fileCount) files: \(results.count - failed) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
+            if unreadable > 0 { print("\(unreadable) file(s) not read (above): nothing converted from them.") }
             if dryRun { print("(dry run: nothing written)") }
         }
-        if failed > 0 { throw ExitCode(1) }
+        if failed > 0 || unreadable > 0 { throw ExitCode(1) }
     }
 
     /// converted, would-convert, blocked (dry run: a problem or a loss without --force), failed.
@@ -114,6 +117,7 @@ struct Convert: ParsableCommand {
             out += "  \(file.destination.terminalSafe): \(file.patch.outputSize) bytes, \(file.patch.newBytes) of them new\n"
             for note in file.patch.notes { out += "    - \(note.terminalSafe)\n" }
         }
+        for damage in plan.damage { out += "  DAMAGED INPUT: \(damage.terminalSafe)\(force ? "" : " (needs --force)")\n" }
         for loss in plan.losses { out += "  LOSES: \(loss.terminalSafe)\(force ? "" : " (needs --force)")\n" }
         for problem in plan.problems { out += "  cannot: \(problem.terminalSafe)\n" }
         if let outcome {
@@ -141,6 +145,7 @@ struct Convert: ParsableCommand {
                     })),
                     ("reasons", .array(result.plan.reasons.map(JSONValue.string))),
                     ("losses", .array(result.plan.losses.map(JSONValue.string))),
+                    ("damage", .array(result.plan.damage.map(JSONValue.string))),
                     ("problems", .array(result.plan.problems.map(JSONValue.string))),
                     ("failure", .optional(result.outcome?.failure)),
                 ])

@@ -13,7 +13,10 @@ struct Make: ParsableCommand {
         Writes OUTPUT/<still name>.<still extension> and OUTPUT/<still name>.MOV: the same \
         identifier (--identifier, else one derived from the inputs, so a rerun writes the same) in \
         both, the QuickTime brand for the movie, and a still-image-time track at --time/--frame \
-        (default: the middle frame). Media samples are copied, never decoded. The inputs are not changed.
+        (default: the middle frame). Media samples are copied, never decoded. The inputs are not changed. \
+        An input with an error of the damage rules (truncated, unreadable structure, sample data \
+        outside the file), or an output that the rules find an error in that the inputs did not \
+        have, is refused without --force.
         """
     )
 
@@ -31,7 +34,7 @@ struct Make: ParsableCommand {
 
     @OptionGroup var placement: PlacementOptions
 
-    @Flag(help: "Replace files already in the output folder.")
+    @Flag(help: "Replace files already in the output folder, and write from an input with damage (the plan names it).")
     var force = false
 
     func validate() throws {
@@ -73,17 +76,21 @@ struct Make: ParsableCommand {
             printError("lpcheck: nothing written: \(error)")
             throw ExitCode(1)
         }
-        let item = CheckItem(kind: .pair, still: stillFacts, movie: movieFacts, pairedBy: .name)
+        var item = CheckItem(kind: .pair, still: stillFacts, movie: movieFacts, pairedBy: .name)
+        item.findings = Repairer.fileFindings(item)
         // make always writes both markers, the track and the brand, whatever is there already.
-        let plan = Repairer.plan(item, edits: ItemEdits(identifier: chosen, moment: moment, brand: true), acting: [], destinations: destinations)
+        var plan = Repairer.plan(item, edits: ItemEdits(identifier: chosen, moment: moment, brand: true), acting: [], destinations: destinations)
         for reason in plan.reasons { print(reason.terminalSafe) }
         for file in plan.files {
             print("\(file.destination.terminalSafe): \(file.patch.newBytes) new bytes, \(file.patch.outputSize) in all")
             for note in file.patch.notes { print("  - \(note.terminalSafe)") }
         }
-        var makeOptions = options
-        makeOptions.force = true
         for loss in plan.losses { print("  note: \(loss.terminalSafe) (the input keeps them)") }
+        // Losses are notes here (the inputs stay as they are); damage waits for --force.
+        plan.losses = []
+        for damage in plan.damage { print("  DAMAGED INPUT: \(damage.terminalSafe)\(force ? "" : " (needs --force)")") }
+        var makeOptions = options
+        makeOptions.force = force
         let outcome = Repairer.apply(plan, options: makeOptions)
         if let failure = outcome.failure {
             printError("lpcheck: nothing written: \(failure.terminalSafe)")

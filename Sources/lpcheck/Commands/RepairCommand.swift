@@ -42,7 +42,9 @@ struct Repair: ParsableCommand {
 
         Exit status: 0 nothing at or above --fail-on remains and every planned repair was written \
         (or, with --dry-run, could be); 1 a repair failed or was refused, or findings at or above \
-        --fail-on remain that repair does not fix; 2 bad usage, a bad configuration, or nothing readable.
+        --fail-on remain that repair does not fix, or a file could not be read (each named on \
+        standard error with the reader's reason and byte offset); 2 bad usage, a bad \
+        configuration, or nothing readable.
         """
     )
 
@@ -69,6 +71,9 @@ struct Repair: ParsableCommand {
     @Flag(help: "Set the repaired files' times to now instead of keeping the originals'.")
     var updateTimes = false
 
+    @Flag(help: "Do not show a progress bar.")
+    var noProgress = false
+
     @OptionGroup var settings: ConfigurationOptions
 
     func run() throws {
@@ -85,7 +90,9 @@ struct Repair: ParsableCommand {
         var succeeded = Set<String>()
         var failed = 0
         var written = 0
-        for plan in plans {
+        let showProgress = !noProgress && isatty(2) == 1 && plans.count >= 50
+        for (index, plan) in plans.enumerated() {
+            if showProgress { ProgressBar.update(index + 1, plans.count) }
             print(Self.describe(plan, force: force))
             if dryRun {
                 if plan.problems.isEmpty && (!plan.needsForce || force) { succeeded.insert(plan.key) } else { failed += 1 }
@@ -104,6 +111,7 @@ struct Repair: ParsableCommand {
                 for note in file.notes { print("    note: \(note.terminalSafe)") }
             }
         }
+        if showProgress { ProgressBar.finish() }
         // A plan's fixes count when it succeeded and so did every plan it waits for.
         var fixed: [Finding] = []
         for plan in plans where succeeded.contains(plan.key) && plan.settledBy.allSatisfy(succeeded.contains) { fixed += plan.fixes }
@@ -123,8 +131,9 @@ struct Repair: ParsableCommand {
         if !remaining.isEmpty {
             print("\(remaining.count) finding(s) at or above \(report.failOn.rawValue) remain that repair does not fix (lpcheck check lists them).")
         }
+        let unreadable = ConfigurationOptions.refuseUnreadable(report)
         if dryRun { print("(dry run: nothing written)") }
-        if failed > 0 || !remaining.isEmpty { throw ExitCode(1) }
+        if failed > 0 || !remaining.isEmpty || unreadable > 0 { throw ExitCode(1) }
     }
 
     static func describe(_ plan: ItemPlan, force: Bool) -> String {
@@ -137,6 +146,7 @@ struct Repair: ParsableCommand {
             out += "  \(file.destination.terminalSafe): \(file.patch.newBytes) new bytes, \(file.patch.outputSize) in all\n"
             for note in file.patch.notes { out += "    - \(note.terminalSafe)\n" }
         }
+        for damage in plan.damage { out += "  DAMAGED INPUT: \(damage.terminalSafe)\(force ? "" : " (needs --force)")\n" }
         for loss in plan.losses { out += "  LOSES: \(loss.terminalSafe)\(force ? "" : " (needs --force)")\n" }
         for finding in plan.leaves { out += "  leaves \(finding.rule) (\(finding.severity.rawValue)): \(finding.message.terminalSafe)\n" }
         for problem in plan.problems { out += "  cannot: \(problem.terminalSafe)\n" }

@@ -1,0 +1,138 @@
+import Foundation
+@testable import LivePhotoFormats
+import LivePhotoTestSupport
+import Testing
+
+/// Issue 25, cases 1 to 5: what the readers refuse, the writers refuse; damaged inputs give no
+/// output without --force; outputs are never worse than their inputs. Each case is built from
+/// the bundled camera pair by `HostileStructure` (or a cut), as a hostile user would build it.
+@Suite(.enabled(if: Locations.lpcheckBinary != nil, "needs lpcheck"))
+struct WritersRefuseTests {
+    static let still = Locations.samples.appendingPathComponent("camera-pair.jpg")
+    static let movie = Locations.samples.appendingPathComponent("camera-pair.mov")
+
+    /// The camera pair in a new folder, its movie damaged by `damage`.
+    static func pair(_ label: String, movie damage: (([UInt8]) -> [UInt8])? = nil, still cut: Double? = nil) throws -> URL {
+        let folder = try Scratch.folder(label)
+        var stillBytes = try [UInt8](Data(contentsOf: still))
+        if let cut { stillBytes = Array(stillBytes.prefix(Int(Double(stillBytes.count) * cut))) }
+        try Data(stillBytes).write(to: folder.appendingPathComponent("camera-pair.jpg"))
+        let movieBytes = try [UInt8](Data(contentsOf: movie))
+        try Data(damage?(movieBytes) ?? movieBytes).write(to: folder.appendingPathComponent("camera-pair.mov"))
+        return folder
+    }
+
+    static func files(in folder: URL) throws -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
+    }
+
+    @Test("case 1: 10,000 nested trak boxes: dump, check, convert and repair all refuse the movie at its offset; nothing is written, nothing crashes",
+          arguments: [HostileStructure.nestedTracks, .nestedMovies])
+    func deepNesting(_ kind: HostileStructure) throws {
+        let count = kind == .nestedTracks ? 10_000 : 100_000
+        let folder = try Self.pair("nesting", movie: { kind.apply(to: $0, count: count) })
+        let moviePath = folder.appendingPathComponent("camera-pair.mov").path
+        let dump = try Scratch.lpcheck(["dump", moviePath])
+        #expect(dump.text.contains("limit-exceeded: boxes nested deeper than 32"))
+        let check = try Scratch.lpcheck(["check", "--format", "json", folder.path])
+        #expect(check.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any])
+        let findings = (report["items"] as? [[String: Any]] ?? []).flatMap { $0["findings"] as? [[String: Any]] ?? [] }
+        let unreadable = try #require(findings.first { $0["rule"] as? String == "unreadable-file" })
+        #expect((unreadable["message"] as? String ?? "").contains("nested deeper than 32"))
+        #expect(unreadable["offset"] as? Int == 12745)
+        let output = folder.appendingPathComponent("out")
+        let convert = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path])
+        #expect(convert.status == 1)
+        #expect(convert.stderr.contains("camera-pair.mov: not read, nothing written from it: limit-exceeded"))
+        #expect(try Self.files(in: output).isEmpty)
+        for dry in [true, false] {
+            let repair = try Scratch.lpcheck(["repair", folder.path, "--time", "0.2"] + (dry ? ["--dry-run"] : []))
+            #expect(repair.status == 1)
+            #expect(repair.stderr.contains("not read, nothing written from it: limit-exceeded"))
+        }
+        #expect(try Self.files(in: folder) == ["camera-pair.jpg", "camera-pair.mov", "out"])
+    }
+
+    @Test("case 1: the rewriter's chunk-offset walk follows trak/mdia/minf/stbl only and is not recursive: 100,000 nested trak boxes are copied, not descended")
+    func chunkOffsetWalkIsFlat() throws {
+        var nest: [UInt8] = []
+        for level in 0..<100_000 { nest += BoxBuilder.u32(UInt32(8 * (100_000 - level))) + BoxBuilder.fourCC("trak") }
+        let stbl = BoxBuilder.box("stbl", BoxBuilder.stco([100, 200]))
+        let trak = BoxBuilder.box("trak", BoxBuilder.box("mdia", BoxBuilder.box("minf", stbl)) + nest)
+        let mapped = try MovieRewriter.mappingChunkOffsets(trak) { $0 + 1000 }
+        #expect(mapped.count == trak.count)
+        let expected = BoxBuilder.box("trak", BoxBuilder.box("mdia", BoxBuilder.box("minf", BoxBuilder.box("stbl", BoxBuilder.stco([1100, 1200])))) + nest)
+        #expect(mapped == expected)
+    }
+
+    @Test("case 3: every video chunk offset past the end: check gives sample-data-outside-file (error), dump warns, and convert refuses without --force")
+    func chunksPastTheEnd() throws {
+        let folder = try Self.pair("chunks", movie: { HostileStructure.chunkOffsetsPastEnd.apply(to: $0, count: 1000) })
+        let moviePath = folder.appendingPathComponent("camera-pair.mov").path
+        let dump = try Scratch.lpcheck(["dump", moviePath])
+        #expect(dump.text.contains("outside-file: chunk"))
+        let check = try Scratch.lpcheck(["check", folder.path])
+        #expect(check.status == 1)
+        #expect(check.text.contains("error sample-data-outside-file: Sample data outside the file: chunk"))
+        let output = folder.appendingPathComponent("out")
+        let convert = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path])
+        #expect(convert.status == 1)
+        #expect(convert.text.contains("DAMAGED INPUT: \(moviePath) is damaged (sample-data-outside-file)"))
+        #expect(try Self.files(in: output).isEmpty)
+    }
+
+    @Test("case 4: a cut JPEG still converts to nothing without --force (the plan names the damage); with --force it converts and says so")
+    func truncatedStill() throws {
+        let folder = try Self.pair("cut", still: 0.8)
+        let output = folder.appendingPathComponent("out")
+        let convert = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path])
+        #expect(convert.status == 1)
+        #expect(convert.text.contains("DAMAGED INPUT: \(folder.path)/camera-pair.jpg is damaged (truncated-file)"))
+        #expect(convert.text.contains("(needs --force)"))
+        #expect(try Self.files(in: output).isEmpty)
+        let dry = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path, "--dry-run", "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: dry.stdout) as? [String: Any])
+        let item = try #require((document["items"] as? [[String: Any]])?.first)
+        #expect(item["status"] as? String == "blocked")
+        #expect((item["damage"] as? [String])?.count == 1)
+        let forced = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path, "--force"])
+        #expect(forced.status == 0)
+        #expect(forced.text.contains("DAMAGED INPUT"))
+        #expect(try Self.files(in: output) == ["camera-pair.MP.jpg"])
+    }
+
+    @Test("case 5: a motion photo whose movie's samples lie outside the file does not convert back without --force, and the plan names the damage")
+    func damagedMotionPhoto() throws {
+        let folder = try Self.pair("motion")
+        let made = folder.appendingPathComponent("made")
+        #expect(try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", made.path]).status == 0)
+        // The embedded movie (last, from its ftyp on) gets every chunk offset past its end.
+        let url = made.appendingPathComponent("camera-pair.MP.jpg")
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let ftyp = try #require((4..<(bytes.count - 4)).last { Array(bytes[$0..<($0 + 4)]) == Array("ftyp".utf8) })
+        let movieStart = ftyp - 4
+        let damaged = Array(bytes[..<movieStart]) + HostileStructure.chunkOffsetsPastEnd.apply(to: Array(bytes[movieStart...]), count: 1000)
+        #expect(damaged.count == bytes.count && damaged != bytes)
+        try Data(damaged).write(to: url)
+        let check = try Scratch.lpcheck(["check", made.path])
+        #expect(check.text.contains("error sample-data-outside-file: Sample data outside the file: chunk 1 of 1 starts at byte"))
+        let back = folder.appendingPathComponent("back")
+        let convert = try Scratch.lpcheck(["convert", made.path, "--to", "live-photo", "--output", back.path])
+        #expect(convert.status == 1)
+        #expect(convert.text.contains("DAMAGED INPUT: \(url.path) is damaged (sample-data-outside-file)"))
+        #expect(!convert.text.contains("unchanged"))
+        #expect(try Self.files(in: back).isEmpty)
+    }
+
+    @Test("make refuses a damaged input without --force and names it")
+    func makeRefusesDamage() throws {
+        let folder = try Self.pair("make", still: 0.8)
+        let output = folder.appendingPathComponent("out")
+        let make = try Scratch.lpcheck(["make", folder.appendingPathComponent("camera-pair.jpg").path, folder.appendingPathComponent("camera-pair.mov").path,
+                                        "--output", output.path])
+        #expect(make.status == 1)
+        #expect(make.text.contains("DAMAGED INPUT:"))
+        #expect(try Self.files(in: output).isEmpty)
+    }
+}
