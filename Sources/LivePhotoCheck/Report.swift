@@ -225,7 +225,10 @@ public struct LeftOutFile: Sendable, Equatable {
         self.reason = reason
     }
 
-    public static func hidden(_ path: String) -> LeftOutFile { LeftOutFile(path: path, reason: "hidden file (name starts with a dot)") }
+    /// A hidden file; lpcheck's own temporary files are named as such.
+    public static func hidden(_ path: String) -> LeftOutFile {
+        LeftOutFile(path: path, reason: WriterTemporary.leftOutReason(path) ?? "hidden file (name starts with a dot)")
+    }
 
     /// A file that is neither media nor a sidecar.
     public static func notMedia(_ file: FileFacts) -> LeftOutFile {

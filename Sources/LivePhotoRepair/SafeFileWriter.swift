@@ -87,7 +87,7 @@ public enum SafeFileWriter {
         let original = inPlace ? destination : original
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
-        let temporary = (folder.isEmpty ? "." : folder) + "/.\(name).lpcheck-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = (folder.isEmpty ? "." : folder) + "/" + WriterTemporary.name(for: name, pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
         var info = stat()
         let hasOriginal = PathBytes.status(original, &info) == 0
         // A replacement keeps the original's mode; a new file (make, convert) gets the umask's.

@@ -135,4 +135,30 @@ struct WritersRefuseTests {
         #expect(make.text.contains("DAMAGED INPUT:"))
         #expect(try Self.files(in: output).isEmpty)
     }
+
+    @Test("case 7: a write killed before its rename leaves lpcheck's temporary file; check names it as such, and the next repair or convert removes it and says so")
+    func leftovers() throws {
+        let folder = try Self.pair("leftover")
+        var environment = ProcessInfo.processInfo.environment
+        environment["LPCHECK_FAULT_STEP"] = "1"
+        let killed = try Scratch.lpcheck(["repair", folder.path, "--time", "0.2"], environment: environment)
+        #expect(killed.status == 86)
+        let left = try Self.files(in: folder).filter { $0.contains(".lpcheck-tmp-") }
+        #expect(left.count == 1)
+        let check = try Scratch.lpcheck(["check", "--verbose", folder.path])
+        #expect(check.text.contains("\(left.first ?? "?"): lpcheck's temporary file, left by a write of process"))
+        let repair = try Scratch.lpcheck(["repair", folder.path, "--time", "0.2"])
+        #expect(repair.status == 0)
+        #expect(repair.text.contains("removed \(folder.path)/\(left.first ?? "?"): lpcheck's temporary file from an interrupted write"))
+        #expect(try Self.files(in: folder).filter { $0.hasPrefix(".") && $0 != ".lpcheck-backup" }.isEmpty)
+
+        let output = folder.appendingPathComponent("out")
+        let killedConvert = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path], environment: environment)
+        #expect(killedConvert.status == 86)
+        #expect(try Self.files(in: output).count == 1)
+        let convert = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path])
+        #expect(convert.status == 0)
+        #expect(convert.text.contains("removed \(output.path)/."))
+        #expect(try Self.files(in: output) == ["camera-pair.MP.jpg"])
+    }
 }

@@ -52,6 +52,16 @@ struct ConfigurationOptions: ParsableArguments {
         return report
     }
 
+    /// Removes (or, with `dryRun`, names) lpcheck's temporary files left by interrupted writes
+    /// of processes that have ended: those the walk found, and those in `folders`. Says so for each.
+    static func removeLeftovers(_ report: CheckReport, folders: Set<String> = [], dryRun: Bool) {
+        let found = report.leftOut.map(\.path)
+        let stale = dryRun ? WriterTemporary.stale(paths: found, folders: folders) : WriterTemporary.removeStale(paths: found, folders: folders)
+        for path in stale {
+            print("\(dryRun ? "would remove" : "removed") \(path.terminalSafe): lpcheck's temporary file from an interrupted write (its process has ended)")
+        }
+    }
+
     /// Says on standard error, for each file of the report that could not be read, what the
     /// reader refused and where: the writers write nothing from it. Returns how many.
     static func refuseUnreadable(_ report: CheckReport) -> Int {

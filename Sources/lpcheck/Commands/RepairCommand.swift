@@ -86,6 +86,7 @@ struct Repair: ParsableCommand {
         options.includeInfo = includeInfo
         options.force = force
         options.keepTimes = !updateTimes
+        ConfigurationOptions.removeLeftovers(report, dryRun: dryRun)
         let plans = RepairPlanner.plan(report, options: options)
         var succeeded = Set<String>()
         var failed = 0
