@@ -164,8 +164,33 @@ public enum Pairing {
                     resolve(group.stills, group.movies, identifier: identifier)
                 }
             }
+            pairGroupLeftoversByName(&unpaired)
             pairByName(unpaired)
             return finish()
+        }
+
+        /// A file without an identifier beside a same-named file of the other kind that an
+        /// identifier group left single (a variant, or a file named like none of the group's)
+        /// pairs with it by name, as it would with a movie that is alone: a downsized web copy
+        /// whose still lost its MakerNote is still a pair, a variant of the group's Live Photo.
+        mutating func pairGroupLeftoversByName(_ unpaired: inout [Int]) {
+            var leftover: [String: Int] = [:]
+            for (index, draft) in drafts.enumerated() where draft.identifier != nil && (draft.still == nil) != (draft.movie == nil) {
+                guard [.variant, .stillOnly, .movieOnly].contains(draft.item.kind), let file = draft.still ?? draft.movie else { continue }
+                leftover[Pairing.nameKey(files[file])] = index
+            }
+            guard !leftover.isEmpty else { return }
+            unpaired.removeAll { index in
+                let file = files[index]
+                guard file.contentIdentifier == nil, file.error == nil, file.isStill || file.isMovie,
+                      let draft = leftover[Pairing.nameKey(file)], (drafts[draft].still == nil) == file.isStill else { return false }
+                leftover[Pairing.nameKey(file)] = nil
+                drafts[draft].item.kind = .pair
+                drafts[draft].item.pairedBy = .name
+                if file.isStill { drafts[draft].still = index } else { drafts[draft].movie = index }
+                draftOfFile[index] = draft
+                return true
+            }
         }
 
         // MARK: Identifier groups

@@ -21,6 +21,24 @@ struct PairingTests {
         #expect(items.first { $0.movie?.path == "b/IMG_1.MOV" }?.kind == .movieOnly)
     }
 
+    @Test("case 8: a still without identifier beside a same-named movie of an identifier group pairs with it by name, as a variant pair of the group, and still-missing-identifier says so")
+    func strippedStillBesideGroupMovie() {
+        let files = [Example.still("a/IMG_1.JPG"), Example.movie("a/IMG_1.MOV"),
+                     Example.still("web/IMG_1.JPG", identifier: nil), Example.movie("web/IMG_1.MOV")]
+        let items = Pairing.items(files)
+        #expect(items.count == 2)
+        let web = items.first { $0.movie?.path == "web/IMG_1.MOV" }
+        #expect(web?.kind == .pair)
+        #expect(web?.pairedBy == .name)
+        #expect(web?.still?.path == "web/IMG_1.JPG")
+        #expect(web?.variantOf == ItemReference(still: "a/IMG_1.JPG", movie: "a/IMG_1.MOV"))
+        let findings = web.map { item in RuleRegistry.all.flatMap { $0.check(item, context: RuleContext()) } } ?? []
+        #expect(findings.contains { $0.rule == "still-missing-identifier" && $0.severity == .error })
+        // The movie alone, as before: the same finding.
+        let alone = Pairing.items([Example.still("web/IMG_1.JPG", identifier: nil), Example.movie("web/IMG_1.MOV")])
+        #expect(alone.map(\.kind) == [.pair])
+    }
+
     @Test("two plain files with one name are not made a pair")
     func plainNotPaired() {
         var movie = Example.movie("a/clip.mov", identifier: nil)
