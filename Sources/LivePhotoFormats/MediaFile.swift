@@ -97,7 +97,8 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
 
 /// An Android-style motion photo: a still with a movie inside the same file.
 public struct MotionPhoto: Sendable, Equatable, Codable {
-    /// `MicroVideo` (v1 XMP), `Container` (Camera XMP directory), or `mpvd` (Samsung HEIF box).
+    /// `MicroVideo` (v1 XMP), `Container` (Camera XMP directory), `mpvd` (Samsung HEIF box), or
+    /// `Samsung trailer` (a JPEG's SEF `MotionPhoto_Data` record, no XMP).
     public var source: String
     public var version: String?
     /// Where the embedded movie is said to be (absolute offset) and how long it is.

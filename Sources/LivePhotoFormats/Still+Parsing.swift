@@ -161,7 +161,7 @@ extension Still {
     /// Finds an embedded movie from XMP (`GCamera:MicroVideo*`, `GCamera:MotionPhoto` with a
     /// `Container:Directory`) or a Samsung `mpvd` box, and checks that a movie starts where it is said to.
     static func motionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
-        guard var motion = try declaredMotionPhoto(still, source: source) else { return nil }
+        guard var motion = try declaredMotionPhoto(still, source: source) ?? trailerMotionPhoto(still, source: source) else { return nil }
         motion.directory = still.xmp?.directory ?? []
         let trailer = SamsungTrailer.read(from: source)
         motion.samsungTrailer = trailer?.range
@@ -204,6 +204,18 @@ extension Still {
             }
         }
         return described
+    }
+
+    /// A Samsung JPEG whose movie is declared only by its SEF trailer's `MotionPhoto_Data`
+    /// record (no motion-photo XMP). The probe reads the last 64 bytes, the range the check of
+    /// the image's EOI reads next, so that read costs nothing more.
+    static func trailerMotionPhoto(_ still: Still, source: ByteSource) -> MotionPhoto? {
+        let probe = min(source.size, 64)
+        guard still.format == .jpeg, probe >= 8, let tail = try? source.read(at: source.size - probe, count: Int(probe)),
+              tail.suffix(4).elementsEqual(Array("SEFT".utf8)),
+              let record = SamsungTrailer.read(from: source)?.motionPhoto, movieStarts(at: record.data.lowerBound, in: source) else { return nil }
+        return MotionPhoto(source: "Samsung trailer", version: nil, videoOffset: record.data.lowerBound, videoLength: Int64(record.data.count),
+                           videoFound: true, presentationTimestampUs: nil)
     }
 
     static func movieStarts(at offset: Int64, in source: ByteSource) -> Bool {

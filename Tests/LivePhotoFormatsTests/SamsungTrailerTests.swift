@@ -1,0 +1,42 @@
+import Foundation
+import LivePhotoFormats
+import LivePhotoTestSupport
+import Testing
+
+/// Issue 25, case 9: a Samsung JPEG whose only motion-photo marker is its SEF trailer.
+struct SamsungTrailerTests {
+    static func le(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * UInt32($0)) & 0xFF) } }
+
+    /// `still` with `movie` in a `MotionPhoto_Data` record and the SEF directory after it, as
+    /// Samsung's camera writes them (record type 0x0A30).
+    static func samsung(still: [UInt8], movie: [UInt8]) -> (bytes: [UInt8], movieAt: Int) {
+        let name = Array("MotionPhoto_Data".utf8)
+        let record = [0, 0, 0x30, 0x0A] + le(UInt32(name.count)) + name + movie
+        let directoryStart = still.count + record.count
+        let directory = Array("SEFH".utf8) + le(106) + le(1) + [0, 0, 0x30, 0x0A] + le(UInt32(record.count)) + le(UInt32(record.count))
+        return (still + record + directory + le(UInt32(directory.count)) + Array("SEFT".utf8), directoryStart - movie.count)
+    }
+
+    @Test("a JPEG whose SEF trailer holds MotionPhoto_Data and that has no XMP is a motion photo, its movie where the record says (ExifTool extracts the same bytes)")
+    func trailerOnly() throws {
+        let still = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent("plain-frame.jpg")))
+        let movie = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.mov")))
+        let (bytes, movieAt) = Self.samsung(still: still, movie: movie)
+        let read = try Still.read(from: MemorySource(bytes), format: .jpeg, options: .check)
+        #expect(read.xmp == nil)
+        let motion = try #require(read.motionPhoto)
+        #expect(motion.source == "Samsung trailer")
+        #expect(motion.movieRange == Int64(movieAt)..<Int64(movieAt + movie.count))
+        #expect(motion.foundBy == "Samsung trailer")
+        #expect(read.embeddedMovie?.primaryVideoTrack != nil)
+        // Without the trailer the same file is a plain still.
+        #expect(try Still.read(from: MemorySource(still + movie), format: .jpeg, options: .check).motionPhoto == nil)
+        if let exiftool = Locations.tool("exiftool") {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-samsung-\(UUID().uuidString).jpg")
+            defer { try? FileManager.default.removeItem(at: url) }
+            try Data(bytes).write(to: url)
+            let extracted = try ProcessResult.run(exiftool, ["-b", "-EmbeddedVideoFile", url.path])
+            #expect([UInt8](extracted.stdout) == movie)
+        }
+    }
+}
