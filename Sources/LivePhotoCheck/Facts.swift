@@ -358,16 +358,22 @@ extension FileFacts {
 }
 
 extension MovieFacts {
+    /// A reader's times are 64-bit ticks over a timescale of at least 1: at most 2^64 s.
+    static let longestTime = 18_446_744_073_709_551_616.0
+
     var implausibility: String? {
         var total = 0
         for run in frames {
-            guard run.count >= 0, run.count <= FileFacts.maxFramesPerMovie, run.start.isFinite, run.duration.isFinite, run.duration >= 0 else {
+            guard run.count >= 0, run.count <= FileFacts.maxFramesPerMovie, run.start.isFinite, run.duration.isFinite, run.duration >= 0,
+                  abs(run.start) <= Self.longestTime, run.duration <= Self.longestTime else {
                 return "frame run of \(run.count) frames at \(run.start) s out of range"
             }
             total += run.count
             guard total <= FileFacts.maxFramesPerMovie else { return "more than \(FileFacts.maxFramesPerMovie) frames" }
         }
-        if durationSeconds?.isFinite == false || stillImageTime?.seconds?.isFinite == false { return "a time that is not a number" }
+        for time in [durationSeconds, stillImageTime?.seconds].compactMap({ $0 }) where !time.isFinite || abs(time) > Self.longestTime {
+            return "a time of \(time) s, which no reader gives"
+        }
         guard videoTrackCount >= 0, timedMetadataTrackCount >= 0, stillImageTimeTracks.count <= 10_000 else { return "track counts out of range" }
         return nil
     }

@@ -45,12 +45,22 @@ public enum ExifReader {
                             guard let base = out.baseAddress, exif_entry_get_value(entry, base, UInt32(out.count)) != nil else { return "" }
                             return String(cString: base)
                         }
-                        let value = tag.rawValue == TIFFLayout.makerNoteTag ? "(\(entry.pointee.size) bytes, decoded as MakerApple)" : text
+                        let value = tag.rawValue == TIFFLayout.makerNoteTag ? makerNoteText(entry.pointee.data, size: Int(entry.pointee.size)) : text
                         result.append(ExifTag(ifd: label, tag: UInt16(tag.rawValue), name: name, value: value))
                     }
                 }
             }
         }
         return result
+    }
+
+    /// What the MakerNote row says: only an Apple one is decoded (as MakerApple, listed apart).
+    static func makerNoteText(_ data: UnsafeMutablePointer<UInt8>?, size: Int) -> String {
+        let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        if AppleMakerNote.isAppleMakerNote(bytes[...]) { return "(\(size) bytes, Apple: decoded as MakerApple)" }
+        // Vendors start theirs with a name ("Nikon", "HDRP", "OLYMP"): shown when 4 letters or more.
+        let name = bytes.prefix(8).prefix { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        let vendor = name.count >= 4 ? " '" + String(decoding: name, as: UTF8.self) + "'" : ""
+        return "(\(size) bytes\(vendor), another vendor's MakerNote: not decoded)"
     }
 }

@@ -261,9 +261,12 @@ struct MovieParser {
             if box.type.bytes[0] == 0xA9, child.remaining >= 4 {
                 var probe = child
                 let length = Int(try probe.u16())
-                _ = try probe.u16()
+                let language = try probe.u16()
                 if length <= probe.remaining {
-                    items.append(UserDataItem(type: box.type, value: .string(String(decoding: try probe.read(length), as: UTF8.self))))
+                    // A Macintosh language code (below 0x400) means Mac script text; ISO codes, UTF-8.
+                    let bytes = try probe.read(length)
+                    let text = MacRoman.isMacRomanLanguage(language) ? MacRoman.decode(bytes) : String(decoding: bytes, as: UTF8.self)
+                    items.append(UserDataItem(type: box.type, value: .string(text)))
                     continue
                 }
             }

@@ -256,8 +256,11 @@ public enum Repairer {
         for (plan, file) in staged {
             let read = MediaFile.inspect(path: file.temporary, options: .check)
             if let error = read.error {
+                // Blame the input when it is the input's damage that the output carries.
                 let input = MediaFile.inspect(path: plan.path, options: .check)
-                if let damage = input.error { throw RepairProblem("the input \(plan.path) does not read (\(damage)), so neither does the written \(plan.destination)") }
+                if let damage = input.error ?? input.warnings.first(where: { $0.code == .truncated }) {
+                    throw RepairProblem("the input \(plan.path) is damaged (\(damage)); written from it, \(plan.destination) does not read back either (\(error))")
+                }
                 throw RepairProblem("the written \(plan.destination) does not read back: \(error)")
             }
             if let identifier = plan.identifier, read.contentIdentifier != identifier {

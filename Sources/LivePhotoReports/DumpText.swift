@@ -83,8 +83,10 @@ public enum DumpText {
                 for tag in still.exif { line(2, "\(tag.ifd) 0x\(String(tag.tag, radix: 16).leftPadded(4)) \(tag.name): \(tag.value.terminalSafe)") }
             }
             if let xmp = still.xmp {
-                line(1, "XMP (\(xmp.properties.count) properties)")
-                for property in xmp.properties where property.namespace.contains("ns.google.com") {
+                let google = xmp.properties.filter { $0.namespace.contains("ns.google.com") }
+                line(1, "XMP (\(xmp.properties.count) properties" + (google.count == xmp.properties.count ? ")"
+                    : "; the \(google.count) in Google's namespaces shown, --format json lists all)"))
+                for property in google {
                     line(2, "\(property.name.terminalSafe) = \(property.value.terminalSafe)")
                 }
                 for (index, item) in xmp.directory.enumerated() {

@@ -164,4 +164,11 @@ struct FileFactsTests {
         #expect(imageItems > 100, "too few HEIF image items left out")
         #expect(damaged > 5, "too few damaged tables")
     }
+
+    @Test("a record claiming a time no reader gives (1e308 s, past 2^64 ticks) is implausible, so never printed as 'lasts inf s'")
+    func impossibleTimes() {
+        #expect(Example.movie { $0.durationSeconds = 6 }.implausibility == nil)
+        #expect(Example.movie { $0.durationSeconds = 1e308 }.implausibility?.contains("no reader gives") == true)
+        #expect(Example.movie { $0.frames = [MovieFacts.FrameRun(start: 1e300, duration: 0.03)] }.implausibility != nil)
+    }
 }

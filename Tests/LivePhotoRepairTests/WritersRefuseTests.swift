@@ -161,4 +161,27 @@ struct WritersRefuseTests {
         #expect(convert.text.contains("removed \(output.path)/."))
         #expect(try Self.files(in: output) == ["camera-pair.MP.jpg"])
     }
+
+    @Test("case 10: repair takes --no-progress as check and convert do")
+    func repairNoProgress() throws {
+        let folder = try Self.pair("progress")
+        let repair = try Scratch.lpcheck(["repair", "--no-progress", "--dry-run", folder.path])
+        #expect(repair.status == 0)
+        #expect(repair.text.contains("Nothing to repair"))
+    }
+
+    @Test("case 10: a cut HEIC forced through convert is blamed as the input's damage, not as a write that does not read back",
+          .enabled(if: Locations.hasSharedSamples))
+    func cutHEICBlamed() throws {
+        let root = try #require(Locations.sharedSamples)
+        let folder = try Scratch.folder("cut-heic")
+        let heic = try [UInt8](Data(contentsOf: root.appendingPathComponent("Bai-Mirror__pyheic_struct/apple.HEIC")))
+        try Data(heic.prefix(heic.count * 9 / 10)).write(to: folder.appendingPathComponent("apple.HEIC"))
+        try Data(contentsOf: root.appendingPathComponent("Bai-Mirror__pyheic_struct/apple.MOV")).write(to: folder.appendingPathComponent("apple.MOV"))
+        let output = folder.appendingPathComponent("out")
+        let convert = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path, "--force"])
+        #expect(convert.status == 1)
+        #expect(convert.text.contains("FAILED, nothing written: the input \(folder.path)/apple.HEIC is damaged (truncated: box 'mdat' claims"))
+        #expect(try Self.files(in: output).isEmpty)
+    }
 }
