@@ -77,6 +77,11 @@ def exiftool_block(tag, path):
         return b""
 
 
+# HostileStructure cases by raw value, each with its count: nested trak, nested moov, many free
+# boxes, huge table counts, chunk offsets past the end, largest offsets.
+RECIPES = [(0, 10_000), (1, 100_000), (2, 100_000), (3, 0), (4, 1000), (5, 0), (0, 31), (1, 33)]
+
+
 def main():
     out = sys.argv[1]
     targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert", "records"]
@@ -92,6 +97,13 @@ def main():
         kind = "jpeg" if is_jpeg else ("movie" if path.lower().endswith((".mov", ".mp4")) else "heif")
         for target in (kind, "inspect", "repair", "convert"):
             open(os.path.join(out, target, name), "wb").write(seed)
+        # Structure recipes (HostileStructure.expand in the writer targets): a small input that
+        # grows into deep nesting, many boxes, huge counts and offsets, chunks past the end.
+        if kind == "movie":
+            for case, count in RECIPES:
+                recipe = b"LPHS" + bytes([case]) + count.to_bytes(3, "big") + seed
+                for target in ("repair", "convert"):
+                    open(os.path.join(out, target, f"{name}.recipe{case}"), "wb").write(recipe)
         # Motion photos for convert: whole when small, else the still's skeleton with the movie's.
         if is_jpeg and (b"MotionPhoto" in data or b"MicroVideo" in data):
             if len(data) <= 1 << 16:

@@ -31,6 +31,8 @@ public enum ExifReader {
             (EXIF_IFD_0, "IFD0"), (EXIF_IFD_EXIF, "ExifIFD"), (EXIF_IFD_GPS, "GPS"),
             (EXIF_IFD_INTEROPERABILITY, "InteropIFD"), (EXIF_IFD_1, "IFD1"),
         ]
+        // The MakerNote's own bytes (the copy libexif reads has its first byte neutralised).
+        let original = makerNoteRange.map { Array(tiff[$0.clamped(to: tiff.indices)]) } ?? []
         var result: [ExifTag] = []
         withUnsafePointer(to: exifData.pointee.ifd) { contents in
             contents.withMemoryRebound(to: UnsafeMutablePointer<ExifContent>?.self, capacity: Int(EXIF_IFD_COUNT.rawValue)) { table in
@@ -45,7 +47,7 @@ public enum ExifReader {
                             guard let base = out.baseAddress, exif_entry_get_value(entry, base, UInt32(out.count)) != nil else { return "" }
                             return String(cString: base)
                         }
-                        let value = tag.rawValue == TIFFLayout.makerNoteTag ? makerNoteText(entry.pointee.data, size: Int(entry.pointee.size)) : text
+                        let value = tag.rawValue == TIFFLayout.makerNoteTag ? makerNoteText(original, size: Int(entry.pointee.size)) : text
                         result.append(ExifTag(ifd: label, tag: UInt16(tag.rawValue), name: name, value: value))
                     }
                 }
@@ -55,8 +57,7 @@ public enum ExifReader {
     }
 
     /// What the MakerNote row says: only an Apple one is decoded (as MakerApple, listed apart).
-    static func makerNoteText(_ data: UnsafeMutablePointer<UInt8>?, size: Int) -> String {
-        let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    static func makerNoteText(_ bytes: [UInt8], size: Int) -> String {
         if AppleMakerNote.isAppleMakerNote(bytes[...]) { return "(\(size) bytes, Apple: decoded as MakerApple)" }
         // Vendors start theirs with a name ("Nikon", "HDRP", "OLYMP"): shown when 4 letters or more.
         let name = bytes.prefix(8).prefix { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }

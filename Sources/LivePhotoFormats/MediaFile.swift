@@ -52,6 +52,20 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
 
     /// Recognises a format from the first bytes of a file (32, or the whole `ftyp`). Reads the
     /// bytes where they are: no list is made (it runs for every file of a library).
+    /// Why `detect` recognises nothing in `head` (the file's first bytes), with where a known
+    /// signature does start when one is there.
+    public static func unrecognised(_ head: [UInt8]) -> String {
+        guard !head.isEmpty else { return "the file is empty" }
+        var why = "its first bytes are no image signature (JPEG, PNG, GIF, TIFF, WebP) and no box lpcheck knows (an 'ftyp' or a QuickTime lead box)"
+        let ftyp = Array("ftyp".utf8)
+        if let at = (4..<max(4, head.count - 3)).first(where: { head.count >= $0 + 4 && Array(head[$0..<($0 + 4)]) == ftyp }), at > 4 {
+            why += "; an 'ftyp' box starts at byte \(at - 4): the file seems to have \(at - 4) bytes before its movie or image"
+        } else if let at = (1..<max(1, head.count - 2)).first(where: { head.count >= $0 + 3 && head[$0] == 0xFF && head[$0 + 1] == 0xD8 && head[$0 + 2] == 0xFF }) {
+            why += "; a JPEG start (FF D8 FF) is at byte \(at): the file seems to have \(at) bytes before its image"
+        }
+        return why
+    }
+
     public static func detect(_ head: [UInt8]) -> FileFormat {
         /// The big-endian 32-bit word at `offset`, nil past the end.
         func word(_ offset: Int) -> FourCC? {

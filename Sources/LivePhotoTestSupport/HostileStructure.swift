@@ -51,12 +51,22 @@ public enum HostileStructure: UInt8, CaseIterable, Sendable {
         }
     }
 
-    /// A fuzz input as a recipe: byte 0 picks the case (past the last: none), bytes 1 to 3 how
-    /// many (at most 200,000), the rest is the file.
+    /// What starts a fuzz input that is a recipe (any other input is a file as it is).
+    public static let recipeMark: [UInt8] = Array("LPHS".utf8)
+
+    /// A fuzz input as a recipe: `LPHS`, then one byte picking the case (past the last: none),
+    /// three bytes saying how many (at most 200,000), and the file.
     public static func expand(_ input: [UInt8]) -> [UInt8] {
-        guard input.count > 4, let kind = HostileStructure(rawValue: input[0]) else { return input }
-        let count = min(200_000, Int(input[1]) << 16 | Int(input[2]) << 8 | Int(input[3]))
-        return kind.apply(to: Array(input[4...]), count: count)
+        guard input.count > 8, input.starts(with: recipeMark) else { return input }
+        let count = min(200_000, Int(input[5]) << 16 | Int(input[6]) << 8 | Int(input[7]))
+        guard let kind = HostileStructure(rawValue: input[4]) else { return Array(input[8...]) }
+        return kind.apply(to: Array(input[8...]), count: count)
+    }
+
+    /// The recipe `expand` makes this case from (a fuzz seed).
+    public func recipe(for file: [UInt8], count: Int) -> [UInt8] {
+        let count = UInt32(min(max(0, count), 200_000))
+        return Self.recipeMark + [rawValue, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)] + file
     }
 
     // MARK: A small box walker of its own (the readers under test are not used to damage files)

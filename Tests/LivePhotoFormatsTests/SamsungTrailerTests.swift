@@ -39,4 +39,21 @@ struct SamsungTrailerTests {
             #expect([UInt8](extracted.stdout) == movie)
         }
     }
+
+    @Test("case 11: a movie followed by a 32-byte SEFH…SEFT tail (what motion-photo-splitter writes) reads whole: the tail is named as bytes that are not a box, never a cut box")
+    func trailingSamsungTail() throws {
+        let movie = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.mov")))
+        let tail = Array("SEFH".utf8) + Self.le(106) + Self.le(0) + [UInt8](repeating: 0, count: 12) + Self.le(20) + Array("SEFT".utf8)
+        #expect(tail.count == 32)
+        let file = MediaFile.inspect(source: MemorySource(movie + tail), path: "clip.mp4")
+        #expect(file.error == nil)
+        #expect(!file.warnings.contains { $0.code == .truncated })
+        let warning = try #require(file.warnings.first { $0.code == .invalidValue })
+        #expect(warning.message == "32 bytes after the last box are not a box (a Samsung SEF trailer, ending 'SEFT')")
+        #expect(warning.offset == Int64(movie.count))
+        #expect(file.movie?.stillImageTime != nil)
+        // A box cut short is still a truncation.
+        let cut = MediaFile.inspect(source: MemorySource(movie + [0, 0, 0x10, 0] + Array("mdat".utf8) + [1, 2, 3, 4]), path: "cut.mov")
+        #expect(cut.warnings.contains { $0.code == .truncated })
+    }
 }

@@ -23,12 +23,21 @@ struct TrueMessagesTests {
 
     @Test("only an Apple MakerNote is said to be decoded as MakerApple; a 1-byte vendor note is named as not decoded")
     func makerNoteRow() {
-        var one: [UInt8] = [0x41]
-        #expect(ExifReader.makerNoteText(&one, size: 1) == "(1 bytes, another vendor's MakerNote: not decoded)")
-        var apple = Array("Apple iOS\0".utf8) + [0, 1, 0x4D, 0x4D]
-        #expect(ExifReader.makerNoteText(&apple, size: apple.count).hasSuffix("Apple: decoded as MakerApple)"))
-        var google = Array("HDRP".utf8) + [0x02, 0x00, 0xFF, 0x10]
-        #expect(ExifReader.makerNoteText(&google, size: google.count) == "(8 bytes 'HDRP', another vendor's MakerNote: not decoded)")
+        let one: [UInt8] = [0x41]
+        #expect(ExifReader.makerNoteText(one, size: 1) == "(1 bytes, another vendor's MakerNote: not decoded)")
+        let apple = Array("Apple iOS\0".utf8) + [0, 1, 0x4D, 0x4D]
+        #expect(ExifReader.makerNoteText(apple, size: apple.count).hasSuffix("Apple: decoded as MakerApple)"))
+        let google = Array("HDRP".utf8) + [0x02, 0x00, 0xFF, 0x10]
+        #expect(ExifReader.makerNoteText(google, size: google.count) == "(8 bytes 'HDRP', another vendor's MakerNote: not decoded)")
+        // Read through libexif from a real file: an iPhone's is Apple's, a Pixel's is not.
+        if let root = Locations.sharedSamples {
+            for (file, apple) in [("LycheeOrg__Lychee/train.jpg", true), ("googleinterns__motion-photos-filereader/PXL_20200710_061629144.MP.jpg", false)] {
+                let still = MediaFile.inspect(path: root.appendingPathComponent(file).path).still
+                let row: String = still.flatMap { file in file.exif.first { $0.tag == 0x927C }?.value } ?? ""
+                #expect(row.contains(apple ? "Apple: decoded as MakerApple" : "another vendor's MakerNote: not decoded"), "\(file): \(row)")
+                #expect((still?.makerNote != nil) == apple)
+            }
+        }
     }
 
     @Test("seconds too large to round print as the number they are, never inf")

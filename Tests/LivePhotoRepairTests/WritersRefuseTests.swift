@@ -184,4 +184,18 @@ struct WritersRefuseTests {
         #expect(convert.text.contains("FAILED, nothing written: the input \(folder.path)/apple.HEIC is damaged (truncated: box 'mdat' claims"))
         #expect(try Self.files(in: output).isEmpty)
     }
+
+    @Test("case 12: dump of a movie with 8 bytes before its ftyp says it recognises nothing, why, and where the ftyp is, and exits 1")
+    func dumpRecognisesNothing() throws {
+        let folder = try Scratch.folder("shifted")
+        let url = folder.appendingPathComponent("shifted.mov")
+        try Data([0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0] + [UInt8](Data(contentsOf: Self.movie))).write(to: url)
+        for format in ["text", "json"] {
+            let dump = try Scratch.lpcheck(["dump", "--format", format, url.path])
+            #expect(dump.status == 1)
+            #expect(dump.stderr.contains("not recognised: its first bytes are no image signature"))
+            #expect(dump.stderr.contains("an 'ftyp' box starts at byte 8: the file seems to have 8 bytes before its movie or image"))
+        }
+        #expect(try Scratch.lpcheck(["dump", Self.movie.path]).status == 0)
+    }
 }

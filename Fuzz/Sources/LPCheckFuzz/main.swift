@@ -2,6 +2,7 @@ import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
 import LivePhotoReports
+import LivePhotoTestSupport
 
 // One fuzzing binary, one target per reader, chosen by LPCHECK_FUZZ_TARGET:
 // movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records.
@@ -66,6 +67,9 @@ func run(_ bytes: [UInt8]) {
             fatalError("the check's reading gave other facts: \(String(decoding: leanJSON, as: UTF8.self)) against \(String(decoding: wholeJSON, as: UTF8.self))")
         }
     case .repair:
+        // A recipe (HostileStructure) grows into structure no small input reaches: deep nesting,
+        // many boxes, huge counts and offsets, chunks past the end.
+        let bytes = HostileStructure.expand(bytes)
         let source = MemorySource(bytes)
         let file = MediaFile.inspect(source: source, path: "input")
         if let movie = file.movie {
@@ -103,7 +107,9 @@ func run(_ bytes: [UInt8]) {
             if CheckJSON.render(bounded.report) != json { fatalError("the bounded check's report differs (pinAbove \(pinAbove))") }
         }
     case .convert:
-        // The motion-photo readers and both directions of the conversion writers, outputs read back.
+        // The motion-photo readers and both directions of the conversion writers, outputs read
+        // back; recipes grow into hostile structure as for repair.
+        let bytes = HostileStructure.expand(bytes)
         let source = MemorySource(bytes)
         _ = SamsungTrailer.read(from: source)
         _ = EmbeddedMovie.search(in: source, range: 0..<source.size)

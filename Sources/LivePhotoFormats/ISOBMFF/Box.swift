@@ -374,6 +374,14 @@ public struct TopLevelLayout: Sendable {
             }
             // Exactly the header: 8 bytes, 8 more for a 64-bit size, 16 more for a uuid.
             var headerBytes = try source.read(at: offset, count: 8)
+            // After a whole box, bytes whose type is no four-character code are data appended to
+            // the file (a Samsung SEF trailer), not a box cut short: said as such, the walk ends.
+            if !boxes.isEmpty, !headerBytes[4...7].allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0xA9 }) {
+                let last = try source.read(at: source.size - 4, count: 4)
+                let what = last.elementsEqual(Array("SEFT".utf8)) ? " (a Samsung SEF trailer, ending 'SEFT')" : ""
+                warnings.append(ParseError(.invalidValue, "\(left) bytes after the last box are not a box\(what)", offset: offset))
+                break
+            }
             let extra = (headerBytes[0...3] == [0, 0, 0, 1] ? 8 : 0) + (headerBytes[4...7].elementsEqual(Array("uuid".utf8)) ? 16 : 0)
             if extra > 0 { headerBytes += try source.read(at: offset + 8, count: Int(min(Int64(extra), left - 8))) }
             var reader = ByteReader(headerBytes, base: offset, path: "")

@@ -10,7 +10,9 @@ struct Dump: ParsableCommand {
         Prints the structure (JPEG segments or boxes), the Apple MakerNote, EXIF, XMP, movie \
         metadata (keys/ilst), tracks with their sample tables, decoded timed metadata, and the \
         Live Photo markers: content identifier and still-image-time (edit list applied). Never writes.
-        Exit status: 0 when every file was read, 1 when any file could not be read, 2 on bad usage.
+        Exit status: 0 when every file was read, 1 when any file could not be read or was recognised \
+        as nothing (standard error says why: what its first bytes are not, and where a known \
+        signature starts when one is there), 2 on bad usage.
         """
     )
 
@@ -34,6 +36,12 @@ struct Dump: ParsableCommand {
         for path in files {
             let file = MediaFile.inspect(path: path)
             failed = failed || file.error != nil
+            if file.error == nil && file.kind == .unknown {
+                // Recognised as nothing: say why (the first bytes), and fail.
+                let head = (try? FileSource(path: path)).flatMap { try? $0.read(at: 0, count: Int(min($0.size, 4096))) } ?? []
+                printError("lpcheck: \(path.terminalSafe): not recognised: \(FileFormat.unrecognised(head))")
+                failed = true
+            }
             switch format {
             case .text:
                 print(DumpText.render(file, tableLimit: full ? nil : 8, stats: stats), terminator: "")
