@@ -2,7 +2,9 @@
 # Builds the libFuzzer targets (address sanitizer on) and runs them, seeded from Samples/ and
 # ../shared/samples. Usage: Scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]
 # Targets: movie jpeg heif makerapple exif xmp inspect repair convert records (default: all).
-# Corpora grow in .fuzz/corpus/TARGET; a crash is saved in .fuzz/crashes/ and the script fails.
+# Corpora grow in .fuzz/corpus/TARGET; a crash, a hang (10 s) or more than 1 GB of memory is saved
+# in .fuzz/crashes/ and the script fails. The writer targets (repair, convert) expand LPHS recipes
+# (HostileStructure) into deep nesting, many boxes, huge counts and offsets, chunks past the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=(-max_total_time=10)
@@ -30,7 +32,7 @@ for target in "${targets[@]}"; do
   # Every seed is under 64 KB (skeletons keep moov/meta and the JPEG segments); larger inputs
   # only slow each execution down.
   max_len=65536
-  if LPCHECK_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$bin" "${limit[@]}" -max_len=$max_len -rss_limit_mb=2048 \
+  if LPCHECK_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$bin" "${limit[@]}" -max_len=$max_len -rss_limit_mb=1024 \
        -timeout=10 -print_final_stats=1 -artifact_prefix=".fuzz/crashes/$target-" \
        ".fuzz/corpus/$target" ".fuzz/seeds/$target" > "$log" 2>&1; then
     echo "fuzz $target: $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs, no crash"
