@@ -216,7 +216,7 @@ struct MovieParser {
                     noteUnread(walk.payload, "stss")
                 }
             case "stsc":
-                extent.sampleToChunk = walk.payload
+                extent.sampleToChunk = walk.payload.position..<walk.payload.end
                 if keepChunks {
                     table.sampleToChunk = try model(walk.payload, as: SampleToChunkBox.self, "stsc").entries
                 } else {
@@ -224,7 +224,7 @@ struct MovieParser {
                     noteUnread(walk.payload, "stsc")
                 }
             case "stsz", "stz2":
-                (extent.sizes, extent.sizeType) = (walk.payload, box.type)
+                (extent.sizes, extent.sizeType) = (walk.payload.position..<walk.payload.end, box.type)
                 let sizes: SampleSizeBox
                 if keepChunks {
                     sizes = try model(walk.payload, as: SampleSizeBox.self, box.type)
@@ -237,7 +237,7 @@ struct MovieParser {
                 table.sampleCount = sizes.sampleCount
                 table.sampleSizes = sizes.sizes
             case "stco", "co64":
-                (extent.chunks, extent.chunkType) = (walk.payload, box.type)
+                (extent.chunks, extent.chunkType) = (walk.payload.position..<walk.payload.end, box.type)
                 table.chunkOffsetBox = box.type
                 if keepChunks {
                     table.chunkOffsets = try model(walk.payload, as: ChunkOffsetBox.self, box.type).offsets
@@ -250,7 +250,7 @@ struct MovieParser {
             }
         }
         track.sampleTable = table
-        if let problem = extent.problem(fileSize: source.size, whole: whole) { warnings.append(problem) }
+        if let problem = extent.problem(in: reader, fileSize: source.size, whole: whole) { warnings.append(problem) }
     }
 
     /// `udta` items: QuickTime international text (`©xyz` and friends), else raw bytes.

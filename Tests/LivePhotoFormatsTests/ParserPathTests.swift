@@ -681,4 +681,61 @@ struct ParserPathTests {
         #expect(heif.items.map(\.contentType) == expected.map(\.2), "\(fact.file)")
         #expect(heif.items.map { Array($0.extents.map(\.offset)) } == expected.map(\.3), "\(fact.file)")
     }
+
+    @Test("the check's header scan (BoxTable.headersAreSound) passes every real moov and meta, and never passes what the display walk refuses: real files, hostile structures, byte flips")
+    func headerScanAgreesWithWalk() throws {
+        var payloads: [(ByteReader, String)] = []
+        var files = [Locations.samples.appendingPathComponent("camera-pair.mov"), Locations.samples.appendingPathComponent("software-pair.mov")]
+        files += SharedSamples.mediaFiles().filter { ["mov", "mp4", "heic", "heif"].contains($0.pathExtension.lowercased()) }
+        for url in files {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            let hostile = HostileStructure.allCases.map { ("\($0)", $0.apply(to: bytes, count: 40)) }
+            for (label, variant) in [("as is", bytes)] + hostile {
+                let source = MemorySource(variant)
+                guard let layout = try? TopLevelLayout.read(from: source),
+                      let box = layout.boxes.first(where: { ($0.type == "moov" || $0.type == "meta") && $0.end <= source.size }),
+                      var payload = try? source.payload(of: box, path: "\(box.type)") else { continue }
+                if box.type == "meta" { try payload.skip(4) }
+                payloads.append((payload, "\(url.lastPathComponent) \(label)"))
+                if label == "as is" { #expect(BoxTable.headersAreSound(payload, depth: 1), "\(url.lastPathComponent)") }
+            }
+        }
+        #expect(payloads.count > 20)
+        var random = Seeded(state: 25)
+        var refused = 0
+        for (payload, label) in payloads {
+            // Each payload as it is and with bytes flipped in its first kilobyte of headers.
+            let own = Array(payload.bytes[payload.position..<payload.end])
+            var variants = [own]
+            for _ in 0..<20 {
+                var flipped = own
+                let span = min(flipped.count, 1024)
+                guard span > 0 else { break }
+                for _ in 0..<3 { flipped[random.next(span)] ^= UInt8(1 + random.next(255)) }
+                variants.append(flipped)
+            }
+            for bytes in variants {
+                let reader = ByteReader(bytes, base: payload.offset, path: "moov")
+                let walked = (try? BoxTable.tree(reader, depth: 1)) != nil
+                if !walked {
+                    refused += 1
+                    #expect(!BoxTable.headersAreSound(reader, depth: 1), "\(label): the scan passed what the walk refuses")
+                    #expect(throws: ParseError.self) { try BoxTable.checkStructure(reader, depth: 1) }
+                }
+            }
+        }
+        #expect(refused > 50, "the flips reach the walk's refusals: \(refused)")
+    }
+}
+
+/// The header scan's switch of container codes is the box table's list.
+struct BoxTableTests {
+    @Test("BoxTable.descends is true for exactly the containers and stsd")
+    func descendsMatchesContainers() {
+        for code in BoxTable.containers.map(\.value) + [FourCC("stsd").value] { #expect(BoxTable.descends(code), "\(String(code, radix: 16))") }
+        for other in ["mdat", "free", "stco", "hdlr", "keys", "mvhd", "tkhd", "iinf", "iprp", "ftyp", "uuid"] {
+            #expect(!BoxTable.descends(FourCC(text: other).value), "\(other)")
+        }
+        #expect(BoxTable.containers.count == 14)
+    }
 }
