@@ -51,6 +51,25 @@ struct DamageCampaignTests {
         return result
     }
 
+    /// Converts `folder` into `folder/out` and holds it to the campaign's promise: no item
+    /// converted from a `damaged` input, some converted, and no damage error in what was written.
+    static func convertWritesNothingDamaged(_ folder: URL, to target: String, damaged: Set<String>) throws -> ProcessResult {
+        let output = folder.appendingPathComponent("out")
+        let convert = try Scratch.lpcheck(["convert", "--format", "json", "--no-progress", folder.path, "--to", target, "--output", output.path])
+        #expect(convert.status == 0 || convert.status == 1, "convert: \(convert.status) \(convert.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: convert.stdout) as? [String: Any])
+        var converted = 0
+        for item in document["items"] as? [[String: Any]] ?? [] where item["status"] as? String == "converted" {
+            converted += 1
+            let inputs = item["inputs"] as? [String] ?? []
+            #expect(inputs.allSatisfy { !damaged.contains($0) }, "converted from a damaged input: \(inputs)")
+        }
+        #expect(converted > 0)
+        let outputErrors = try errors(in: output)
+        #expect(outputErrors.values.allSatisfy { $0.isDisjoint(with: damageRules) }, "\(outputErrors)")
+        return convert
+    }
+
     @Test("damaged Live Photo pairs: convert --to motion-photo and repair write nothing from a damaged input, and never crash")
     func pairs() throws {
         let root = try #require(Locations.sharedSamples)
@@ -75,20 +94,8 @@ struct DamageCampaignTests {
         #expect(damaged.count >= 40, "the campaign damages files: \(damaged.count)")
 
         // convert: nothing converted from a damaged input.
-        let output = folder.appendingPathComponent("out")
-        let convert = try Scratch.lpcheck(["convert", "--format", "json", "--no-progress", folder.path, "--to", "motion-photo", "--output", output.path])
+        let convert = try Self.convertWritesNothingDamaged(folder, to: "motion-photo", damaged: damaged)
         #expect(convert.status == 1, "some inputs are damaged: \(convert.stderr)")
-        let document = try #require(try JSONSerialization.jsonObject(with: convert.stdout) as? [String: Any])
-        var converted = 0
-        for item in document["items"] as? [[String: Any]] ?? [] where item["status"] as? String == "converted" {
-            converted += 1
-            let inputs = item["inputs"] as? [String] ?? []
-            #expect(inputs.allSatisfy { !damaged.contains($0) }, "converted from a damaged input: \(inputs)")
-        }
-        #expect(converted > 0)
-        // What convert wrote has no error of the damage rules.
-        let outputErrors = try Self.errors(in: output)
-        #expect(outputErrors.values.allSatisfy { $0.isDisjoint(with: Self.damageRules) }, "\(outputErrors)")
 
         // repair moves every pair's moment: only undamaged files are rewritten.
         let before = try Self.sizes(folder)
@@ -114,18 +121,6 @@ struct DamageCampaignTests {
         let errors = try Self.errors(in: folder)
         let damaged = Set(errors.filter { !$0.value.isDisjoint(with: Self.damageRules) }.keys)
         #expect(!damaged.isEmpty)
-        let output = folder.appendingPathComponent("out")
-        let convert = try Scratch.lpcheck(["convert", "--format", "json", "--no-progress", folder.path, "--to", "live-photo", "--output", output.path])
-        #expect(convert.status == 0 || convert.status == 1)
-        let document = try #require(try JSONSerialization.jsonObject(with: convert.stdout) as? [String: Any])
-        var converted = 0
-        for item in document["items"] as? [[String: Any]] ?? [] where item["status"] as? String == "converted" {
-            converted += 1
-            let inputs = item["inputs"] as? [String] ?? []
-            #expect(inputs.allSatisfy { !damaged.contains($0) }, "converted from a damaged input: \(inputs)")
-        }
-        #expect(converted > 0)
-        let outputErrors = try Self.errors(in: output)
-        #expect(outputErrors.values.allSatisfy { $0.isDisjoint(with: Self.damageRules) }, "\(outputErrors)")
+        _ = try Self.convertWritesNothingDamaged(folder, to: "live-photo", damaged: damaged)
     }
 }
