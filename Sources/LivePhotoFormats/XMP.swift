@@ -60,45 +60,45 @@ public struct XMPPacket: Sendable, Equatable {
         }
         defer { xmlFreeDoc(document) }
         var packet = XMPPacket(properties: [], directory: [])
-        if let root = xmlDocGetRootElement(document) { packet.walk(root, depth: 0) }
+        if let root = xmlDocGetRootElement(document) { packet.walk(root) }
         return packet
     }
 
-    private mutating func walk(_ node: xmlNodePtr, depth: Int) {
-        guard depth < 64, properties.count < Limits.maxItems else { return }
-        let namespace = Self.namespace(of: node)
-        let name = Self.string(node.pointee.name)
-        if namespace == Self.containerNamespace && name == "Item" {
-            directory.append(DirectoryItem(fields: Self.itemFields(node)))
-        }
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            if let ns = current.pointee.ns, Self.string(ns.pointee.href) != Self.rdfNamespace {
-                let value = Self.text(of: current.pointee.children)
-                properties.append(Property(namespace: Self.string(ns.pointee.href), name: Self.string(current.pointee.name), value: value))
+    /// Collects properties and directory items from every element to 64 levels (`XMLTree.preorder`).
+    private mutating func walk(_ root: xmlNodePtr) {
+        XMLTree.preorder(root) { node, depth in
+            guard depth < 64, properties.count < Limits.maxItems else { return false }
+            let namespace = Self.namespace(of: node)
+            let name = Self.string(node.pointee.name)
+            if namespace == Self.containerNamespace && name == "Item" {
+                directory.append(DirectoryItem(fields: Self.itemFields(node)))
             }
-            attribute = current.pointee.next
-        }
-        var child = node.pointee.children
-        var hasElementChild = false
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE {
-                hasElementChild = true
-                walk(current, depth: depth + 1)
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                if let ns = current.pointee.ns, Self.string(ns.pointee.href) != Self.rdfNamespace {
+                    let value = Self.text(of: current.pointee.children)
+                    properties.append(Property(namespace: Self.string(ns.pointee.href), name: Self.string(current.pointee.name), value: value))
+                }
+                attribute = current.pointee.next
             }
-            child = current.pointee.next
-        }
-        if !hasElementChild, let namespace, namespace != Self.rdfNamespace, node.pointee.parent != nil {
-            let value = Self.text(of: node.pointee.children)
-            if !value.isEmpty { properties.append(Property(namespace: namespace, name: name, value: value)) }
+            // A leaf element is a property; with no element below it, nothing comes between its
+            // attributes and it in document order.
+            if XMLTree.firstElement(from: node.pointee.children) == nil, let namespace, namespace != Self.rdfNamespace, node.pointee.parent != nil {
+                let value = Self.text(of: node.pointee.children)
+                if !value.isEmpty { properties.append(Property(namespace: namespace, name: name, value: value)) }
+            }
+            return true
         }
     }
 
     /// Fields of a `Container:Item`: `Item:*` attributes on it or on its descendants, or `Item:*` elements.
-    static func itemFields(_ node: xmlNodePtr) -> [String: String] {
+    static func itemFields(_ item: xmlNodePtr) -> [String: String] {
         var fields: [String: String] = [:]
-        func visit(_ node: xmlNodePtr, depth: Int) {
-            guard depth < 8 else { return }
+        XMLTree.preorder(item) { node, depth in
+            if node != item, namespace(of: node) == itemNamespace {
+                fields[string(node.pointee.name)] = text(of: node.pointee.children)
+            }
+            guard depth < 8 else { return false }
             var attribute = node.pointee.properties
             while let current = attribute {
                 if let ns = current.pointee.ns, string(ns.pointee.href) == itemNamespace {
@@ -106,18 +106,8 @@ public struct XMPPacket: Sendable, Equatable {
                 }
                 attribute = current.pointee.next
             }
-            var child = node.pointee.children
-            while let current = child {
-                if current.pointee.type == XML_ELEMENT_NODE {
-                    if namespace(of: current) == itemNamespace {
-                        fields[string(current.pointee.name)] = text(of: current.pointee.children)
-                    }
-                    visit(current, depth: depth + 1)
-                }
-                child = current.pointee.next
-            }
+            return true
         }
-        visit(node, depth: 0)
         return fields
     }
 
@@ -271,14 +261,15 @@ public enum XMPEditor {
     private static func removeMotionPhoto(_ document: xmlDocPtr) -> [String] {
         var removed: [String] = []
         var doomed: [xmlNodePtr] = []
-        func visit(_ node: xmlNodePtr, depth: Int) {
-            guard depth < 64 else { return }
+        guard let root = xmlDocGetRootElement(document) else { return [] }
+        XMLTree.preorder(root) { node, depth in
+            guard depth < 64 else { return false }
             let namespace = node.pointee.ns.map { XMPPacket.string($0.pointee.href) }
             let name = XMPPacket.string(node.pointee.name)
             if namespace == XMPPacket.cameraNamespace && motionFields.contains(name) {
                 doomed.append(node)
                 removed.append("GCamera:\(name)")
-                return
+                return false
             }
             if namespace == XMPPacket.containerNamespace && name == "Directory" {
                 let items = directoryItems(node)
@@ -290,7 +281,7 @@ public enum XMPEditor {
                     for movie in movies { doomed.append(movie.entry) }
                     removed += movies.map { _ in "Container:Directory MotionPhoto item" }
                 }
-                return
+                return false
             }
             var attribute = node.pointee.properties
             while let current = attribute {
@@ -301,13 +292,8 @@ public enum XMPEditor {
                     xmlRemoveProp(current)
                 }
             }
-            var child = node.pointee.children
-            while let current = child {
-                child = current.pointee.next
-                if current.pointee.type == XML_ELEMENT_NODE { visit(current, depth: depth + 1) }
-            }
+            return true
         }
-        if let root = xmlDocGetRootElement(document) { visit(root, depth: 0) }
         for node in doomed {
             xmlUnlinkNode(node)
             xmlFreeNode(node)
@@ -322,41 +308,80 @@ public enum XMPEditor {
     /// The `Container:Item`s of a directory with the `rdf:li` that holds each.
     private static func directoryItems(_ directory: xmlNodePtr) -> [(entry: xmlNodePtr, fields: [String: String])] {
         var found: [(entry: xmlNodePtr, fields: [String: String])] = []
-        func visit(_ node: xmlNodePtr, entry: xmlNodePtr?, depth: Int) {
-            guard depth < 16 else { return }
-            var child = node.pointee.children
-            while let current = child {
-                child = current.pointee.next
-                guard current.pointee.type == XML_ELEMENT_NODE else { continue }
-                let isListItem = current.pointee.ns.map { XMPPacket.string($0.pointee.href) } == XMPPacket.rdfNamespace && XMPPacket.string(current.pointee.name) == "li"
-                if current.pointee.ns.map({ XMPPacket.string($0.pointee.href) }) == XMPPacket.containerNamespace && XMPPacket.string(current.pointee.name) == "Item" {
-                    found.append((entry ?? current, XMPPacket.itemFields(current)))
-                } else {
-                    visit(current, entry: isListItem ? current : entry, depth: depth + 1)
+        XMLTree.preorder(directory) { node, depth in
+            guard node != directory else { return true }
+            let namespace = node.pointee.ns.map { XMPPacket.string($0.pointee.href) }
+            if namespace == XMPPacket.containerNamespace && XMPPacket.string(node.pointee.name) == "Item" {
+                // The entry that holds it: its nearest rdf:li below the directory, else the item.
+                var entry: xmlNodePtr?
+                var above = node.pointee.parent
+                while let current = above, current != directory, entry == nil {
+                    if current.pointee.ns.map({ XMPPacket.string($0.pointee.href) }) == XMPPacket.rdfNamespace && XMPPacket.string(current.pointee.name) == "li" {
+                        entry = current
+                    }
+                    above = current.pointee.parent
                 }
+                found.append((entry ?? node, XMPPacket.itemFields(node)))
+                return false
             }
+            return depth < 16
         }
-        visit(directory, entry: nil, depth: 0)
         return found
     }
 
     private static func firstElement(_ document: xmlDocPtr, namespace: String, name: String) -> xmlNodePtr? {
-        func visit(_ node: xmlNodePtr, depth: Int) -> xmlNodePtr? {
-            if node.pointee.ns.map({ XMPPacket.string($0.pointee.href) }) == namespace && XMPPacket.string(node.pointee.name) == name { return node }
-            guard depth < 64 else { return nil }
-            var child = node.pointee.children
-            while let current = child {
-                if current.pointee.type == XML_ELEMENT_NODE, let found = visit(current, depth: depth + 1) { return found }
-                child = current.pointee.next
+        guard let root = xmlDocGetRootElement(document) else { return nil }
+        var found: xmlNodePtr?
+        XMLTree.preorder(root) { node, depth in
+            guard found == nil else { return false }
+            if node.pointee.ns.map({ XMPPacket.string($0.pointee.href) }) == namespace && XMPPacket.string(node.pointee.name) == name {
+                found = node
+                return false
             }
-            return nil
+            return depth < 64
         }
-        return xmlDocGetRootElement(document).flatMap { visit($0, depth: 0) }
+        return found
     }
 
     /// The namespace bound to `href` in scope at `node`, declared on it with `prefix` when none is.
     private static func namespace(_ node: xmlNodePtr, _ href: String, _ prefix: String) -> xmlNsPtr? {
         if let existing = xmlSearchNsByHref(node.pointee.doc, node, href) { return existing }
         return xmlNewNs(node, href, prefix)
+    }
+}
+
+/// Element trees walked without recursion or a stack: libxml2's nodes know their parent and
+/// next sibling, so the walk moves along them, counting its depth.
+enum XMLTree {
+    /// The first element node from `node` on along its siblings.
+    static func firstElement(from node: xmlNodePtr?) -> xmlNodePtr? {
+        var current = node
+        while let candidate = current, candidate.pointee.type != XML_ELEMENT_NODE { current = candidate.pointee.next }
+        return current
+    }
+
+    /// `root` and the elements below it in document order; `body` gets each with its depth
+    /// (`root` 0) and says whether to visit its children (each caller bounds the depth; past
+    /// 256 levels nothing is descended into).
+    static func preorder(_ root: xmlNodePtr, _ body: (xmlNodePtr, Int) -> Bool) {
+        var node = root
+        var depth = 0
+        while true {
+            if body(node, depth), depth < 256, let child = firstElement(from: node.pointee.children) {
+                (node, depth) = (child, depth + 1)
+                continue
+            }
+            // The next element in document order not below `node`: a sibling, else an ancestor's.
+            var at = node
+            while true {
+                if at == root { return }
+                if let sibling = firstElement(from: at.pointee.next) {
+                    node = sibling
+                    break
+                }
+                guard let parent = at.pointee.parent, depth > 0 else { return }
+                (at, depth) = (parent, depth - 1)
+            }
+        }
     }
 }
