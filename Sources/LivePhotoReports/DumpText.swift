@@ -70,15 +70,6 @@ public enum DumpText {
                     let extents = item.extents.map { "\(item.baseOffset &+ $0.offset)+\($0.length)" }.joined(separator: ",")
                     line(2, "\(item.id) \(item.type.description.terminalSafe)\(item.hidden ? " hidden" : "") method \(item.constructionMethod) extents \(extents)")
                 }
-                // Which packet a reader takes: the one describing the primary (Google's and libheif's choice).
-                for item in heif.xmpItems {
-                    let targets = heif.described(by: item.id)
-                    let chosen = item.id == heif.xmpItem?.id
-                    let read = !chosen ? "" : heif.primaryItemID.map(targets.contains) == true
-                        ? ": the primary's XMP (what Google's motion-photo reader and libheif read)"
-                        : ": Google's motion-photo reader falls back to it (no XMP item describes the primary); libheif gives the primary no XMP"
-                    line(2, "XMP item \(item.id) describes " + (targets.isEmpty ? "no item (no cdsc)" : "item(s) " + targets.map(String.init).joined(separator: ", ")) + read)
-                }
             }
             if let note = still.makerNote {
                 line(1, "MakerApple (version \(note.version), \(note.entries.count) entries)")
