@@ -1,5 +1,5 @@
 /// Text in Mac OS Roman, the encoding QuickTime user-data text (`©xyz` items) is in when its
-/// language field is a Macintosh language code (below 0x400) of a Roman-script language.
+/// language field is a Macintosh language code (below 0x400) of a language written in it.
 enum MacRoman {
     /// Unicode scalars of the bytes 0x80 to 0xFF (the lower half is ASCII).
     static let upperHalf: [UInt16] = [
@@ -13,10 +13,11 @@ enum MacRoman {
         0xF8FF, 0x00D2, 0x00DA, 0x00DB, 0x00D9, 0x0131, 0x02C6, 0x02DC, 0x00AF, 0x02D8, 0x02D9, 0x02DA, 0x00B8, 0x02DD, 0x02DB, 0x02C7,
     ]
 
-    /// Macintosh language codes whose text is not in Mac Roman (Japanese, Arabic, Hebrew, Greek,
-    /// Chinese, Korean, Russian, Thai and other script systems); their text is left as UTF-8.
-    static let otherScripts: Set<UInt16> = [10, 11, 12, 14, 19, 21, 23, 32, 33, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68,
-                                            69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94]
+    /// Macintosh language codes whose script is Mac Roman: English, French, German, Italian,
+    /// Dutch, Swedish, Spanish, Danish, Portuguese, Norwegian (0–9), Finnish (13) and Flemish
+    /// (34). Other codes (other Mac scripts, or Roman variants such as Icelandic and Turkish)
+    /// are left as UTF-8, as before: lpcheck does not guess their encoding.
+    static let romanLanguages: Set<UInt16> = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 34]
 
     static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var text = String.UnicodeScalarView()
@@ -29,6 +30,6 @@ enum MacRoman {
 
     /// Whether a `©xyz` item's language field says Mac Roman text.
     static func isMacRomanLanguage(_ language: UInt16) -> Bool {
-        language < 0x400 && !otherScripts.contains(language)
+        romanLanguages.contains(language)
     }
 }

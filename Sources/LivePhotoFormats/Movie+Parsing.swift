@@ -263,7 +263,7 @@ struct MovieParser {
                 let length = Int(try probe.u16())
                 let language = try probe.u16()
                 if length <= probe.remaining {
-                    // A Macintosh language code (below 0x400) means Mac script text; ISO codes, UTF-8.
+                    // A Macintosh language code of a Mac Roman language means Mac Roman text; other codes, UTF-8.
                     let bytes = try probe.read(length)
                     let text = MacRoman.isMacRomanLanguage(language) ? MacRoman.decode(bytes) : String(decoding: bytes, as: UTF8.self)
                     items.append(UserDataItem(type: box.type, value: .string(text)))

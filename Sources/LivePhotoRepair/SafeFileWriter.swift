@@ -278,6 +278,38 @@ public enum SafeFileWriter {
 
 /// Test hook: `LPCHECK_FAULT_STEP=N` ends the process abruptly at the N-th step of a write
 /// (after each piece, after fsync, after the backup, after the rename), as a crash would.
+/// lpcheck's own temporary files (`WriterTemporary` names) left by writes whose process has
+/// ended: found, and removed by `repair` and `convert` before they write.
+public enum StaleTemporaries {
+    /// Whether a process with this id exists (it may be another program that reuses the id:
+    /// such a temporary is left alone).
+    static func isRunning(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// The temporaries among `paths` and in `folders` (not below them) whose process has ended:
+    /// regular files only, never this process's own.
+    public static func find(paths: [String] = [], folders: Set<String> = []) -> [String] {
+        var candidates = paths
+        for folder in folders.sorted() {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+            candidates += names.sorted().map { (folder.isEmpty ? "" : folder + "/") + $0 }
+        }
+        var seen = Set<String>()
+        return candidates.filter { path in
+            guard seen.insert(path).inserted, let pid = WriterTemporary.processID(inName: (path as NSString).lastPathComponent),
+                  pid != getpid(), !isRunning(pid) else { return false }
+            var info = stat()
+            return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        }
+    }
+
+    /// Removes what `find` finds; returns what it removed.
+    public static func remove(paths: [String] = [], folders: Set<String> = []) -> [String] {
+        find(paths: paths, folders: folders).filter { unlink($0) == 0 }
+    }
+}
+
 enum FaultInjection {
     nonisolated(unsafe) static var count = 0
     static let limit: Int? = ProcessInfo.processInfo.environment["LPCHECK_FAULT_STEP"].flatMap(Int.init)

@@ -52,6 +52,9 @@ struct SamsungTrailerTests {
         #expect(warning.message == "32 bytes after the last box are not a box (a Samsung SEF trailer, ending 'SEFT')")
         #expect(warning.offset == Int64(movie.count))
         #expect(file.movie?.stillImageTime != nil)
+        // Zero padding stays what it was: no warning.
+        let padded = MediaFile.inspect(source: MemorySource(movie + [UInt8](repeating: 0, count: 32)), path: "padded.mov")
+        #expect(padded.error == nil && padded.warnings.isEmpty, "\(padded.warnings)")
         // A box cut short is still a truncation.
         let cut = MediaFile.inspect(source: MemorySource(movie + [0, 0, 0x10, 0] + Array("mdat".utf8) + [1, 2, 3, 4]), path: "cut.mov")
         #expect(cut.warnings.contains { $0.code == .truncated })

@@ -46,14 +46,16 @@ struct TrueMessagesTests {
         #expect(SecondsText.format(1.5) == "1.5")
     }
 
-    @Test("QuickTime user-data text with a Macintosh language code is Mac Roman; with an ISO language, UTF-8")
+    @Test("QuickTime user-data text with the Macintosh code of a Mac Roman language is Mac Roman; with an ISO language or another Mac script, UTF-8")
     func macRomanUserData() throws {
         func item(_ language: UInt16, _ text: [UInt8]) -> [UInt8] {
             B.box("udta", B.u32(UInt32(8 + 4 + text.count)) + [0xA9] + Array("nam".utf8) + B.u16(UInt16(text.count)) + B.u16(language) + text)
         }
         for (language, bytes, expected) in [(UInt16(0), [0x43, 0x61, 0x66, 0x8E] as [UInt8], "Caf\u{E9}"),
                                             (0x15C7, Array("Caf\u{E9}".utf8), "Caf\u{E9}"),
-                                            (0, [0xD2, 0x41, 0xD3], "\u{201C}A\u{201D}")] {
+                                            (0, [0xD2, 0x41, 0xD3], "\u{201C}A\u{201D}"),
+                                            // Japanese (11) is no Mac Roman language: its bytes stay UTF-8.
+                                            (11, Array("\u{65E5}\u{672C}".utf8), "\u{65E5}\u{672C}")] {
             let movie = try #require(MediaFile.inspect(source: MemorySource(B.movie(extraMoovBoxes: [item(language, bytes)])), path: "x").movie)
             let value = try #require(movie.userData.first { $0.type.bytes == [0xA9] + Array("nam".utf8) }?.value)
             #expect(value == .string(expected), "language \(language)")

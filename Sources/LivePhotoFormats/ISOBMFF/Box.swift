@@ -376,7 +376,8 @@ public struct TopLevelLayout: Sendable {
             var headerBytes = try source.read(at: offset, count: 8)
             // After a whole box, bytes whose type is no four-character code are data appended to
             // the file (a Samsung SEF trailer), not a box cut short: said as such, the walk ends.
-            if !boxes.isEmpty, !headerBytes[4...7].allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0xA9 }) {
+            // (An all-zero header stays what it was: a size-0 box to the end, zero padding.)
+            if !boxes.isEmpty, headerBytes.contains(where: { $0 != 0 }), !headerBytes[4...7].allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0xA9 }) {
                 let last = try source.read(at: source.size - 4, count: 4)
                 let what = last.elementsEqual(Array("SEFT".utf8)) ? " (a Samsung SEF trailer, ending 'SEFT')" : ""
                 warnings.append(ParseError(.invalidValue, "\(left) bytes after the last box are not a box\(what)", offset: offset))

@@ -90,17 +90,18 @@ struct SampleDataExtent {
             guard first >= 1, first <= UInt64(chunkCount), first > (previous?.first ?? 0) else {
                 return ("stsc starts a run at chunk \(first), but \(chunkType) lists \(chunkCount) chunks", "stsc", runBox.lowerBound)
             }
-            if let previous { placed &+= (first - previous.first) &* previous.perChunk }
+            // Each run's product fits 64 bits (two 32-bit factors); their sum saturates.
+            if let previous { placed = Self.saturating(placed, (first - previous.first) * previous.perChunk) }
             previous = (first, perChunk)
         }
         guard let lastRun = previous else { return nil }
-        placed &+= (UInt64(chunkCount) - lastRun.first + 1) &* lastRun.perChunk
+        placed = Self.saturating(placed, (UInt64(chunkCount) - lastRun.first + 1) * lastRun.perChunk)
         if placed < sampleCount {
             return ("stsc places \(placed) samples in \(chunkCount) chunks, but stsz counts \(sampleCount): the data of the rest is nowhere", "stsc", runBox.lowerBound)
         }
         // The last chunk holds the last samples; when it is also the highest, its end is the data's end.
         guard highestIndex == chunkCount - 1, placed == sampleCount, lastRun.perChunk <= sampleCount else { return nil }
-        var tail = constant &* lastRun.perChunk
+        var tail = constant * lastRun.perChunk
         if constant == 0 {
             let first = Int(sampleCount - lastRun.perChunk)
             tail = sizeTable.withEntries { raw, at in
@@ -112,5 +113,10 @@ struct SampleDataExtent {
             return ("chunk \(chunkCount) of \(chunkCount) (\(lastRun.perChunk) samples, \(tail) bytes at byte \(last)) runs past the end of \(whole) (\(fileSize) bytes)", chunkType, chunkBox.lowerBound)
         }
         return nil
+    }
+
+    static func saturating(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 }

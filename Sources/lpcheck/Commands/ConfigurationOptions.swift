@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LivePhotoCheck
 import LivePhotoReports
+import LivePhotoRepair
 
 extension Configuration.FailLevel: ExpressibleByArgument {
     // Spelled out: ArgumentParser's default describes each case through `String(describing:)`,
@@ -53,12 +54,14 @@ struct ConfigurationOptions: ParsableArguments {
     }
 
     /// Removes (or, with `dryRun`, names) lpcheck's temporary files left by interrupted writes
-    /// of processes that have ended: those the walk found, and those in `folders`. Says so for each.
-    static func removeLeftovers(_ report: CheckReport, folders: Set<String> = [], dryRun: Bool) {
+    /// of processes that have ended: those the walk found, and those in `folders`. Says so for
+    /// each, on standard error when standard output carries a JSON document.
+    static func removeLeftovers(_ report: CheckReport, folders: Set<String> = [], dryRun: Bool, json: Bool = false) {
         let found = report.leftOut.map(\.path)
-        let stale = dryRun ? WriterTemporary.stale(paths: found, folders: folders) : WriterTemporary.removeStale(paths: found, folders: folders)
+        let stale = dryRun ? StaleTemporaries.find(paths: found, folders: folders) : StaleTemporaries.remove(paths: found, folders: folders)
         for path in stale {
-            print("\(dryRun ? "would remove" : "removed") \(path.terminalSafe): lpcheck's temporary file from an interrupted write (its process has ended)")
+            let line = "\(dryRun ? "would remove" : "removed") \(path.terminalSafe): lpcheck's temporary file from an interrupted write (its process has ended)"
+            if json { printError("lpcheck: " + line) } else { print(line) }
         }
     }
 

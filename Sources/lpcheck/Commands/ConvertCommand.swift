@@ -69,7 +69,7 @@ struct Convert: ParsableCommand {
         options.force = force
         options.backup = false
         if !dryRun { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
-        if format == .text { ConfigurationOptions.removeLeftovers(report, folders: [output], dryRun: dryRun) } else if !dryRun { _ = WriterTemporary.removeStale(paths: report.leftOut.map(\.path), folders: [output]) }
+        ConfigurationOptions.removeLeftovers(report, folders: [output], dryRun: dryRun, json: format == .json)
         let items = report.items.filter { $0.kind == to.source }
         let showProgress = !noProgress && isatty(2) == 1 && items.count >= 50
         var results: [(plan: ItemPlan, outcome: ItemOutcome?)] = []
