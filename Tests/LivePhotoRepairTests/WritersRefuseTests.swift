@@ -1,5 +1,7 @@
 import Foundation
 @testable import LivePhotoFormats
+@testable import LivePhotoRepair
+import LivePhotoCheck
 import LivePhotoTestSupport
 import Testing
 
@@ -197,5 +199,26 @@ struct WritersRefuseTests {
             #expect(dump.stderr.contains("an 'ftyp' box starts at byte 8: the file seems to have 8 bytes before its movie or image"))
         }
         #expect(try Scratch.lpcheck(["dump", Self.movie.path]).status == 0)
+    }
+}
+
+/// The read-back's last question: does every rule find an error in the output that its inputs
+/// did not have? (`Repairer.newErrors`; `verify` refuses such an output unless --force.)
+struct OutputNeverWorseTests {
+    @Test("an error the inputs lacked is new; one they had, or a pairing rule's, is not")
+    func newErrorsOnly() {
+        var input = Example.pair()
+        input.findings = Repairer.fileFindings(input)
+        #expect(Repairer.newErrors(in: input, against: input).isEmpty)
+        // The output lost its video: no-video-track is an error the input did not have.
+        let broken = Example.pair(movie: Example.movie { $0.videoTrackCount = 0; $0.frameDurations = nil; $0.frames = [] })
+        #expect(Repairer.newErrors(in: broken, against: input).map(\.rule) == ["no-video-track"])
+        // The same error already in the input is not new.
+        var alreadyBroken = broken
+        alreadyBroken.findings = Repairer.fileFindings(broken)
+        #expect(Repairer.newErrors(in: broken, against: alreadyBroken).isEmpty)
+        // A movie alone is a pairing matter (still-absent), never an output's new error.
+        let alone = CheckItem(kind: .movieOnly, movie: Example.movie())
+        #expect(!Repairer.newErrors(in: alone, against: input).contains { $0.rule == "still-absent" })
     }
 }
