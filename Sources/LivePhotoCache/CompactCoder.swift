@@ -124,6 +124,25 @@ enum CompactCoder {
             optional(motion.mpvd, range)
             optional(motion.samsungTrailer, range)
             optional(motion.movieCutShort, string)
+            optional(motion.xmpItems) { roles in
+                list(roles) { role in
+                    varint(UInt64(role.item))
+                    list(role.describes) { varint(UInt64($0)) }
+                    bool(role.declaresMotionPhoto)
+                }
+            }
+            optional(motion.primaryItem) { varint(UInt64($0)) }
+            optional(motion.locators) { locators in
+                list(locators) { locator in
+                    string(locator.name)
+                    optional(locator.offset, signed)
+                    optional(locator.value, signed)
+                    bool(locator.found)
+                }
+            }
+            optional(motion.imageEnd, signed)
+            optional(motion.cameraMotionPhoto, string)
+            optional(motion.containerVersion, string)
         }
 
         func movie(_ movie: MovieFacts) {
@@ -168,6 +187,11 @@ enum CompactCoder {
                 varint(UInt64(time.mediaTimescale))
                 optional(time.seconds, double)
                 bool(time.hasEditList)
+            }
+            optional(movie.trackKinds) { kinds in
+                int(kinds.audio)
+                int(kinds.metadata)
+                bool(kinds.motionPhotoMetadata)
             }
         }
     }
@@ -282,6 +306,13 @@ enum CompactCoder {
             return facts
         }
 
+        /// A HEIF item ID (32 bits).
+        func item() throws -> UInt32 {
+            let value = try varint()
+            guard let id = UInt32(exactly: value) else { throw corrupt("item ID \(value) does not fit 32 bits") }
+            return id
+        }
+
         func error() throws -> ParseError {
             ParseError(try raw(ParseError.Code.self), try string(), offset: try signed(), path: try string())
         }
@@ -299,6 +330,12 @@ enum CompactCoder {
             motion.mpvd = try optional(range)
             motion.samsungTrailer = try optional(range)
             motion.movieCutShort = try optional(string)
+            motion.xmpItems = try optional { try list { XMPItemRole(item: try item(), describes: try list(item), declaresMotionPhoto: try bool()) } }
+            motion.primaryItem = try optional(item)
+            motion.locators = try optional { try list { MotionPhotoLocator(name: try string(), offset: try optional(signed), value: try optional(signed), found: try bool()) } }
+            motion.imageEnd = try optional(signed)
+            motion.cameraMotionPhoto = try optional(string)
+            motion.containerVersion = try optional(string)
             return motion
         }
 
@@ -326,6 +363,7 @@ enum CompactCoder {
                                sampleIndex: try int(), mediaTime: try varint(), duration: try uint32(), mediaTimescale: try uint32(),
                                seconds: try optional(double), hasEditList: try bool())
             }
+            movie.trackKinds = try optional { MovieFacts.TrackKinds(audio: try int(), metadata: try int(), motionPhotoMetadata: try bool()) }
             return movie
         }
     }

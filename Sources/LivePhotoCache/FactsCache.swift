@@ -20,7 +20,7 @@ import LivePhotoFormats
 /// WAL journal lets readers go on while one writer commits, and writers wait for each other.
 public final class FactsCache: FactsStore, @unchecked Sendable {
     /// What this build writes; another value in a cache empties it.
-    public static let format = "lpcheck-facts-cache 6 (FileFacts field by field; thumbnails apart; the last unchanged run's outputs; sample-data extents)"
+    public static let format = "lpcheck-facts-cache 7 (FileFacts field by field; thumbnails apart; the last unchanged run's outputs; sample-data extents; HEIF XMP item roles)"
 
     /// A row as loaded: the stamp and the facts. Thumbnails stay in the database (they are many
     /// times the facts' size) and are asked for one by one, for the cards a page shows.

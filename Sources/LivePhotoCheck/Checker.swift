@@ -124,7 +124,7 @@ public struct Checker {
 
     /// What `check` reads of each file.
     public var inspectOptions: InspectOptions {
-        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: false, boxTree: false, decodePlists: false, chunkTables: false, allItems: false)
+        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: false, boxTree: false, decodePlists: false, chunkTables: false, allItems: false, xmpProperties: false)
     }
 
     /// Pairs the scanned files and runs the rules. The facts are moved out of `scanned` into the

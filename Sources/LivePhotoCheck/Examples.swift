@@ -74,6 +74,37 @@ public enum Example {
         return motion
     }
 
+    /// A HEIC motion photo as an iPhone-with-gain-map converter writes it: XMP item 64 describes
+    /// the gain map (63), item 68 the primary (46) and the `tmap` (66); `declaring` are the
+    /// items whose packets declare the motion photo.
+    public static func heicMotionPhotoItem(declaring: Set<UInt32>, items: [(UInt32, [UInt32])] = [(64, [63]), (68, [46, 66])]) -> CheckItem {
+        motionPhotoItem { motion in
+            motion.xmpItems = items.map { XMPItemRole(item: $0.0, describes: $0.1, declaresMotionPhoto: declaring.contains($0.0)) }
+            motion.primaryItem = 46
+        }
+    }
+
+    /// A motion photo item whose embedded movie has `video` video tracks and the track kinds given.
+    public static func motionPhotoItem(video: Int, audio: Int = 1, metadata: Int = 0, motionPhotoMetadata: Bool = false,
+                                       brand: FourCC? = nil) -> CheckItem {
+        var item = motionPhotoItem()
+        item.still?.motionMovie?.videoTrackCount = video
+        item.still?.motionMovie?.trackKinds = MovieFacts.TrackKinds(audio: audio, metadata: metadata, motionPhotoMetadata: motionPhotoMetadata)
+        item.still?.motionMovie?.brand = brand
+        return item
+    }
+
+    /// A HEIC motion photo, declared by GCamera:MotionPhoto in the primary's XMP item, its movie
+    /// in an mpvd box whose 8-byte header the primary's Item:Padding gives as `padding`.
+    public static func heicMotionPhotoItem(padding: Int) -> CheckItem {
+        var item = heicMotionPhotoItem(declaring: [68])
+        item.still?.format = .heic
+        item.still?.motionPhoto?.cameraMotionPhoto = "1"
+        item.still?.motionPhoto?.mpvd = 131_574..<140_312
+        item.still?.motionPhoto?.directory[0].fields["Padding"] = String(padding)
+        return item
+    }
+
     /// A motion photo item: a Pixel still of 140,312 bytes, its movie 38 frames of 1/15 s.
     public static func motionPhotoItem(_ change: (inout MotionPhoto) -> Void = { _ in }) -> CheckItem {
         var still = Example.still("PXL.MP.jpg", identifier: nil)
@@ -110,6 +141,10 @@ public enum Example {
         motion.mpvd = 999_992..<2_500_000
         motion.samsungTrailer = 2_500_000..<2_600_000
         motion.movieCutShort = "moov claims 9000 bytes"
+        motion.xmpItems = [XMPItemRole(item: 64, describes: [63], declaresMotionPhoto: true)]
+        motion.primaryItem = 46
+        motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.directory, offset: 1_000_000, value: 1_500_000, found: true)]
+        (motion.imageEnd, motion.cameraMotionPhoto, motion.containerVersion) = (999_000, "1", "1")
         facts.motionPhoto = motion
         var movie = MovieFacts()
         movie.brand = "qt  "
@@ -118,6 +153,7 @@ public enum Example {
         movie.metadataHandler = "mdta"
         movie.hasContentIdentifierKey = true
         movie.contentIdentifierLocation = "moov/meta"
+        movie.trackKinds = MovieFacts.TrackKinds(audio: 1, metadata: 2, motionPhotoMetadata: true)
         movie.videoTrackCount = 1
         movie.frameDurations = FrameDurations(timescale: 600, frameCount: 88, nominal: 20, minimum: 19, maximum: 21, zeroDurationFrames: 1)
         movie.frames = [MovieFacts.FrameRun(start: 0.1, duration: 1.0 / 30, count: 87), MovieFacts.FrameRun(start: 3.0, duration: 0.04, count: 1)]

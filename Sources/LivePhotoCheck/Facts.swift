@@ -207,6 +207,23 @@ public struct MovieFacts: Sendable, Codable {
     public var timedMetadataTrackCount: Int = 0
     public var stillImageTimeTracks: [StillImageTimeTrack] = []
     public var stillImageTime: StillImageTime?
+    /// The tracks Google's motion-photo checker counts (optional so that facts records written
+    /// before it read).
+    public var trackKinds: TrackKinds?
+
+    /// Tracks by handler, as libmotionphoto's MP4 reader counts them: sound tracks, `meta`
+    /// tracks, and whether one of those is a motion photo's own metadata track (a `mett` entry
+    /// of MIME type `application/motionphoto-image-meta`, which a second video track needs).
+    public struct TrackKinds: Sendable, Equatable, Codable {
+        public var audio: Int
+        public var metadata: Int
+        public var motionPhotoMetadata: Bool
+        public init(audio: Int, metadata: Int, motionPhotoMetadata: Bool) {
+            (self.audio, self.metadata, self.motionPhotoMetadata) = (audio, metadata, motionPhotoMetadata)
+        }
+
+        public static let motionPhotoMetadataMime = "application/motionphoto-image-meta"
+    }
 
     /// `count` frames of `duration` seconds each, the first starting at `start`.
     public struct FrameRun: Sendable, Equatable, Codable {
@@ -311,6 +328,15 @@ extension MovieFacts {
                 sampleHoldsKey: track.timedMetadata.contains { $0.items.contains { $0.key == LivePhotoKeys.stillImageTime } })
         }
         stillImageTime = movie.stillImageTime
+        var kinds = TrackKinds(audio: 0, metadata: 0, motionPhotoMetadata: false)
+        for track in movie.tracks {
+            if track.handler == "soun" { kinds.audio += 1 }
+            if track.handler == "meta" {
+                kinds.metadata += 1
+                if track.sampleDescriptions.contains(where: { $0.mimeFormat == TrackKinds.motionPhotoMetadataMime }) { kinds.motionPhotoMetadata = true }
+            }
+        }
+        trackKinds = kinds
     }
 }
 
@@ -351,6 +377,11 @@ extension FileFacts {
             for value in [motion.videoOffset, motion.videoLength].compactMap({ $0 }) where abs(value) > Self.maxFileSize {
                 return "motion photo offset or length \(value) out of range"
             }
+            if let end = motion.imageEnd, end < 0 || end > size { return "motion photo image end \(end) outside the file's \(size) bytes" }
+            for locator in motion.locators ?? [] {
+                if let offset = locator.offset, offset < 0 || offset > size { return "motion photo locator offset \(offset) outside the file's \(size) bytes" }
+                if let value = locator.value, value < 0 || value > Self.maxFileSize { return "motion photo locator value \(value) out of range" }
+            }
         }
         if let problem = storage.movie?.implausibility { return problem }
         return storage.motionMovie?.implausibility
@@ -374,7 +405,8 @@ extension MovieFacts {
         for time in [durationSeconds, stillImageTime?.seconds].compactMap({ $0 }) where !time.isFinite || abs(time) > Self.longestTime {
             return "a time of \(time) s, which no reader gives"
         }
-        guard videoTrackCount >= 0, timedMetadataTrackCount >= 0, stillImageTimeTracks.count <= 10_000 else { return "track counts out of range" }
+        guard videoTrackCount >= 0, timedMetadataTrackCount >= 0, stillImageTimeTracks.count <= 10_000,
+              (trackKinds.map { $0.audio >= 0 && $0.metadata >= 0 } ?? true) else { return "track counts out of range" }
         return nil
     }
 }

@@ -229,19 +229,49 @@ public struct HEIFStructure: Sendable {
 }
 
 extension HEIFStructure {
-    /// The item holding the XMP packet: the first `mime` item whose content type names RDF/XML
-    /// (`application/rdf+xml`). The content type is searched as bytes: Swift's generic
-    /// substring search costs thousands of instructions for a string this short.
+    /// The item holding the image's XMP packet, chosen as Google's motion-photo reader chooses
+    /// it (libmotionphoto, `ChooseXmpItemId`): the first XMP item whose `cdsc` reference names
+    /// the primary item, else the first XMP item. An iPhone HEIC with a gain map has two: the gain
+    /// map's own (describing the `hdrgainmap` item) comes first, the primary's after it.
     public var xmpItem: HEIFItem? {
-        items.first { item in
-            guard item.type == "mime", var type = item.contentType else { return false }
-            return type.withUTF8 { bytes in
-                let needle: StaticString = "rdf+xml"
-                let count = needle.utf8CodeUnitCount
-                guard bytes.count >= count else { return false }
-                return (0...(bytes.count - count)).contains { start in
-                    (0..<count).allSatisfy { bytes[start + $0] == needle.utf8Start[$0] }
-                }
+        var first: HEIFItem?
+        for item in items where Self.isXMP(item) {
+            if let primaryItemID, describes(item.id, primaryItemID) { return item }
+            if first == nil { first = item }
+        }
+        return first
+    }
+
+    /// The XMP item that describes the primary item: what libheif gives as the primary image's
+    /// XMP, and where a writer puts properties of the image. Nil when no XMP item describes it.
+    public var primaryXMPItem: HEIFItem? {
+        guard let primaryItemID else { return nil }
+        return items.first { Self.isXMP($0) && describes($0.id, primaryItemID) }
+    }
+
+    /// Every XMP item, in item order.
+    public var xmpItems: [HEIFItem] { items.filter(Self.isXMP) }
+
+    /// The items a `cdsc` ("content describes") reference from `item` names.
+    public func described(by item: UInt32) -> [UInt32] {
+        references.filter { $0.type == "cdsc" && $0.from == item }.flatMap(\.to)
+    }
+
+    func describes(_ item: UInt32, _ target: UInt32) -> Bool {
+        references.contains { $0.type == "cdsc" && $0.from == item && $0.to.contains(target) }
+    }
+
+    /// A `mime` item whose content type names RDF/XML (`application/rdf+xml`). The content type
+    /// is searched as bytes: Swift's generic substring search costs thousands of instructions
+    /// for a string this short.
+    static func isXMP(_ item: HEIFItem) -> Bool {
+        guard item.type == "mime", var type = item.contentType else { return false }
+        return type.withUTF8 { bytes in
+            let needle: StaticString = "rdf+xml"
+            let count = needle.utf8CodeUnitCount
+            guard bytes.count >= count else { return false }
+            return (0...(bytes.count - count)).contains { start in
+                (0..<count).allSatisfy { bytes[start + $0] == needle.utf8Start[$0] }
             }
         }
     }

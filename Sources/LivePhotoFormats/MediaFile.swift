@@ -133,6 +133,22 @@ public struct MotionPhoto: Sendable, Equatable, Codable {
     public var samsungTrailer: Range<Int64>? = nil
     /// The movie's last box runs past the end of the file (or its mpvd): what it claims.
     public var movieCutShort: String? = nil
+    /// A HEIF file's XMP items, in item order, with what each describes and whether it declares
+    /// the motion photo (nil for JPEG and for HEIF files with no XMP item; optional so that
+    /// facts records written before it read).
+    public var xmpItems: [XMPItemRole]? = nil
+    /// A HEIF file's primary item (`pitm`).
+    public var primaryItem: UInt32? = nil
+    /// Every way the file says where its movie is, each judged on its own (nil in facts
+    /// records written before it).
+    public var locators: [MotionPhotoLocator]? = nil
+    /// JPEG: where the image data ends before the movie, after the last EOI marker (FF D9) in
+    /// the 64 KiB before it; nil when none is there or for other formats. Google's checker sums
+    /// it with the primary's Padding and the movie's Length.
+    public var imageEnd: Int64? = nil
+    /// `GCamera:MotionPhoto` and `Container:Version` as written (nil when absent).
+    public var cameraMotionPhoto: String? = nil
+    public var containerVersion: String? = nil
 
     public init(source: String, version: String?, videoOffset: Int64?, videoLength: Int64?, videoFound: Bool, presentationTimestampUs: Int64?) {
         self.source = source
@@ -141,6 +157,55 @@ public struct MotionPhoto: Sendable, Equatable, Codable {
         self.videoLength = videoLength
         self.videoFound = videoFound
         self.presentationTimestampUs = presentationTimestampUs
+    }
+}
+
+/// One way a motion photo says where its movie is, and whether a movie starts there.
+public struct MotionPhotoLocator: Sendable, Equatable, Codable {
+    /// `Container:Directory` (the lengths of the items after the primary, counted from the end),
+    /// `GCamera:MotionPhotoOffset` or `GCamera:MicroVideoOffset` (a distance from the end),
+    /// `mpvd` (the box's payload), `Samsung trailer` (its `MotionPhoto_Data` record).
+    public var name: String
+    /// The byte where it places the movie; nil when its numbers give no offset in the file.
+    public var offset: Int64?
+    /// The number it was read from: the directory's lengths summed, the offset from the end,
+    /// the box or record length.
+    public var value: Int64?
+    /// Whether a movie (an `ftyp` box) starts at `offset`.
+    public var found: Bool
+
+    public init(name: String, offset: Int64?, value: Int64?, found: Bool) {
+        (self.name, self.offset, self.value, self.found) = (name, offset, value, found)
+    }
+
+    public static let directory = "Container:Directory"
+    public static let motionPhotoOffset = "GCamera:MotionPhotoOffset"
+    public static let microVideoOffset = "GCamera:MicroVideoOffset"
+    public static let mpvd = "mpvd"
+    public static let samsungTrailer = "Samsung trailer"
+}
+
+/// One XMP item of a HEIF file: the items its `cdsc` reference describes, and whether its
+/// packet declares a motion photo (`XMPPacket.declaresMotionPhoto`).
+public struct XMPItemRole: Sendable, Equatable, Codable {
+    public var item: UInt32
+    public var describes: [UInt32]
+    public var declaresMotionPhoto: Bool
+
+    public init(item: UInt32, describes: [UInt32], declaresMotionPhoto: Bool) {
+        (self.item, self.describes, self.declaresMotionPhoto) = (item, describes, declaresMotionPhoto)
+    }
+
+    /// The packet Google's motion-photo reader reads (libmotionphoto, `ChooseXmpItemId`): the
+    /// first XMP item that describes the primary, else the first XMP item.
+    public static func googleChoice(_ roles: [XMPItemRole], primary: UInt32?) -> XMPItemRole? {
+        primaryChoice(roles, primary: primary) ?? roles.first
+    }
+
+    /// The packet libheif gives as the primary image's XMP: the first XMP item that describes it.
+    public static func primaryChoice(_ roles: [XMPItemRole], primary: UInt32?) -> XMPItemRole? {
+        guard let primary else { return nil }
+        return roles.first { $0.describes.contains(primary) }
     }
 }
 
@@ -192,9 +257,13 @@ public struct InspectOptions: Sendable {
     /// both this and `chunkTables` on (`.full` and `.check` do; only `Checker.inspectOptions`,
     /// whose files become facts, turns them off).
     public var allItems: Bool
+    /// Parse every XMP packet for all its properties. When false, a packet that cannot hold a
+    /// Google motion-photo property (`XMPPacket.mayHoldMotionPhoto`) is not parsed: the still
+    /// then has no `xmp`, and a malformed packet of that kind gives no warning.
+    public var xmpProperties: Bool
 
     public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, boxTree: Bool = true, decodePlists: Bool = true,
-                chunkTables: Bool = true, allItems: Bool = true) {
+                chunkTables: Bool = true, allItems: Bool = true, xmpProperties: Bool = true) {
         self.standardExif = standardExif
         self.allTimedSamples = allTimedSamples
         self.thumbnail = thumbnail
@@ -202,6 +271,7 @@ public struct InspectOptions: Sendable {
         self.decodePlists = decodePlists
         self.chunkTables = chunkTables
         self.allItems = allItems
+        self.xmpProperties = xmpProperties
     }
 
     public static let full = InspectOptions()

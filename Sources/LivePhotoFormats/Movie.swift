@@ -105,6 +105,9 @@ public struct SampleDescription: Sendable, Equatable {
     public var childTypes: [FourCC]
     /// `mebx` entries: the keys this track's samples may hold.
     public var metadataKeys: [MetadataKeyDeclaration]
+    /// `mett` (text metadata) entries: the MIME type of the samples (`mime_format`); a Google
+    /// motion photo's metadata track says `application/motionphoto-image-meta`.
+    public var mimeFormat: String? = nil
 }
 
 public struct MetadataKeyDeclaration: Sendable, Equatable {

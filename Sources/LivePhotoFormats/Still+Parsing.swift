@@ -5,6 +5,8 @@ extension Still {
         var still = Still(format: format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
         var exifPayload: (tiff: [UInt8], offset: Int64, path: String)?
         var xmpPayload: (bytes: [UInt8], offset: Int64, path: String)?
+        var xmpRoles: [XMPItemRole] = []
+        var misplacedPacket: XMPPacket?
         if format == .jpeg {
             let jpeg = try JPEGStructure.read(from: source)
             still.jpeg = jpeg
@@ -42,13 +44,25 @@ extension Still {
                     still.warnings.append(error)
                 }
             }
-            if let item = heif.xmpItem {
+            // The packet read is the one Google's reader reads (`HEIFStructure.xmpItem`). Other
+            // XMP items (a gain map's own) are parsed only when they may declare a motion photo:
+            // a writer that put it there wrote where neither Google nor libheif looks.
+            let chosen = heif.xmpItem
+            for item in heif.xmpItems {
+                var declares = false
                 do {
                     let (bytes, offset) = try heif.data(of: item, from: source)
-                    xmpPayload = (bytes, offset, "meta/item[\(item.id)] XMP")
+                    if item.id == chosen?.id {
+                        xmpPayload = (bytes, offset, "meta/item[\(item.id)] XMP")
+                    } else if XMPPacket.mayHoldMotionPhoto(bytes) {
+                        let packet = try XMPPacket.parse(bytes, base: offset, path: "meta/item[\(item.id)] XMP")
+                        declares = packet.declaresMotionPhoto
+                        if declares && misplacedPacket == nil { misplacedPacket = packet }
+                    }
                 } catch let error as ParseError {
                     still.warnings.append(error)
                 }
+                xmpRoles.append(XMPItemRole(item: item.id, describes: heif.described(by: item.id), declaresMotionPhoto: declares))
             }
         }
         if let exif = exifPayload {
@@ -69,14 +83,24 @@ extension Still {
                 still.warnings.append(error)
             }
         }
-        if let xmp = xmpPayload {
+        if let xmp = xmpPayload, options.xmpProperties || XMPPacket.mayHoldMotionPhoto(xmp.bytes) {
             do {
                 still.xmp = try XMPPacket.parse(xmp.bytes, base: xmp.offset, path: xmp.path)
             } catch let error as ParseError {
                 still.warnings.append(error)
             }
         }
-        still.motionPhoto = try motionPhoto(still, source: source)
+        // A HEIF motion photo declared only in another item's packet is still one (ExifTool and
+        // the file's own writer see it); `motion-photo-xmp-not-primary` says where it is.
+        let read = still.xmp?.declaresMotionPhoto == true ? still.xmp : misplacedPacket ?? still.xmp
+        if let index = xmpRoles.firstIndex(where: { $0.item == still.heif?.xmpItem?.id }) {
+            xmpRoles[index].declaresMotionPhoto = still.xmp?.declaresMotionPhoto == true
+        }
+        still.motionPhoto = try motionPhoto(still, xmp: read, source: source)
+        if still.motionPhoto != nil, !xmpRoles.isEmpty {
+            still.motionPhoto?.xmpItems = xmpRoles
+            still.motionPhoto?.primaryItem = still.heif?.primaryItemID
+        }
         if let range = still.motionPhoto?.movieRange {
             still.embeddedMovie = try? Movie.read(from: WindowSource(source, range: range), options: options, whole: "the embedded movie")
             // Media data the embedded movie's tables put outside it is the file's damage.
@@ -160,9 +184,9 @@ extension Still {
 
     /// Finds an embedded movie from XMP (`GCamera:MicroVideo*`, `GCamera:MotionPhoto` with a
     /// `Container:Directory`) or a Samsung `mpvd` box, and checks that a movie starts where it is said to.
-    static func motionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
-        guard var motion = try declaredMotionPhoto(still, source: source) ?? trailerMotionPhoto(still, source: source) else { return nil }
-        motion.directory = still.xmp?.directory ?? []
+    static func motionPhoto(_ still: Still, xmp: XMPPacket?, source: ByteSource) throws -> MotionPhoto? {
+        guard var motion = try declaredMotionPhoto(still, xmp: xmp, source: source) ?? trailerMotionPhoto(still, source: source) else { return nil }
+        motion.directory = xmp?.directory ?? []
         let trailer = SamsungTrailer.read(from: source)
         motion.samsungTrailer = trailer?.range
         // In HEIC, Samsung wraps the trailer in a top-level 'sefd' box.
@@ -174,6 +198,9 @@ extension Still {
             cut.map { "box '\($0.type)' at byte \($0.offset) claims \($0.size) bytes, but \(what) ends \(end - $0.offset) bytes after its start" }
         }
         motion.mpvd = mpvd.map { $0.offset..<$0.end }
+        motion.locators = locators(still, xmp: xmp, mpvd: mpvd, trailer: trailer, source: source)
+        motion.cameraMotionPhoto = xmp?.value(XMPPacket.cameraNamespace, "MotionPhoto")
+        motion.containerVersion = xmp?.value(XMPPacket.containerNamespace, "Version")
         // Where the movie is: the mpvd box, the trailer's record, the described offset, else a search.
         if let mpvd, let walk = EmbeddedMovie.walk(at: mpvd.payloadOffset, in: source, limit: mpvd.end) {
             (motion.movieRange, motion.foundBy) = (walk.range, "mpvd")
@@ -189,11 +216,56 @@ extension Still {
             (motion.movieRange, motion.foundBy) = (walk.range, "ftyp search")
             motion.movieCutShort = cutShort(walk.cutShort, ending: source.size, "the file")
         }
+        if still.format == .jpeg, let movie = motion.movieRange {
+            motion.imageEnd = try imageEnd(before: movie.lowerBound, source: source)
+        }
         return motion
     }
 
-    static func declaredMotionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
-        let described = try describedMotionPhoto(still, source: source)
+    /// The end of the last EOI marker (FF D9) in the 64 KiB before `movieStart`: the image's
+    /// end when nothing but vendor data (Pixel's `aecDebug`) lies between it and the movie. The
+    /// last 64 bytes come first, the range the EOI check reads; most files end their image there.
+    static func imageEnd(before movieStart: Int64, source: ByteSource) throws -> Int64? {
+        for window in [Int64(64), 1 << 16] {
+            let count = min(window, movieStart)
+            guard count >= 2 else { return nil }
+            let tail = try source.read(at: movieStart - count, count: Int(count))
+            for index in stride(from: tail.count - 2, through: 0, by: -1) where tail[index] == 0xFF && tail[index + 1] == 0xD9 {
+                return movieStart - count + Int64(index) + 2
+            }
+            if count < window { return nil }
+        }
+        return nil
+    }
+
+    /// Every locator the file has, each judged on its own.
+    static func locators(_ still: Still, xmp: XMPPacket?, mpvd: Box?, trailer: SamsungTrailer?, source: ByteSource) -> [MotionPhotoLocator] {
+        var found: [MotionPhotoLocator] = []
+        func add(_ name: String, _ offset: Int64?, _ value: Int64?) {
+            found.append(MotionPhotoLocator(name: name, offset: offset, value: value, found: offset.map { movieStarts(at: $0, in: source) } ?? false))
+        }
+        if let xmp {
+            if let index = xmp.directory.firstIndex(where: { ($0.mime ?? "").hasPrefix("video/") || $0.semantic == "MotionPhoto" }) {
+                let tail = xmp.directory[index...].reduce(Int64(0)) { $0 &+ max(0, $1.length ?? 0) }
+                add(MotionPhotoLocator.directory, fromEnd(tail, size: source.size), tail)
+            }
+            for (name, field) in [(MotionPhotoLocator.motionPhotoOffset, "MotionPhotoOffset"), (MotionPhotoLocator.microVideoOffset, "MicroVideoOffset")] {
+                if let distance = xmp.value(XMPPacket.cameraNamespace, field).flatMap({ Int64($0) }) {
+                    add(name, fromEnd(distance, size: source.size), distance)
+                }
+            }
+        }
+        if let mpvd { add(MotionPhotoLocator.mpvd, mpvd.payloadOffset, mpvd.payloadSize) }
+        // In a JPEG the trailer's MotionPhoto_Data record holds the movie; in a HEIC it holds a
+        // few bytes of Samsung's own and the mpvd box holds the movie, so it locates nothing.
+        if still.format == .jpeg, let record = trailer?.motionPhoto {
+            add(MotionPhotoLocator.samsungTrailer, record.data.lowerBound, Int64(record.data.count))
+        }
+        return found
+    }
+
+    static func declaredMotionPhoto(_ still: Still, xmp: XMPPacket?, source: ByteSource) throws -> MotionPhoto? {
+        let described = try describedMotionPhoto(xmp, source: source)
         // Samsung HEIF motion photos keep the movie in a top-level 'mpvd' box; their XMP
         // directory lengths describe a trailer instead. Where the XMP misses, the box decides.
         if described?.videoFound != true, let box = still.boxes.first(where: { $0.type == "mpvd" }) {
@@ -229,11 +301,11 @@ extension Still {
         return overflow || offset < 0 ? nil : offset
     }
 
-    static func describedMotionPhoto(_ still: Still, source: ByteSource) throws -> MotionPhoto? {
+    static func describedMotionPhoto(_ xmp: XMPPacket?, source: ByteSource) throws -> MotionPhoto? {
         func fromEnd(_ distance: Int64) -> Int64? { Self.fromEnd(distance, size: source.size) }
         func movieStarts(at offset: Int64) -> Bool { Self.movieStarts(at: offset, in: source) }
         let camera = XMPPacket.cameraNamespace
-        if let xmp = still.xmp {
+        if let xmp {
             let timestamp = (xmp.value(camera, "MotionPhotoPresentationTimestampUs") ?? xmp.value(camera, "MicroVideoPresentationTimestampUs")).flatMap { Int64($0) }
             if xmp.value(camera, "MotionPhoto") == "1" || !xmp.directory.isEmpty && xmp.value(camera, "MotionPhoto") != nil {
                 var offset: Int64?

@@ -180,6 +180,15 @@ public enum DumpJSON {
             ("movieFoundBy", .optional(motion.foundBy)),
             ("mpvd", motion.mpvd.map(range) ?? .null),
             ("samsungTrailer", motion.samsungTrailer.map(range) ?? .null),
+            ("locators", .array((motion.locators ?? []).map { locator in
+                .object([("name", .string(locator.name)), ("offset", locator.offset.map(JSONValue.int) ?? .null),
+                         ("value", locator.value.map(JSONValue.int) ?? .null), ("found", .bool(locator.found))])
+            })),
+            ("xmpItems", .array((motion.xmpItems ?? []).map { role in
+                .object([("item", .int(Int64(role.item))), ("describes", .array(role.describes.map { .int(Int64($0)) })),
+                         ("declaresMotionPhoto", .bool(role.declaresMotionPhoto))])
+            })),
+            ("primaryItem", motion.primaryItem.map { .int(Int64($0)) } ?? .null),
         ])
     }
 

@@ -70,6 +70,16 @@ public enum DumpText {
                     let extents = item.extents.map { "\(item.baseOffset &+ $0.offset)+\($0.length)" }.joined(separator: ",")
                     line(2, "\(item.id) \(item.type.description.terminalSafe)\(item.hidden ? " hidden" : "") method \(item.constructionMethod) extents \(extents)")
                 }
+                // Which packet a reader takes: the one describing the primary (Google's and libheif's choice).
+                for item in heif.xmpItems {
+                    let targets = heif.described(by: item.id)
+                    let chosen = item.id == heif.xmpItem?.id
+                    let read = !chosen ? "" : heif.primaryItemID.map(targets.contains) == true
+                        ? ": the primary's XMP (what Google's motion-photo reader and libheif read)"
+                        : ": Google's motion-photo reader falls back to it (no XMP item describes the primary); libheif gives the primary no XMP"
+                    let declares = still.motionPhoto?.xmpItems?.contains { $0.item == item.id && $0.declaresMotionPhoto } == true ? "; its packet declares the motion photo" : ""
+                    line(2, "XMP item \(item.id) describes " + (targets.isEmpty ? "no item (no cdsc)" : "item(s) " + targets.map(String.init).joined(separator: ", ")) + read + declares)
+                }
             }
             if let note = still.makerNote {
                 line(1, "MakerApple (version \(note.version), \(note.entries.count) entries)")
@@ -94,7 +104,18 @@ public enum DumpText {
                 }
             }
             if let motion = still.motionPhoto {
-                line(1, "motion photo (\(motion.source)): video at \(motion.videoOffset.map(String.init) ?? "?") length \(motion.videoLength.map(String.init) ?? "?"), \(motion.videoFound ? "found" : "NOT found")")
+                let declared = ["Container": "GCamera:MotionPhoto", "MicroVideo": "GCamera:MicroVideo (no GCamera:MotionPhoto)"][motion.source] ?? motion.source
+                line(1, "motion photo (declared by \(declared)\(motion.version.map { ", version \($0.terminalSafe)" } ?? ""))")
+                // Each locator on its own: where it places the movie and whether one starts there.
+                for locator in motion.locators ?? [] {
+                    let number: String
+                    switch locator.name {
+                    case MotionPhotoLocator.directory: number = "items after the primary \(locator.value.map(String.init) ?? "?") bytes, counted from the end"
+                    case MotionPhotoLocator.mpvd, MotionPhotoLocator.samsungTrailer: number = "payload \(locator.value.map(String.init) ?? "?") bytes"
+                    default: number = "\(locator.value.map(String.init) ?? "?") bytes from the end"
+                    }
+                    line(2, "\(locator.name) (\(number)): movie at \(locator.offset.map(String.init) ?? "no byte of the file"), \(locator.found ? "found" : "NOT found")")
+                }
                 if let range = motion.movieRange {
                     line(2, "movie: \(range.upperBound - range.lowerBound) bytes at \(range.lowerBound) (found by \(motion.foundBy ?? "?"))")
                 }

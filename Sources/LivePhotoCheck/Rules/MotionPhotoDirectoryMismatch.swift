@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoDirectoryMismatch: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-directory-mismatch", title: "Motion photo directory disagrees with the file", severity: .warning, category: "motion-photo",
-        rationale: "Motion Photo 1.0 (Container:Directory) lists the primary image first (Item:Length 0; Item:Padding only on it: 0 in JPEG, the mpvd header size in HEIC) and the MotionPhoto item last, its Item:Length the movie's bytes counted from the end of the file. Readers find the movie from these numbers: when they are stale (the still was re-compressed after export) or wrong, players show no motion.",
+        rationale: "Motion Photo 1.0 (Container:Directory) gives the movie's Item:Length, its bytes counted from the end of the file, and the primary's Item:Padding, the bytes between the image and the movie (in HEIC the mpvd header). Readers find the movie from these numbers: when they are stale (the still was re-compressed after export) or wrong, players show no motion. Where Google's checker sums them (a JPEG whose image end is found, a HEIF mpvd box), motion-photo-size-sum and motion-photo-mpvd-mismatch report them instead.",
         fix: "Re-export the motion photo, or convert it (lpcheck convert finds the movie by its own boxes).")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
@@ -19,24 +19,20 @@ enum MotionPhotoDirectoryMismatch: Rule {
         if motion.source == "Container" && directory.isEmpty && motion.videoOffset == nil {
             problems.append("GCamera:MotionPhoto is 1 but the XMP has no directory item nor offset for the movie; it was found \(motion.foundBy == "ftyp search" ? "by its ftyp box" : "in the \(motion.foundBy ?? "file")")")
         }
-        if let first = directory.first {
-            if first.semantic != "Primary" { problems.append("the first directory item is \(first.semantic ?? "unnamed"), not Primary") }
-            if let length = first.length, length != 0 { problems.append("the Primary item's Item:Length is \(length), not 0") }
-            let padding = motion.mpvd.map { Int64(min(movie.lowerBound - $0.lowerBound, 16)) } ?? 0
-            if (first.padding ?? 0) != padding {
-                problems.append("the Primary item's Item:Padding is \(first.padding ?? 0), but \(padding) bytes\(motion.mpvd != nil ? " (the mpvd header)" : "") come before the movie")
+        // The directory's own shape is motion-photo-directory-invalid's. Its numbers against the
+        // file are judged here only where Google's checker does not sum them: in a JPEG whose
+        // image end was found, motion-photo-size-sum says which number is off; in a HEIF file,
+        // motion-photo-mpvd-mismatch.
+        let summed = MotionPhotoSizeSum.summed(still)
+        if !summed, let first = directory.first, let mpvd = motion.mpvd {
+            let header = movie.lowerBound - mpvd.lowerBound
+            if (first.padding ?? 0) != header {
+                problems.append("the Primary item's Item:Padding is \(first.padding ?? 0), but the mpvd header before the movie is \(header) bytes")
             }
         }
-        for (index, entry) in directory.enumerated().dropFirst() where (entry.padding ?? 0) != 0 {
-            problems.append("item \(index + 1) (\(entry.semantic ?? entry.mime ?? "unnamed")) has Item:Padding \(entry.padding ?? 0); only the primary may")
-        }
-        if let index = directory.firstIndex(where: { ($0.mime ?? "").hasPrefix("video/") || $0.semantic == "MotionPhoto" }) {
-            if index != directory.count - 1 { problems.append("the MotionPhoto item is item \(index + 1) of \(directory.count), not the last") }
-            if let length = directory[index].length, length != Int64(movie.count) {
-                problems.append("the MotionPhoto item's Item:Length is \(length), but the movie is \(movie.count) bytes")
-            }
-        } else if !directory.isEmpty {
-            problems.append("the directory has no MotionPhoto item")
+        if !summed, let index = directory.firstIndex(where: { ($0.mime ?? "").hasPrefix("video/") || $0.semantic == "MotionPhoto" }),
+           let length = directory[index].length, length != Int64(movie.count) {
+            problems.append("the MotionPhoto item's Item:Length is \(length), but the movie is \(movie.count) bytes")
         }
         guard !problems.isEmpty else { return [] }
         return [finding("The motion photo's XMP directory disagrees with the file: " + problems.joined(separator: "; ") + ".", still, offset: movie.lowerBound)]

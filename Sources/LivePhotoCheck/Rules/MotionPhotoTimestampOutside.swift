@@ -8,7 +8,7 @@ enum MotionPhotoTimestampOutside: Rule {
         fix: "Set MotionPhotoPresentationTimestampUs to the still's frame, or -1.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard let still = item.still, let timestamp = still.motionPhoto?.presentationTimestampUs, timestamp != -1,
+        guard let still = item.still, let timestamp = still.motionPhoto?.presentationTimestampUs, timestamp >= 0,
               let movie = still.motionMovie, let first = movie.frames.first, let last = movie.frames.last else { return [] }
         let seconds = Double(timestamp) / 1_000_000
         guard seconds < first.start - 1e-6 || seconds >= last.end - 1e-6 else { return [] }

@@ -8,7 +8,8 @@ enum MotionPhotoVideoNotLast: Rule {
         fix: "Remove the bytes after the movie (lpcheck convert writes motion photos with the movie last).")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard let still = item.still, let motion = still.motionPhoto, let movie = motion.movieRange else { return [] }
+        // Where Google's checker sums the sizes, its rule says what follows the movie.
+        guard let still = item.still, let motion = still.motionPhoto, let movie = motion.movieRange, !MotionPhotoSizeSum.summed(still) else { return [] }
         let end = motion.mpvd?.upperBound ?? movie.upperBound
         let limit = motion.samsungTrailer?.lowerBound ?? still.size
         guard end < limit else { return [] }

@@ -20,6 +20,12 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
             var hasChildren = false
             if box.type == "mebx" {
                 hasChildren = true
+            } else if box.type == "mett" {
+                // content_encoding then mime_format, each ended by a zero byte (ISO/IEC 14496-12 12.3.3).
+                let strings = walk.payload.restSlice().split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+                if strings.count >= 2, strings[1].count <= Limits.maxStringBytes {
+                    description.mimeFormat = String(decoding: strings[1], as: UTF8.self)
+                }
             } else if walk.payload.remaining >= 70, Self.videoFormats.contains(box.type) || Self.looksLikeVideoEntry(walk.payload) {
                 try walk.payload.skip(16)
                 description.width = try walk.payload.u16()

@@ -49,7 +49,9 @@ public enum MotionPhotoWriter {
             }
             let window = WindowSource(source, range: 0..<mpvd.lowerBound)
             patch = try StillRewriter.heif(still, source: window, identifier: identifier)
-            if let item = heif.xmpItem,
+            // The packet that declares the motion photo, wherever a writer put it.
+            let declaring = motion.xmpItems?.first(where: \.declaresMotionPhoto).flatMap { role in heif.items.first { $0.id == role.item } }
+            if let item = declaring ?? heif.xmpItem,
                item.constructionMethod == 0, item.extents.count == 1 {
                 let (bytes, offset) = try heif.data(of: item, from: window)
                 let edited = try XMPEditor.removingMotionPhoto(bytes, path: "XMP item")
@@ -120,8 +122,15 @@ public enum MotionPhotoWriter {
     /// `iloc` and `iref`), an `mdat` holding the XMP, and the `mpvd` box holding the MP4, last.
     public static func motionPhotoHEIC(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
         guard let heif = still.heif, let meta = still.boxes.first(where: { $0.type == "meta" }) else { throw WriteError(.missingStructure, "no HEIF meta box") }
-        let existing = heif.xmpItem
+        // The properties go where Google's reader and libheif both read them: the XMP item that
+        // describes the primary, else a new one. An item that describes another image (an HDR gain
+        // map's own XMP) is never written.
+        let existing = heif.primaryXMPItem
         guard let primary = heif.primaryItemID, meta.size <= Int64(UInt32.max) else { throw WriteError(.missingStructure, "no primary item (pitm)") }
+        // A new item describes the primary and, as Apple's and ExifTool's writers do, the ISO
+        // 21496-1 tone-map item (`tmap`) derived from it.
+        let described = [primary] + heif.items.filter { $0.type == "tmap" }.map(\.id)
+        guard described.allSatisfy({ $0 <= 0xFFFF }) else { throw WriteError(.fieldOverflow, "item IDs \(described) do not fit iref version 0") }
         let video = try ISOMovieWriter.mp4(movie, source: movieSource)
         let mpvdHeader = video.outputSize + 8 <= Int64(UInt32.max) ? 8 : 16
         let fields = XMPEditor.MotionFields(primaryMime: "image/heic", primaryPadding: Int64(mpvdHeader), movieLength: video.outputSize, presentationTimestampUs: timestampUs)
@@ -138,7 +147,7 @@ public enum MotionPhotoWriter {
         }
         if existing == nil {
             try replace("iinf") { try HEIFItemEditing.addingInfo(to: $0, itemID: UInt16(itemID)) }
-            let reference = BoxWriter.box("cdsc", BoxWriter.u16(UInt16(itemID)) + BoxWriter.u16(1) + BoxWriter.u16(UInt16(clamping: primary)))
+            let reference = BoxWriter.box("cdsc", BoxWriter.u16(UInt16(itemID)) + BoxWriter.u16(UInt16(described.count)) + described.flatMap { BoxWriter.u16(UInt16($0)) })
             if children.contains(where: { $0.type == "iref" }) {
                 try replace("iref") { try HEIFItemEditing.addingReference(to: $0, reference) }
             } else {
@@ -170,7 +179,7 @@ public enum MotionPhotoWriter {
                                      : BoxWriter.u32(1) + FourCC("mpvd").bytes + BoxWriter.u64(UInt64(video.outputSize + 16)))
         patch.notes = [
             "meta (\(meta.size) bytes at \(meta.offset)) becomes free space; nothing in the file moves",
-            "a new meta at the end with \(existing == nil ? "XMP item \(itemID) (iinf, iloc, iref cdsc → item \(primary))" : "XMP item \(itemID)'s packet extended and moved (iloc)"): GCamera:MotionPhoto 1, version 1, presentation timestamp \(timestampUs) µs, a directory of the primary image (padding \(mpvdHeader)) and the movie (\(video.outputSize) bytes)",
+            "a new meta at the end with \(existing == nil ? "XMP item \(itemID) (iinf, iloc, iref cdsc → item\(described.count > 1 ? "s" : "") \(described.map(String.init).joined(separator: ", ")))" : "XMP item \(itemID)'s packet extended and moved (iloc)"): GCamera:MotionPhoto 1, version 1, presentation timestamp \(timestampUs) µs, a directory of the primary image (padding \(mpvdHeader)) and the movie (\(video.outputSize) bytes)",
             "the movie in a top-level mpvd box, last",
         ]
         patch.append(video.copying(from: moviePath))

@@ -1,0 +1,32 @@
+import LivePhotoFormats
+
+/// A HEIF motion photo whose mpvd box Google's checker rejects.
+enum MotionPhotoMpvdMismatch: Rule {
+    static let description = RuleDescription(
+        identifier: "motion-photo-mpvd-mismatch", title: "Motion photo mpvd box disagrees with the XMP", severity: .error, category: "motion-photo",
+        rationale: "In HEIF the movie is in a top-level mpvd box. Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckMpvdBox) requires that box, last (its start plus its size is the file's size), its payload as long as the movie's Item:Length, and its header (8 bytes, 16 with a 64-bit size) as long as the primary's Item:Padding.",
+        fix: "Put the movie in a top-level mpvd box at the end and write its sizes into the directory (`lpcheck convert` does).")
+
+    static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
+        guard let still = item.still, [.heic, .heif, .avif].contains(still.format), let motion = still.motionPhoto, motion.cameraMotionPhoto != nil else { return [] }
+        guard let mpvd = motion.mpvd else {
+            return [finding("The XMP declares a motion photo, but the file has no top-level mpvd box: Google's reader finds no movie in a HEIF file without one.", still)]
+        }
+        var problems: [String] = []
+        if mpvd.upperBound != still.size { problems.append("the mpvd box (\(mpvd.count) bytes at \(mpvd.lowerBound)) ends at byte \(mpvd.upperBound), not at the file's end (\(still.size))") }
+        let header = Int64(mpvd.count >= 16 && motion.movieRange.map { $0.lowerBound - mpvd.lowerBound == 16 } == true ? 16 : 8)
+        let payload = Int64(mpvd.count) - header
+        let movieItem = motion.directory.count >= 2 ? motion.directory.last : nil
+        let length = movieItem?.length ?? 0
+        if length != payload { problems.append("its payload is \(payload) bytes, but the movie's Item:Length is \(movieItem?.length.map(String.init) ?? "missing (0)")") }
+        let padding = motion.directory.first?.padding ?? 0
+        if padding != header { problems.append("its header is \(header) bytes, but the primary's Item:Padding is \(motion.directory.first?.padding.map(String.init) ?? "missing (0)")") }
+        guard !problems.isEmpty else { return [] }
+        return [finding("Google's checker rejects the mpvd box: " + problems.joined(separator: "; ") + ".", still, offset: mpvd.lowerBound)]
+    }
+
+    static let examples: [RuleExample] = [
+        .triggers("padding is not the header", Example.heicMotionPhotoItem(padding: 41)),
+        .passes("mpvd last, sizes written", Example.heicMotionPhotoItem(padding: 8)),
+    ]
+}
