@@ -192,6 +192,9 @@ enum CompactCoder {
                 int(kinds.audio)
                 int(kinds.metadata)
                 bool(kinds.motionPhotoMetadata)
+                optional(kinds.primaryFrameTimestampUs, signed)
+                optional(kinds.unsortedScoreIndex, int)
+                optional(kinds.metadataError, string)
             }
         }
     }
@@ -363,7 +366,11 @@ enum CompactCoder {
                                sampleIndex: try int(), mediaTime: try varint(), duration: try uint32(), mediaTimescale: try uint32(),
                                seconds: try optional(double), hasEditList: try bool())
             }
-            movie.trackKinds = try optional { MovieFacts.TrackKinds(audio: try int(), metadata: try int(), motionPhotoMetadata: try bool()) }
+            movie.trackKinds = try optional {
+                var kinds = MovieFacts.TrackKinds(audio: try int(), metadata: try int(), motionPhotoMetadata: try bool())
+                (kinds.primaryFrameTimestampUs, kinds.unsortedScoreIndex, kinds.metadataError) = (try optional(signed), try optional(int), try optional(string))
+                return kinds
+            }
             return movie
         }
     }

@@ -153,7 +153,9 @@ public enum Example {
         movie.metadataHandler = "mdta"
         movie.hasContentIdentifierKey = true
         movie.contentIdentifierLocation = "moov/meta"
-        movie.trackKinds = MovieFacts.TrackKinds(audio: 1, metadata: 2, motionPhotoMetadata: true)
+        var kinds = MovieFacts.TrackKinds(audio: 1, metadata: 2, motionPhotoMetadata: true)
+        (kinds.primaryFrameTimestampUs, kinds.unsortedScoreIndex, kinds.metadataError) = (1_466_666, 3, "descriptor of 90 bytes")
+        movie.trackKinds = kinds
         movie.videoTrackCount = 1
         movie.frameDurations = FrameDurations(timescale: 600, frameCount: 88, nominal: 20, minimum: 19, maximum: 21, zeroDurationFrames: 1)
         movie.frames = [MovieFacts.FrameRun(start: 0.1, duration: 1.0 / 30, count: 87), MovieFacts.FrameRun(start: 3.0, duration: 0.04, count: 1)]

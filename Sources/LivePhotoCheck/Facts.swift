@@ -218,11 +218,18 @@ public struct MovieFacts: Sendable, Codable {
         public var audio: Int
         public var metadata: Int
         public var motionPhotoMetadata: Bool
+        /// From the first sample of the first motion-photo metadata track: the primary image's
+        /// frame time (-1 when the sample gives none), the index of the first high-resolution
+        /// frame score whose time is before the one above it, or why the sample could not be read.
+        public var primaryFrameTimestampUs: Int64? = nil
+        public var unsortedScoreIndex: Int? = nil
+        public var metadataError: String? = nil
+
         public init(audio: Int, metadata: Int, motionPhotoMetadata: Bool) {
             (self.audio, self.metadata, self.motionPhotoMetadata) = (audio, metadata, motionPhotoMetadata)
         }
 
-        public static let motionPhotoMetadataMime = "application/motionphoto-image-meta"
+        public static let motionPhotoMetadataMime = MotionPhotoMetadata.mime
     }
 
     /// `count` frames of `duration` seconds each, the first starting at `start`.
@@ -331,9 +338,15 @@ extension MovieFacts {
         var kinds = TrackKinds(audio: 0, metadata: 0, motionPhotoMetadata: false)
         for track in movie.tracks {
             if track.handler == "soun" { kinds.audio += 1 }
-            if track.handler == "meta" {
-                kinds.metadata += 1
-                if track.sampleDescriptions.contains(where: { $0.mimeFormat == TrackKinds.motionPhotoMetadataMime }) { kinds.motionPhotoMetadata = true }
+            if track.handler == "meta" { kinds.metadata += 1 }
+            if !kinds.motionPhotoMetadata && track.isMotionPhotoMetadata {
+                kinds.motionPhotoMetadata = true
+                kinds.metadataError = track.timedMetadataError.map { "\($0.message) at byte \($0.offset)" }
+                if let metadata = track.motionPhotoMetadata {
+                    kinds.primaryFrameTimestampUs = metadata.primaryFrameTimestampUs
+                    let times = metadata.highResFrameTimestampsUs
+                    kinds.unsortedScoreIndex = times.indices.dropFirst().first { times[$0] < times[$0 - 1] }
+                }
             }
         }
         trackKinds = kinds

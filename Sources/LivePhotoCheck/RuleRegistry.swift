@@ -43,6 +43,7 @@ public enum RuleRegistry {
         MotionPhotoTimestampNegative.self,
         MotionPhotoVideoTracks.self,
         MotionPhotoUnusualTracks.self,
+        MotionPhotoMetadataTrack.self,
         MotionPhotoLocatorsDisagree.self,
         MotionPhotoMicroVideoOnly.self,
         MotionPhotoMovieQuickTime.self,

@@ -92,8 +92,28 @@ struct MovieParser {
                 warnings.append(error)
             }
         }
+        // Google's reader reads the first sample of the first motion-photo metadata track.
+        if let index = movie.tracks.firstIndex(where: \.isMotionPhotoMetadata) {
+            do {
+                movie.tracks[index].motionPhotoMetadata = try motionPhotoMetadata(movie.tracks[index])
+            } catch let error as ParseError {
+                movie.tracks[index].timedMetadataError = error
+                warnings.append(error)
+            }
+        }
         movie.warnings = warnings
         return movie
+    }
+
+    /// The first sample of a motion-photo metadata track, decoded; nil when the track has none.
+    func motionPhotoMetadata(_ track: Track) throws -> MotionPhotoMetadata? {
+        guard let sample = try track.sampleTable.resolve(limit: 1, path: track.path).first else { return nil }
+        let path = "\(track.path)/sample[1]"
+        guard sample.size <= Self.maxTimedSampleBytes, let offset = Int64(exactly: sample.offset) else {
+            throw ParseError(.limitExceeded, "motion-photo metadata sample of \(sample.size) bytes at \(sample.offset)",
+                             offset: min(Int64(clamping: sample.offset), source.size), path: path)
+        }
+        return try MotionPhotoMetadata.decode(try readSample(offset: offset, size: Int(sample.size), path: path), base: offset, path: path)
     }
 
     /// A box model from its payload, with a warning for any byte it leaves unread.
@@ -185,6 +205,12 @@ struct MovieParser {
         track.isTimedMetadata && (allTimedSamples || track.declaresStillImageTime)
     }
 
+    /// Whether `parse` reads a sample of `track` (the `mebx` samples above, or a motion photo's
+    /// metadata sample), so keeps its chunk tables.
+    func keepsChunks(of track: Track) -> Bool {
+        readsSamples(of: track) || track.isMotionPhotoMetadata
+    }
+
     mutating func sampleTable(_ reader: ByteReader, into track: inout Track) throws {
         var table = SampleTable()
         // Chunk tables are kept unless asked not to; then they are skipped for a track whose
@@ -203,7 +229,7 @@ struct MovieParser {
                 if descriptions.descriptions.count != Int(descriptions.declaredCount) {
                     warnings.append(walk.payload.error(.invalidValue, "stsd declares \(descriptions.declaredCount) entries but holds \(descriptions.descriptions.count)"))
                 }
-                if position == 0 { keepChunks = chunkTables || readsSamples(of: track) }
+                if position == 0 { keepChunks = chunkTables || keepsChunks(of: track) }
             case "stts":
                 table.timeToSample = try model(walk.payload, as: TimeToSampleBox.self, "stts").entries
             case "ctts":

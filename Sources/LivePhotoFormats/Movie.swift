@@ -60,6 +60,11 @@ public struct Track: Sendable {
     public var timedMetadata: [TimedMetadataSample]
     /// Why timed metadata could not be read, if it could not.
     public var timedMetadataError: ParseError?
+    /// The first sample of a Google motion photo's metadata track, decoded (the first such track only).
+    public var motionPhotoMetadata: MotionPhotoMetadata? = nil
+
+    /// A `meta` track whose `mett` entry says `application/motionphoto-image-meta`.
+    public var isMotionPhotoMetadata: Bool { handler == "meta" && sampleDescriptions.contains { $0.mimeFormat == MotionPhotoMetadata.mime } }
 
     public var isVideo: Bool { handler == "vide" }
     public var isTimedMetadata: Bool { sampleDescriptions.contains { $0.format == "mebx" } }

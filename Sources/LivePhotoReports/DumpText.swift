@@ -120,7 +120,23 @@ public enum DumpText {
                     line(2, "movie: \(range.upperBound - range.lowerBound) bytes at \(range.lowerBound) (found by \(motion.foundBy ?? "?"))")
                 }
                 if let trailer = motion.samsungTrailer { line(2, "Samsung trailer: \(trailer.upperBound - trailer.lowerBound) bytes at \(trailer.lowerBound)") }
+                if let embedded = still.embeddedMovie {
+                    line(2, "embedded movie: brand \(embedded.majorBrand?.description.terminalSafe ?? "none"), \(embedded.tracks.count) track(s)")
+                    for track in embedded.tracks {
+                        let formats = track.sampleDescriptions.map { $0.format.description + ($0.mimeFormat.map { " (\($0))" } ?? "") }.joined(separator: ", ")
+                        line(3, "track \(track.id): \(track.handler.description) \(formats)".terminalSafe)
+                        motionPhotoMetadata(track, depth: 4)
+                    }
+                }
             }
+        }
+
+        /// The decoded first sample of a Google motion-photo metadata track.
+        mutating func motionPhotoMetadata(_ track: Track, depth: Int) {
+            guard let metadata = track.motionPhotoMetadata else { return }
+            let times = metadata.highResFrameTimestampsUs
+            line(depth, "motion-photo metadata (sample 1): primary image frame at \(metadata.primaryFrameTimestampUs) µs, \(times.count) scored high-resolution frame(s)"
+                + (times.isEmpty ? "" : " at " + times.prefix(8).map(String.init).joined(separator: ", ") + (times.count > 8 ? ", …" : "") + " µs"))
         }
 
         mutating func movie(_ movie: Movie) {
@@ -176,6 +192,7 @@ public enum DumpText {
             }
             if let limit, track.timedMetadata.count > limit { line(2, "… \(track.timedMetadata.count - limit) more timed samples") }
             if let error = track.timedMetadataError { line(2, "timed metadata unreadable: \(error.description.terminalSafe)") }
+            motionPhotoMetadata(track, depth: 2)
         }
     }
 }

@@ -50,7 +50,13 @@ func run(_ bytes: [UInt8]) {
         }
         _ = ExifReader.tags(tiff: bytes, makerNoteRange: nil)
     case .xmp:
-        _ = try? XMPPacket.parse(bytes, base: 0, path: "XMP")
+        // check leaves a packet unparsed when the byte search says it cannot hold a Google
+        // property: a packet that parses with one must never be left so.
+        if let packet = try? XMPPacket.parse(bytes, base: 0, path: "XMP"), !XMPPacket.mayHoldMotionPhoto(bytes),
+           packet.declaresMotionPhoto || packet.properties.contains(where: { $0.namespace.contains("ns.google.com/photos") }) {
+            fatalError("a packet with Google motion-photo properties that the byte search passes over")
+        }
+        _ = try? MotionPhotoMetadata.decode(bytes, base: 0, path: "mett")
     case .inspect:
         let file = MediaFile.inspect(source: MemorySource(bytes), path: "input")
         let facts = FileFacts(file)
