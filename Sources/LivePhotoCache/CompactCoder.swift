@@ -106,14 +106,14 @@ enum CompactCoder {
         }
 
         func motionPhoto(_ motion: MotionPhoto) {
-            string(motion.source)
+            string(motion.source.rawValue)
             optional(motion.version, string)
             optional(motion.videoOffset, signed)
             optional(motion.videoLength, signed)
             bool(motion.videoFound)
             optional(motion.presentationTimestampUs, signed)
             optional(motion.movieRange, range)
-            optional(motion.foundBy, string)
+            optional(motion.foundBy) { string($0.rawValue) }
             list(motion.directory) { item in
                 // Sorted: the bytes of equal facts are equal.
                 list(item.fields.sorted { $0.key < $1.key }) { pair in
@@ -321,10 +321,10 @@ enum CompactCoder {
         }
 
         func motionPhoto() throws -> MotionPhoto {
-            var motion = MotionPhoto(source: try string(), version: try optional(string), videoOffset: try optional(signed),
+            var motion = MotionPhoto(source: try raw(MotionPhotoSource.self), version: try optional(string), videoOffset: try optional(signed),
                                      videoLength: try optional(signed), videoFound: try bool(), presentationTimestampUs: try optional(signed))
             motion.movieRange = try optional(range)
-            motion.foundBy = try optional(string)
+            motion.foundBy = try optional { try raw(MovieFoundBy.self) }
             motion.directory = try list {
                 var fields: [String: String] = [:]
                 for (key, value) in try list({ (try string(), try string()) }) { fields[key] = value }

@@ -65,12 +65,12 @@ public enum Example {
 
     /// A motion photo's facts as a Pixel writes them, its movie found there or not.
     public static func motionPhoto(found: Bool) -> MotionPhoto {
-        var motion = MotionPhoto(source: "Container", version: "1", videoOffset: 131_582, videoLength: 8_730, videoFound: found, presentationTimestampUs: 0)
+        var motion = MotionPhoto(source: .container, version: "1", videoOffset: 131_582, videoLength: 8_730, videoFound: found, presentationTimestampUs: 0)
         motion.directory = [
             XMPPacket.DirectoryItem(fields: ["Mime": "image/jpeg", "Semantic": "Primary", "Length": "0", "Padding": "0"]),
             XMPPacket.DirectoryItem(fields: ["Mime": "video/mp4", "Semantic": "MotionPhoto", "Length": "8730", "Padding": "0"]),
         ]
-        if found { (motion.movieRange, motion.foundBy) = (131_582..<140_312, "described") }
+        if found { (motion.movieRange, motion.foundBy) = (131_582..<140_312, .described) }
         return motion
     }
 
@@ -132,10 +132,10 @@ public enum Example {
         facts.make = "Apple"
         facts.model = "iPhone 15 Pro"
         facts.thumbnail = [0xFF, 0xD8]
-        var motion = MotionPhoto(source: "Container", version: "1", videoOffset: -2_000_000, videoLength: 1_500_000, videoFound: true,
+        var motion = MotionPhoto(source: .container, version: "1", videoOffset: -2_000_000, videoLength: 1_500_000, videoFound: true,
                                  presentationTimestampUs: 1_466_666)
         motion.movieRange = 1_000_000..<2_500_000
-        motion.foundBy = "described"
+        motion.foundBy = .described
         motion.directory = [XMPPacket.DirectoryItem(fields: ["Mime": "image/heic", "Semantic": "Primary"]),
                             XMPPacket.DirectoryItem(fields: ["Mime": "video/mp4", "Length": "1500000"])]
         motion.mpvd = 999_992..<2_500_000

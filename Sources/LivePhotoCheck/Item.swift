@@ -169,5 +169,4 @@ public struct CheckItem: Sendable {
     /// The identifier the item is known by: the still's, else the movie's.
     public var contentIdentifier: String? { still?.contentIdentifier ?? movie?.contentIdentifier }
 
-    public var worstSeverity: Severity? { findings.map(\.severity).max() }
 }

@@ -1,3 +1,12 @@
+/// What a rule judges; the raw value is the category reports and the catalogue show.
+public enum RuleCategory: String, Sendable, CaseIterable, CustomStringConvertible {
+    case damage, identifier, pairing, structure, timing
+    case motionPhoto = "motion-photo"
+    case stillImageTime = "still-image-time"
+
+    public var description: String { rawValue }
+}
+
 /// A rule's description: the stable identifier (it appears in reports, CI logs and
 /// configuration, and never changes), its default severity and what a user needs to act.
 public struct RuleDescription: Sendable, Equatable {
@@ -9,13 +18,13 @@ public struct RuleDescription: Sendable, Equatable {
     /// Whether `lpcheck repair` fixes what this rule finds: derived from the rule's conformance to
     /// `FixableRule` (`RuleRegistry.describe`), never declared by hand.
     public var autofixable: Bool = false
-    public var category: String
+    public var category: RuleCategory
 
     /// Whether the rule finds damage to a file's bytes or structure: a writer does not write
     /// from such a file without `--force`.
-    public var marksDamage: Bool { category == "damage" }
+    public var marksDamage: Bool { category == .damage }
 
-    public init(identifier: String, title: String, severity: Severity, category: String, rationale: String, fix: String) {
+    public init(identifier: String, title: String, severity: Severity, category: RuleCategory, rationale: String, fix: String) {
         self.identifier = identifier
         self.title = title
         self.severity = severity

@@ -29,7 +29,6 @@ public struct AppleMakerNote: Sendable, Equatable {
 
     public static let signature: [UInt8] = Array("Apple iOS".utf8) + [0]
     public static let contentIdentifierTag: UInt16 = 0x0011
-    public static let livePhotoVideoIndexTag: UInt16 = 0x0017
 
     public func entry(_ tag: UInt16) -> Entry? { entries.first { $0.tag == tag } }
 

@@ -95,30 +95,7 @@ public struct JPEGStructure: Sendable {
                 throw ParseError(.truncated, "segment of \(length) bytes runs past the end of the file", offset: offset, path: path)
             }
             if marker == 0xE1 {
-                // APP1 holds Exif or XMP nearly always, and at most 64 KB. Its first bytes come
-                // from the window of the header just read: an Exif segment's TIFF bytes are then
-                // read where they start (not copied out of the segment), any other is read whole.
-                let probe = try source.read(at: segment.payloadOffset, count: min(segment.length, exifHeader.count))
-                if probe.elementsEqual(exifHeader) {
-                    segment.label = "Exif"
-                    if structure.exif == nil {
-                        let start = segment.payloadOffset + Int64(exifHeader.count)
-                        structure.exif = (try source.read(at: start, count: segment.length - exifHeader.count), start)
-                    }
-                    structure.segments.append(segment)
-                    offset = segment.payloadOffset + Int64(segment.length)
-                    continue
-                }
-                let payload = probe + (try source.read(at: segment.payloadOffset + Int64(probe.count), count: segment.length - probe.count))
-                segment.label = label(marker: marker, probe: payload.prefix(40))
-                if segment.label == "XMP", structure.xmp == nil {
-                    structure.xmp = (Array(payload.dropFirst(xmpHeader.count)), segment.payloadOffset + Int64(xmpHeader.count))
-                } else if segment.label == "ExtendedXMP", segment.length > extendedXMPHeader.count + 40 {
-                    var reader = ByteReader(payload, base: segment.payloadOffset, path: path)
-                    try reader.skip(extendedXMPHeader.count + 32 + 4)
-                    let partOffset = try reader.u32()
-                    extended.append((partOffset, try reader.restBytes()))
-                }
+                try readAPP1(&segment, path: path, source: source, into: &structure, extended: &extended)
             } else if (0xE0...0xEF).contains(marker) {
                 segment.label = label(marker: marker, probe: try source.read(at: segment.payloadOffset, count: min(segment.length, 40))[...])
             }
@@ -126,6 +103,32 @@ public struct JPEGStructure: Sendable {
             if marker == 0xDA { break }
             offset = segment.payloadOffset + Int64(segment.length)
         }
+        }
+    }
+
+    /// An APP1 segment: Exif or XMP nearly always, and at most 64 KB. Its first bytes come from
+    /// the window of the header just read: an Exif segment's TIFF bytes are then read where they
+    /// start (not copied out of the segment), any other is read whole.
+    static func readAPP1(_ segment: inout JPEGSegment, path: String, source: ByteSource, into structure: inout JPEGStructure,
+                         extended: inout [(offset: UInt32, bytes: [UInt8])]) throws {
+        let probe = try source.read(at: segment.payloadOffset, count: min(segment.length, exifHeader.count))
+        if probe.elementsEqual(exifHeader) {
+            segment.label = "Exif"
+            if structure.exif == nil {
+                let start = segment.payloadOffset + Int64(exifHeader.count)
+                structure.exif = (try source.read(at: start, count: segment.length - exifHeader.count), start)
+            }
+            return
+        }
+        let payload = probe + (try source.read(at: segment.payloadOffset + Int64(probe.count), count: segment.length - probe.count))
+        segment.label = label(marker: 0xE1, probe: payload.prefix(40))
+        if segment.label == "XMP", structure.xmp == nil {
+            structure.xmp = (Array(payload.dropFirst(xmpHeader.count)), segment.payloadOffset + Int64(xmpHeader.count))
+        } else if segment.label == "ExtendedXMP", segment.length > extendedXMPHeader.count + 40 {
+            var reader = ByteReader(payload, base: segment.payloadOffset, path: path)
+            try reader.skip(extendedXMPHeader.count + 32 + 4)
+            let partOffset = try reader.u32()
+            extended.append((partOffset, try reader.restBytes()))
         }
     }
 

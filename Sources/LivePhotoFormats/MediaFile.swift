@@ -109,11 +109,37 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
     }
 }
 
+/// What declares a motion photo. The raw values are those of the reports and records.
+public enum MotionPhotoSource: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// `GCamera:MicroVideo` (the XMP before Motion Photo 1.0).
+    case microVideo = "MicroVideo"
+    /// `GCamera:MotionPhoto` (with the `Container:Directory` of Motion Photo 1.0).
+    case container = "Container"
+    /// A Samsung HEIF `mpvd` box, the XMP saying nothing that finds the movie.
+    case mpvd
+    /// A JPEG's Samsung SEF `MotionPhoto_Data` record, with no motion-photo XMP.
+    case samsungTrailer = "Samsung trailer"
+
+    public var description: String { rawValue }
+}
+
+/// How the movie of a motion photo was found. The raw values are those of the reports and records.
+public enum MovieFoundBy: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// Where the XMP says.
+    case described
+    /// In the top-level `mpvd` box.
+    case mpvd
+    /// In the Samsung trailer's `MotionPhoto_Data` record.
+    case samsungTrailer = "Samsung trailer"
+    /// By searching for an `ftyp` box after the image: where the XMP says holds none.
+    case ftypSearch = "ftyp search"
+
+    public var description: String { rawValue }
+}
+
 /// An Android-style motion photo: a still with a movie inside the same file.
 public struct MotionPhoto: Sendable, Equatable, Codable {
-    /// `MicroVideo` (v1 XMP), `Container` (Camera XMP directory), `mpvd` (Samsung HEIF box), or
-    /// `Samsung trailer` (a JPEG's SEF `MotionPhoto_Data` record, no XMP).
-    public var source: String
+    public var source: MotionPhotoSource
     public var version: String?
     /// Where the embedded movie is said to be (absolute offset) and how long it is.
     public var videoOffset: Int64?
@@ -123,8 +149,8 @@ public struct MotionPhoto: Sendable, Equatable, Codable {
     public var presentationTimestampUs: Int64?
     /// Where a movie really is (its top-level boxes walked from its `ftyp`), however it was found.
     public var movieRange: Range<Int64>? = nil
-    /// How `movieRange` was found: `described` (where the XMP says), `mpvd`, `Samsung trailer`, or `ftyp search`.
-    public var foundBy: String? = nil
+    /// How `movieRange` was found.
+    public var foundBy: MovieFoundBy? = nil
     /// The XMP `Container:Directory` items, in order.
     public var directory: [XMPPacket.DirectoryItem] = []
     /// The top-level `mpvd` box of a HEIC motion photo, header included.
@@ -150,7 +176,7 @@ public struct MotionPhoto: Sendable, Equatable, Codable {
     public var cameraMotionPhoto: String? = nil
     public var containerVersion: String? = nil
 
-    public init(source: String, version: String?, videoOffset: Int64?, videoLength: Int64?, videoFound: Bool, presentationTimestampUs: Int64?) {
+    public init(source: MotionPhotoSource, version: String?, videoOffset: Int64?, videoLength: Int64?, videoFound: Bool, presentationTimestampUs: Int64?) {
         self.source = source
         self.version = version
         self.videoOffset = videoOffset

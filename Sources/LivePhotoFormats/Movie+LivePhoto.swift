@@ -57,8 +57,6 @@ extension Movie {
     /// Timed-metadata tracks that declare the still-image-time key (found by key, not position).
     public var stillImageTimeTracks: [Track] { tracks.filter(\.declaresStillImageTime) }
 
-    public var videoTracks: [Track] { tracks.filter(\.isVideo) }
-
     /// The IDs of the video tracks, in order. Asked here, where a track's fields are read in
     /// place: asked from another module, each question copied the whole track.
     public var videoTrackIDs: [UInt32] {

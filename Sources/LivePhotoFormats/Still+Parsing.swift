@@ -3,102 +3,129 @@ extension Still {
     /// Problems in one part (say a broken MakerNote) become warnings; the rest is still read.
     public static func read(from source: ByteSource, format: FileFormat, options: InspectOptions = .full) throws -> Still {
         var still = Still(format: format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
-        var exifPayload: (tiff: [UInt8], offset: Int64, path: String)?
-        var xmpPayload: (bytes: [UInt8], offset: Int64, path: String)?
-        var xmpRoles: [XMPItemRole] = []
-        var misplacedPacket: XMPPacket?
-        if format == .jpeg {
+        var payloads = Payloads()
+        switch format {
+        case .jpeg:
             let jpeg = try JPEGStructure.read(from: source)
             still.jpeg = jpeg
             still.warnings += jpeg.warnings
-            if let exif = jpeg.exif { exifPayload = (exif.tiff, exif.offset, "APP1 Exif") }
-            if let xmp = jpeg.xmp { xmpPayload = (xmp.bytes, xmp.offset, "APP1 XMP") }
-        } else if format == .png {
+            if let exif = jpeg.exif { payloads.exif = (exif.tiff, exif.offset, "APP1 Exif") }
+            if let xmp = jpeg.xmp { payloads.xmp = (xmp.bytes, xmp.offset, "APP1 XMP") }
+        case .png:
             let png = try PNGStructure.read(from: source)
             still.png = png
             still.warnings += png.warnings
-            if let exif = png.exif { exifPayload = (exif.tiff, exif.offset, "eXIf") }
-            if let xmp = png.xmp { xmpPayload = (xmp.bytes, xmp.offset, "iTXt XMP") }
-        } else {
-            let layout = try TopLevelLayout.read(from: source)
-            still.warnings += layout.warnings
-            still.boxes = layout.boxes
-            guard let metaIndex = layout.boxes.firstIndex(where: { $0.type == "meta" }) else {
-                throw ParseError(.invalidValue, "HEIF file without a top-level 'meta' box", offset: 0, path: "meta")
-            }
-            let meta = layout.boxes[metaIndex]
-            let payload = try source.payload(of: meta, path: "meta")
-            var heif = try HEIFStructure.parse(payload, metadataItemsOnly: !options.allItems)
-            heif.metaPath = "meta"
-            still.warnings += heif.warnings
-            var inner = payload
-            try inner.skip(4)
-            if options.boxTree { still.boxes[metaIndex].children = try BoxTable.tree(inner, depth: 1) } else { try BoxTable.checkStructure(inner, depth: 1) }
-            still.heif = heif
-            if let item = heif.items.first(where: { $0.type == "Exif" }) {
-                do {
-                    let (bytes, offset) = try heif.data(of: item, from: source)
-                    let start = try HEIFStructure.exifTIFFStart(bytes, base: offset, path: "meta/iloc/item[\(item.id)]")
-                    exifPayload = (Array(bytes[start...]), offset + Int64(start), "meta/item[\(item.id)] Exif")
-                } catch let error as ParseError {
-                    still.warnings.append(error)
-                }
-            }
-            // The packet read is the one Google's reader reads (`HEIFStructure.xmpItem`). Other
-            // XMP items (a gain map's own) are parsed only when they may declare a motion photo:
-            // a writer that put it there wrote where neither Google nor libheif looks.
-            let chosen = heif.xmpItem
-            for item in heif.xmpItems {
-                var declares = false
-                do {
-                    let (bytes, offset) = try heif.data(of: item, from: source)
-                    if item.id == chosen?.id {
-                        xmpPayload = (bytes, offset, "meta/item[\(item.id)] XMP")
-                    } else if XMPPacket.mayHoldMotionPhoto(bytes) {
-                        let packet = try XMPPacket.parse(bytes, base: offset, path: "meta/item[\(item.id)] XMP")
-                        declares = packet.declaresMotionPhoto
-                        if declares && misplacedPacket == nil { misplacedPacket = packet }
-                    }
-                } catch let error as ParseError {
-                    still.warnings.append(error)
-                }
-                xmpRoles.append(XMPItemRole(item: item.id, describes: heif.described(by: item.id), declaresMotionPhoto: declares))
-            }
+            if let exif = png.exif { payloads.exif = (exif.tiff, exif.offset, "eXIf") }
+            if let xmp = png.xmp { payloads.xmp = (xmp.bytes, xmp.offset, "iTXt XMP") }
+        default:
+            payloads = try readHEIF(into: &still, source: source, options: options)
         }
-        if let exif = exifPayload {
-            do {
-                let tiff = try TIFFLayout.read(exif.tiff, base: exif.offset, path: exif.path)
-                still.tiff = tiff
-                if options.standardExif {
-                    still.exif = ExifReader.tags(tiff: exif.tiff, makerNoteRange: tiff.makerNoteRange)
-                }
-                if options.thumbnail, let range = tiff.thumbnailRange, exif.tiff[range].starts(with: [0xFF, 0xD8]) {
-                    still.thumbnail = Array(exif.tiff[range])
-                }
-                if let range = tiff.makerNoteRange, AppleMakerNote.isAppleMakerNote(exif.tiff[range]) {
-                    still.makerNote = try AppleMakerNote.read(Array(exif.tiff[range]), base: exif.offset + Int64(range.lowerBound), path: exif.path + "/MakerApple",
-                                                              decodePlists: options.decodePlists)
-                }
-            } catch let error as ParseError {
-                still.warnings.append(error)
-            }
-        }
-        if let xmp = xmpPayload, options.xmpProperties || XMPPacket.mayHoldMotionPhoto(xmp.bytes) {
+        if let exif = payloads.exif { try readExif(exif, into: &still, options: options) }
+        if let xmp = payloads.xmp, options.xmpProperties || XMPPacket.mayHoldMotionPhoto(xmp.bytes) {
             do {
                 still.xmp = try XMPPacket.parse(xmp.bytes, base: xmp.offset, path: xmp.path)
             } catch let error as ParseError {
                 still.warnings.append(error)
             }
         }
+        try readMotionPhoto(into: &still, payloads: &payloads, source: source, options: options)
+        // A segment walk that already ran into the end of the file has said where the file is cut.
+        if format == .jpeg, !still.warnings.contains(where: { $0.code == .truncated }), let warning = try missingEndOfImage(still, source: source) {
+            still.warnings.append(warning)
+        }
+        return still
+    }
+
+    /// What a still's container gives the metadata readers: the EXIF (TIFF) bytes, the XMP packet
+    /// read, and in HEIF every XMP item's role with a motion-photo packet found off the primary.
+    struct Payloads {
+        var exif: (tiff: [UInt8], offset: Int64, path: String)?
+        var xmp: (bytes: [UInt8], offset: Int64, path: String)?
+        var xmpRoles: [XMPItemRole] = []
+        var misplacedPacket: XMPPacket?
+    }
+
+    /// The HEIF structure (boxes, `meta`, items) and its metadata items.
+    static func readHEIF(into still: inout Still, source: ByteSource, options: InspectOptions) throws -> Payloads {
+        var payloads = Payloads()
+        let layout = try TopLevelLayout.read(from: source)
+        still.warnings += layout.warnings
+        still.boxes = layout.boxes
+        guard let metaIndex = layout.boxes.firstIndex(where: { $0.type == "meta" }) else {
+            throw ParseError(.invalidValue, "HEIF file without a top-level 'meta' box", offset: 0, path: "meta")
+        }
+        let meta = layout.boxes[metaIndex]
+        let payload = try source.payload(of: meta, path: "meta")
+        var heif = try HEIFStructure.parse(payload, metadataItemsOnly: !options.allItems)
+        heif.metaPath = "meta"
+        still.warnings += heif.warnings
+        var inner = payload
+        try inner.skip(4)
+        if options.boxTree { still.boxes[metaIndex].children = try BoxTable.tree(inner, depth: 1) } else { try BoxTable.checkStructure(inner, depth: 1) }
+        still.heif = heif
+        if let item = heif.items.first(where: { $0.type == "Exif" }) {
+            do {
+                let (bytes, offset) = try heif.data(of: item, from: source)
+                let start = try HEIFStructure.exifTIFFStart(bytes, base: offset, path: "meta/iloc/item[\(item.id)]")
+                payloads.exif = (Array(bytes[start...]), offset + Int64(start), "meta/item[\(item.id)] Exif")
+            } catch let error as ParseError {
+                still.warnings.append(error)
+            }
+        }
+        // The packet read is the one Google's reader reads (`HEIFStructure.xmpItem`). Other
+        // XMP items (a gain map's own) are parsed only when they may declare a motion photo:
+        // a writer that put it there wrote where neither Google nor libheif looks.
+        let chosen = heif.xmpItem
+        for item in heif.xmpItems {
+            var declares = false
+            do {
+                let (bytes, offset) = try heif.data(of: item, from: source)
+                if item.id == chosen?.id {
+                    payloads.xmp = (bytes, offset, "meta/item[\(item.id)] XMP")
+                } else if XMPPacket.mayHoldMotionPhoto(bytes) {
+                    let packet = try XMPPacket.parse(bytes, base: offset, path: "meta/item[\(item.id)] XMP")
+                    declares = packet.declaresMotionPhoto
+                    if declares && payloads.misplacedPacket == nil { payloads.misplacedPacket = packet }
+                }
+            } catch let error as ParseError {
+                still.warnings.append(error)
+            }
+            payloads.xmpRoles.append(XMPItemRole(item: item.id, describes: heif.described(by: item.id), declaresMotionPhoto: declares))
+        }
+        return payloads
+    }
+
+    /// The TIFF structure, standard EXIF, the thumbnail and the Apple MakerNote.
+    static func readExif(_ exif: (tiff: [UInt8], offset: Int64, path: String), into still: inout Still, options: InspectOptions) throws {
+        do {
+            let tiff = try TIFFLayout.read(exif.tiff, base: exif.offset, path: exif.path)
+            still.tiff = tiff
+            if options.standardExif {
+                still.exif = ExifReader.tags(tiff: exif.tiff, makerNoteRange: tiff.makerNoteRange)
+            }
+            if options.thumbnail, let range = tiff.thumbnailRange, exif.tiff[range].starts(with: [0xFF, 0xD8]) {
+                still.thumbnail = Array(exif.tiff[range])
+            }
+            if let range = tiff.makerNoteRange, AppleMakerNote.isAppleMakerNote(exif.tiff[range]) {
+                still.makerNote = try AppleMakerNote.read(Array(exif.tiff[range]), base: exif.offset + Int64(range.lowerBound), path: exif.path + "/MakerApple",
+                                                          decodePlists: options.decodePlists)
+            }
+        } catch let error as ParseError {
+            still.warnings.append(error)
+        }
+    }
+
+    /// The motion photo and its embedded movie.
+    static func readMotionPhoto(into still: inout Still, payloads: inout Payloads, source: ByteSource, options: InspectOptions) throws {
         // A HEIF motion photo declared only in another item's packet is still one (ExifTool and
         // the file's own writer see it); `motion-photo-xmp-not-primary` says where it is.
-        let read = still.xmp?.declaresMotionPhoto == true ? still.xmp : misplacedPacket ?? still.xmp
-        if let index = xmpRoles.firstIndex(where: { $0.item == still.heif?.xmpItem?.id }) {
-            xmpRoles[index].declaresMotionPhoto = still.xmp?.declaresMotionPhoto == true
+        let read = still.xmp?.declaresMotionPhoto == true ? still.xmp : payloads.misplacedPacket ?? still.xmp
+        if let index = payloads.xmpRoles.firstIndex(where: { $0.item == still.heif?.xmpItem?.id }) {
+            payloads.xmpRoles[index].declaresMotionPhoto = still.xmp?.declaresMotionPhoto == true
         }
         still.motionPhoto = try motionPhoto(still, xmp: read, source: source)
-        if still.motionPhoto != nil, !xmpRoles.isEmpty {
-            still.motionPhoto?.xmpItems = xmpRoles
+        if still.motionPhoto != nil, !payloads.xmpRoles.isEmpty {
+            still.motionPhoto?.xmpItems = payloads.xmpRoles
             still.motionPhoto?.primaryItem = still.heif?.primaryItemID
         }
         if let range = still.motionPhoto?.movieRange {
@@ -110,11 +137,6 @@ extension Still {
                 still.warnings.append(warning)
             }
         }
-        // A segment walk that already ran into the end of the file has said where the file is cut.
-        if format == .jpeg, !still.warnings.contains(where: { $0.code == .truncated }), let warning = try missingEndOfImage(still, source: source) {
-            still.warnings.append(warning)
-        }
-        return still
     }
 
     /// A JPEG cut short loses its EOI marker. The image ends where its own EOI is, and vendors put
@@ -203,17 +225,17 @@ extension Still {
         motion.containerVersion = xmp?.value(XMPPacket.containerNamespace, "Version")
         // Where the movie is: the mpvd box, the trailer's record, the described offset, else a search.
         if let mpvd, let walk = EmbeddedMovie.walk(at: mpvd.payloadOffset, in: source, limit: mpvd.end) {
-            (motion.movieRange, motion.foundBy) = (walk.range, "mpvd")
+            (motion.movieRange, motion.foundBy) = (walk.range, .mpvd)
             motion.movieCutShort = cutShort(walk.cutShort, ending: min(mpvd.end, source.size), "the mpvd box")
         } else if let record = trailer?.motionPhoto, let range = EmbeddedMovie.extent(at: record.data.lowerBound, in: source, limit: record.data.upperBound) {
-            (motion.movieRange, motion.foundBy) = (range, "Samsung trailer")
+            (motion.movieRange, motion.foundBy) = (range, .samsungTrailer)
         } else if motion.videoFound, let offset = motion.videoOffset, let walk = EmbeddedMovie.walk(at: offset, in: source) {
-            (motion.movieRange, motion.foundBy) = (walk.range, "described")
+            (motion.movieRange, motion.foundBy) = (walk.range, .described)
             motion.movieCutShort = cutShort(walk.cutShort, ending: source.size, "the file")
         } else if let scan = still.jpeg?.segments.last(where: { $0.marker == 0xDA }),
                   let start = EmbeddedMovie.search(in: source, range: scan.payloadOffset..<source.size),
                   let walk = EmbeddedMovie.walk(at: start, in: source) {
-            (motion.movieRange, motion.foundBy) = (walk.range, "ftyp search")
+            (motion.movieRange, motion.foundBy) = (walk.range, .ftypSearch)
             motion.movieCutShort = cutShort(walk.cutShort, ending: source.size, "the file")
         }
         if still.format == .jpeg, let movie = motion.movieRange {
@@ -271,7 +293,7 @@ extension Still {
         if described?.videoFound != true, let box = still.boxes.first(where: { $0.type == "mpvd" }) {
             let found = movieStarts(at: box.payloadOffset, in: source)
             if found || described == nil {
-                return MotionPhoto(source: "mpvd", version: described?.version, videoOffset: box.payloadOffset, videoLength: box.payloadSize,
+                return MotionPhoto(source: .mpvd, version: described?.version, videoOffset: box.payloadOffset, videoLength: box.payloadSize,
                                    videoFound: found, presentationTimestampUs: described?.presentationTimestampUs)
             }
         }
@@ -286,7 +308,7 @@ extension Still {
         guard still.format == .jpeg, probe >= 8, let tail = try? source.read(at: source.size - probe, count: Int(probe)),
               tail.suffix(4).elementsEqual(Array("SEFT".utf8)),
               let record = SamsungTrailer.read(from: source)?.motionPhoto, movieStarts(at: record.data.lowerBound, in: source) else { return nil }
-        return MotionPhoto(source: "Samsung trailer", version: nil, videoOffset: record.data.lowerBound, videoLength: Int64(record.data.count),
+        return MotionPhoto(source: .samsungTrailer, version: nil, videoOffset: record.data.lowerBound, videoLength: Int64(record.data.count),
                            videoFound: true, presentationTimestampUs: nil)
     }
 
@@ -322,12 +344,12 @@ extension Still {
                     length = fromEnd
                 }
                 let found = offset.map(movieStarts(at:)) ?? false
-                return MotionPhoto(source: "Container", version: xmp.value(camera, "MotionPhotoVersion"), videoOffset: offset, videoLength: length, videoFound: found, presentationTimestampUs: timestamp)
+                return MotionPhoto(source: .container, version: xmp.value(camera, "MotionPhotoVersion"), videoOffset: offset, videoLength: length, videoFound: found, presentationTimestampUs: timestamp)
             }
             if xmp.value(camera, "MicroVideo") == "1" {
                 let fromEnd = xmp.value(camera, "MicroVideoOffset").flatMap { Int64($0) }
                 let offset = fromEnd.flatMap { Self.fromEnd($0, size: source.size) }
-                return MotionPhoto(source: "MicroVideo", version: xmp.value(camera, "MicroVideoVersion"), videoOffset: offset, videoLength: fromEnd,
+                return MotionPhoto(source: .microVideo, version: xmp.value(camera, "MicroVideoVersion"), videoOffset: offset, videoLength: fromEnd,
                                    videoFound: offset.map(movieStarts(at:)) ?? false, presentationTimestampUs: timestamp)
             }
         }

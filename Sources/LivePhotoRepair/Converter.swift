@@ -51,10 +51,10 @@ public enum Converter {
             throw RepairProblem("\(facts.path): the XMP marks a motion photo but no readable movie was found in the file")
         }
         if let cut = motion.movieCutShort { throw RepairProblem("\(facts.path): the embedded movie is cut short: \(cut)") }
-        if motion.foundBy == "ftyp search" {
+        if motion.foundBy == .ftypSearch {
             plan.reasons.append("the movie was found by its ftyp box at byte \(range.lowerBound), not where the XMP says (\(motion.videoOffset.map(String.init) ?? "nowhere")): the directory is stale")
-        } else if (motion.foundBy == "Samsung trailer" || motion.foundBy == "mpvd") && (motion.videoOffset != range.lowerBound || motion.videoLength != Int64(range.count)) {
-            plan.reasons.append("the movie was found in the \(motion.foundBy ?? "") (\(range.count) bytes at \(range.lowerBound)), which is authoritative: the XMP says \(motion.videoLength.map(String.init) ?? "?") bytes at \(motion.videoOffset.map(String.init) ?? "?")")
+        } else if (motion.foundBy == .samsungTrailer || motion.foundBy == .mpvd) && (motion.videoOffset != range.lowerBound || motion.videoLength != Int64(range.count)) {
+            plan.reasons.append("the movie was found in the \(motion.foundBy?.rawValue ?? "") (\(range.count) bytes at \(range.lowerBound)), which is authoritative: the XMP says \(motion.videoLength.map(String.init) ?? "?") bytes at \(motion.videoOffset.map(String.init) ?? "?")")
         }
         let identifier: String
         if let own = still.contentIdentifier, IdentifierShape.isUUID(own) {

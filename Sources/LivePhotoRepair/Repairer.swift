@@ -278,7 +278,7 @@ public enum Repairer {
                     throw RepairProblem("the written \(plan.destination) is not a motion photo whose movie is where its XMP says, last, with timestamp \(timestamp) µs")
                 }
                 let motionItem = CheckItem(kind: .motionPhoto, still: FileFacts(read))
-                let failing = RuleRegistry.all.filter { $0.description.category == "motion-photo" }
+                let failing = RuleRegistry.all.filter { $0.description.category == .motionPhoto }
                     .flatMap { $0.check(motionItem, context: RuleContext()) }.filter { $0.severity >= .warning }
                 if let first = failing.first { throw RepairProblem("the written \(plan.destination) fails \(first.rule): \(first.message)") }
             }
@@ -314,7 +314,7 @@ public enum Repairer {
     /// what an output is held to.
     public static func fileFindings(_ item: CheckItem) -> [Finding] {
         let context = RuleContext()
-        return RuleRegistry.all.filter { $0.description.category != "pairing" }.flatMap { $0.check(item, context: context) }
+        return RuleRegistry.all.filter { $0.description.category != .pairing }.flatMap { $0.check(item, context: context) }
     }
 }
 

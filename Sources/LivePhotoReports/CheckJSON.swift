@@ -121,7 +121,7 @@ public enum CheckJSON: Sendable {
     public static func rule(_ rule: RuleDescription) -> JSONValue {
         .object([
             ("identifier", .string(rule.identifier)), ("title", .string(rule.title)), ("severity", .string(rule.severity.rawValue)),
-            ("category", .string(rule.category)), ("autofixable", .bool(rule.autofixable)),
+            ("category", .string(rule.category.rawValue)), ("autofixable", .bool(rule.autofixable)),
             ("rationale", .string(rule.rationale)), ("fix", .string(rule.fix)),
         ])
     }

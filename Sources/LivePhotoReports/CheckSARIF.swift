@@ -73,7 +73,7 @@ public enum CheckSARIF: Sendable {
                 ("fullDescription", .object([("text", .string(rule.rationale))])),
                 ("help", .object([("text", .string(rule.fix))])),
                 ("defaultConfiguration", .object([("level", .string(level(rule.severity)))])),
-                ("properties", .object([("category", .string(rule.category)), ("autofixable", .bool(rule.autofixable))])),
+                ("properties", .object([("category", .string(rule.category.rawValue)), ("autofixable", .bool(rule.autofixable))])),
             ])
         }
         return .object([("driver", .object([

@@ -171,13 +171,13 @@ public enum DumpJSON {
 
     static func motionPhoto(_ motion: MotionPhoto) -> JSONValue {
         .object([
-            ("source", .string(motion.source)), ("version", .optional(motion.version)),
+            ("source", .string(motion.source.rawValue)), ("version", .optional(motion.version)),
             ("videoOffset", motion.videoOffset.map(JSONValue.int) ?? .null),
             ("videoLength", motion.videoLength.map(JSONValue.int) ?? .null),
             ("videoFound", .bool(motion.videoFound)),
             ("presentationTimestampUs", motion.presentationTimestampUs.map(JSONValue.int) ?? .null),
             ("movie", motion.movieRange.map(range) ?? .null),
-            ("movieFoundBy", .optional(motion.foundBy)),
+            ("movieFoundBy", .optional(motion.foundBy?.rawValue)),
             ("mpvd", motion.mpvd.map(range) ?? .null),
             ("samsungTrailer", motion.samsungTrailer.map(range) ?? .null),
             ("locators", .array((motion.locators ?? []).map { locator in

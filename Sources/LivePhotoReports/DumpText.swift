@@ -103,30 +103,33 @@ public enum DumpText {
                     line(2, "directory[\(index)]: " + item.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".terminalSafe }.joined(separator: " "))
                 }
             }
-            if let motion = still.motionPhoto {
-                let declared = ["Container": "GCamera:MotionPhoto", "MicroVideo": "GCamera:MicroVideo (no GCamera:MotionPhoto)"][motion.source] ?? motion.source
-                line(1, "motion photo (declared by \(declared)\(motion.version.map { ", version \($0.terminalSafe)" } ?? ""))")
-                // Each locator on its own: where it places the movie and whether one starts there.
-                for locator in motion.locators ?? [] {
-                    let number: String
-                    switch locator.name {
-                    case MotionPhotoLocator.directory: number = "items after the primary \(locator.value.map(String.init) ?? "?") bytes, counted from the end"
-                    case MotionPhotoLocator.mpvd, MotionPhotoLocator.samsungTrailer: number = "payload \(locator.value.map(String.init) ?? "?") bytes"
-                    default: number = "\(locator.value.map(String.init) ?? "?") bytes from the end"
-                    }
-                    line(2, "\(locator.name) (\(number)): movie at \(locator.offset.map(String.init) ?? "no byte of the file"), \(locator.found ? "found" : "NOT found")")
+            if let motion = still.motionPhoto { motionPhoto(motion, embedded: still.embeddedMovie) }
+        }
+
+        /// A motion photo: what declares it, each locator, the movie and its tracks.
+        mutating func motionPhoto(_ motion: MotionPhoto, embedded: Movie?) {
+            let declared = [.container: "GCamera:MotionPhoto", .microVideo: "GCamera:MicroVideo (no GCamera:MotionPhoto)"][motion.source] ?? motion.source.rawValue
+            line(1, "motion photo (declared by \(declared)\(motion.version.map { ", version \($0.terminalSafe)" } ?? ""))")
+            // Each locator on its own: where it places the movie and whether one starts there.
+            for locator in motion.locators ?? [] {
+                let number: String
+                switch locator.name {
+                case MotionPhotoLocator.directory: number = "items after the primary \(locator.value.map(String.init) ?? "?") bytes, counted from the end"
+                case MotionPhotoLocator.mpvd, MotionPhotoLocator.samsungTrailer: number = "payload \(locator.value.map(String.init) ?? "?") bytes"
+                default: number = "\(locator.value.map(String.init) ?? "?") bytes from the end"
                 }
-                if let range = motion.movieRange {
-                    line(2, "movie: \(range.upperBound - range.lowerBound) bytes at \(range.lowerBound) (found by \(motion.foundBy ?? "?"))")
-                }
-                if let trailer = motion.samsungTrailer { line(2, "Samsung trailer: \(trailer.upperBound - trailer.lowerBound) bytes at \(trailer.lowerBound)") }
-                if let embedded = still.embeddedMovie {
-                    line(2, "embedded movie: brand \(embedded.majorBrand?.description.terminalSafe ?? "none"), \(embedded.tracks.count) track(s)")
-                    for track in embedded.tracks {
-                        let formats = track.sampleDescriptions.map { $0.format.description + ($0.mimeFormat.map { " (\($0))" } ?? "") }.joined(separator: ", ")
-                        line(3, "track \(track.id): \(track.handler.description) \(formats)".terminalSafe)
-                        motionPhotoMetadata(track, depth: 4)
-                    }
+                line(2, "\(locator.name) (\(number)): movie at \(locator.offset.map(String.init) ?? "no byte of the file"), \(locator.found ? "found" : "NOT found")")
+            }
+            if let range = motion.movieRange {
+                line(2, "movie: \(range.upperBound - range.lowerBound) bytes at \(range.lowerBound) (found by \(motion.foundBy?.rawValue ?? "?"))")
+            }
+            if let trailer = motion.samsungTrailer { line(2, "Samsung trailer: \(trailer.upperBound - trailer.lowerBound) bytes at \(trailer.lowerBound)") }
+            if let embedded {
+                line(2, "embedded movie: brand \(embedded.majorBrand?.description.terminalSafe ?? "none"), \(embedded.tracks.count) track(s)")
+                for track in embedded.tracks {
+                    let formats = track.sampleDescriptions.map { $0.format.description + ($0.mimeFormat.map { " (\($0))" } ?? "") }.joined(separator: ", ")
+                    line(3, "track \(track.id): \(track.handler.description) \(formats)".terminalSafe)
+                    motionPhotoMetadata(track, depth: 4)
                 }
             }
         }

@@ -22,11 +22,11 @@ public enum RuleCatalogue {
         for rule in rules {
             out += "| [`\(rule.identifier)`](#\(rule.identifier)) | \(rule.severity.rawValue) | \(rule.autofixable ? "yes" : "no") | \(rule.title) |\n"
         }
-        var category = ""
+        var category: RuleCategory?
         for rule in rules {
             if rule.category != category {
                 category = rule.category
-                out += "\n## \(category)\n"
+                out += "\n## \(rule.category.rawValue)\n"
             }
             out += "\n### \(rule.identifier)\n\n**\(rule.title)** — \(rule.severity.rawValue)\(rule.autofixable ? ", fixed by `lpcheck repair`" : "").\n\n\(rule.rationale)\n\nFix: \(rule.fix)\n"
         }

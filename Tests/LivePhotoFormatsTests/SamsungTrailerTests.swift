@@ -25,9 +25,9 @@ struct SamsungTrailerTests {
         let read = try Still.read(from: MemorySource(bytes), format: .jpeg, options: .check)
         #expect(read.xmp == nil)
         let motion = try #require(read.motionPhoto)
-        #expect(motion.source == "Samsung trailer")
+        #expect(motion.source == .samsungTrailer)
         #expect(motion.movieRange == Int64(movieAt)..<Int64(movieAt + movie.count))
-        #expect(motion.foundBy == "Samsung trailer")
+        #expect(motion.foundBy == .samsungTrailer)
         #expect(read.embeddedMovie?.primaryVideoTrack != nil)
         // Without the trailer the same file is a plain still.
         #expect(try Still.read(from: MemorySource(still + movie), format: .jpeg, options: .check).motionPhoto == nil)

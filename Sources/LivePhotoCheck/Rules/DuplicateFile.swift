@@ -1,7 +1,7 @@
 /// A hard link or a byte-identical copy of a file in another item.
 enum DuplicateFile: Rule {
     static let description = RuleDescription(
-        identifier: "duplicate-file", title: "Duplicate of another file", severity: .info, category: "pairing",
+        identifier: "duplicate-file", title: "Duplicate of another file", severity: .info, category: .pairing,
         rationale: "A hard link is one file under two names; a byte-identical copy holds the same photo twice. Neither is a conflict: both carry the identifier of the file they duplicate.",
         fix: "Nothing to fix. Remove the copy if it is not wanted; repair leaves duplicates alone.")
 

@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// Content that does not match the file name's extension.
 enum ExtensionMismatch: Rule {
     static let description = RuleDescription(
-        identifier: "extension-mismatch", title: "Content does not match the extension", severity: .warning, category: "structure",
+        identifier: "extension-mismatch", title: "Content does not match the extension", severity: .warning, category: .structure,
         rationale: "Importers and Photos decide by extension before they look inside; JPEG data named .HEIC, or an MP4 named .MOV, is imported wrongly or paired with nothing.",
         fix: "Rename the file to match its content.")
 

@@ -3,7 +3,7 @@ enum IdentifierMismatch: FixableRule {
     static let fixKind = FixKind.identifier
 
     static let description = RuleDescription(
-        identifier: "identifier-mismatch", title: "Still and movie identifiers differ", severity: .error, category: "identifier",
+        identifier: "identifier-mismatch", title: "Still and movie identifiers differ", severity: .error, category: .identifier,
         rationale: "Photos treats a still and a movie as one Live Photo only when both carry the same content identifier.",
         fix: "Make them equal: `lpcheck repair --prefer still|movie|new`.")
 

@@ -3,7 +3,7 @@ enum IdentifierNotCanonical: FixableRule {
     static let fixKind = FixKind.identifier
 
     static let description = RuleDescription(
-        identifier: "identifier-not-canonical", title: "Identifier is not an upper-case UUID", severity: .warning, category: "identifier",
+        identifier: "identifier-not-canonical", title: "Identifier is not an upper-case UUID", severity: .warning, category: .identifier,
         rationale: "Cameras write upper-case UUIDs. Identifiers are compared as strings, so a lower-case copy on one side breaks the pair, and tools that normalise case disagree with tools that do not.",
         fix: "Rewrite the identifier in upper case in both files: `lpcheck repair`.")
 

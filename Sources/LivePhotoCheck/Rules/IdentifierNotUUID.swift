@@ -3,7 +3,7 @@ enum IdentifierNotUUID: FixableRule {
     static let fixKind = FixKind.identifier
 
     static let description = RuleDescription(
-        identifier: "identifier-not-uuid", title: "Identifier is not a UUID", severity: .warning, category: "identifier",
+        identifier: "identifier-not-uuid", title: "Identifier is not a UUID", severity: .warning, category: .identifier,
         rationale: "Cameras and AVFoundation write a UUID (8-4-4-4-12 hexadecimal digits). Other strings pair in some Photos versions and not in others.",
         fix: "Give the pair a new UUID: `lpcheck repair --prefer new`.")
 

@@ -1,7 +1,7 @@
 /// Another rendition of a Live Photo: it shares the identifier by design.
 enum IdentifierVariant: Rule {
     static let description = RuleDescription(
-        identifier: "identifier-variant", title: "Another rendition of a Live Photo", severity: .info, category: "identifier",
+        identifier: "identifier-variant", title: "Another rendition of a Live Photo", severity: .info, category: .identifier,
         rationale: "Photos and other exporters write edits (`IMG_E1234`, `-edited`), re-exports (`IMG_1234 (1)`) and downsized copies with the original's identifier. They belong to that Live Photo; nothing is wrong, but a library importer may show them as separate photos.",
         fix: "Nothing to fix. Keep or drop the rendition; repair never changes its identifier.")
 

@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// Frame durations that vary beyond a tolerance.
 enum IrregularFrameDurations: Rule {
     static let description = RuleDescription(
-        identifier: "irregular-frame-durations", title: "Irregular frame durations", severity: .warning, category: "timing",
+        identifier: "irregular-frame-durations", title: "Irregular frame durations", severity: .warning, category: .timing,
         rationale: "Camera movies vary their frame rate a little (a frame of 1/30 s next to one of 1/15 s); durations that differ by more than the tolerance (`frameDurationRatio`, default 3×, the last frame aside) usually mean dropped or mistimed frames from a converter.",
         fix: "Re-encode or re-mux with a constant frame rate.")
 

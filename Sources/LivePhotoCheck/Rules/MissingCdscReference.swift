@@ -3,7 +3,7 @@ enum MissingCdscReference: FixableRule {
     static let fixKind = FixKind.cdscReference
 
     static let description = RuleDescription(
-        identifier: "missing-cdsc-reference", title: "Timed-metadata track without cdsc reference", severity: .info, category: "structure",
+        identifier: "missing-cdsc-reference", title: "Timed-metadata track without cdsc reference", severity: .info, category: .structure,
         rationale: "Cameras link the still-image-time track to the video with a 'cdsc' track reference. Photos does not require it, but other readers use it to know which video the moment belongs to.",
         fix: "`lpcheck repair` rewrites the track with the reference.")
 

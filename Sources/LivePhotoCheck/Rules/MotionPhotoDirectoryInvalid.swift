@@ -3,14 +3,14 @@ import LivePhotoFormats
 /// A Motion Photo 1.0 directory that Google's checker rejects on its own terms.
 enum MotionPhotoDirectoryInvalid: Rule {
     static let description = RuleDescription(
-        identifier: "motion-photo-directory-invalid", title: "Motion photo directory is malformed", severity: .error, category: "motion-photo",
+        identifier: "motion-photo-directory-invalid", title: "Motion photo directory is malformed", severity: .error, category: .motionPhoto,
         rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckContainerMetadata) requires a Container:Directory of exactly 2 items, or 3 when one has Item:Semantic GainMap, in the order Primary, GainMap, MotionPhoto (semantics compared without case); Item:Mime image/jpeg, image/heic or image/avif for the images and video/mp4 for the movie; the primary's Item:Length absent or 0; the other items' Item:Length present and not negative; no negative Item:Padding; Container:Version, when given, 1. A directory it rejects is not a motion photo to Google's reader.",
         fix: "Rewrite the directory as Motion Photo 1.0 lays it out (`lpcheck convert` writes one from a Live Photo).")
 
     static let imageMimes = ["image/jpeg", "image/heic", "image/avif"]
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard let still = item.still, let motion = still.motionPhoto, motion.source != "MicroVideo", motion.cameraMotionPhoto != nil else { return [] }
+        guard let still = item.still, let motion = still.motionPhoto, motion.source != .microVideo, motion.cameraMotionPhoto != nil else { return [] }
         let problems = self.problems(motion)
         guard !problems.isEmpty else { return [] }
         return [finding("Google's checker rejects the Container:Directory: " + problems.joined(separator: "; ") + ".", still)]

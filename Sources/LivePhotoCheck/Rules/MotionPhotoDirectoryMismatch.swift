@@ -3,21 +3,21 @@ import LivePhotoFormats
 /// A Motion Photo 1.0 directory that disagrees with the file it describes.
 enum MotionPhotoDirectoryMismatch: Rule {
     static let description = RuleDescription(
-        identifier: "motion-photo-directory-mismatch", title: "Motion photo directory disagrees with the file", severity: .warning, category: "motion-photo",
+        identifier: "motion-photo-directory-mismatch", title: "Motion photo directory disagrees with the file", severity: .warning, category: .motionPhoto,
         rationale: "Motion Photo 1.0 (Container:Directory) gives the movie's Item:Length, its bytes counted from the end of the file, and the primary's Item:Padding, the bytes between the image and the movie (in HEIC the mpvd header). Readers find the movie from these numbers: when they are stale (the still was re-compressed after export) or wrong, players show no motion. Where Google's checker sums them (a JPEG whose image end is found, a HEIF mpvd box), motion-photo-size-sum and motion-photo-mpvd-mismatch report them instead.",
         fix: "Re-export the motion photo, or convert it (lpcheck convert finds the movie by its own boxes).")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let still = item.still, let motion = still.motionPhoto, let movie = motion.movieRange else { return [] }
         var problems: [String] = []
-        if motion.foundBy == "ftyp search", let offset = motion.videoOffset {
+        if motion.foundBy == .ftypSearch, let offset = motion.videoOffset {
             problems.append("the XMP places the movie at byte \(offset), but it starts at byte \(movie.lowerBound) (found by its ftyp box): the directory is stale")
-        } else if motion.foundBy == "ftyp search" && !motion.directory.isEmpty {
+        } else if motion.foundBy == .ftypSearch && !motion.directory.isEmpty {
             problems.append("the directory's lengths add up to more than the file; the movie starts at byte \(movie.lowerBound) (found by its ftyp box)")
         }
         let directory = motion.directory
-        if motion.source == "Container" && directory.isEmpty && motion.videoOffset == nil {
-            problems.append("GCamera:MotionPhoto is 1 but the XMP has no directory item nor offset for the movie; it was found \(motion.foundBy == "ftyp search" ? "by its ftyp box" : "in the \(motion.foundBy ?? "file")")")
+        if motion.source == .container && directory.isEmpty && motion.videoOffset == nil {
+            problems.append("GCamera:MotionPhoto is 1 but the XMP has no directory item nor offset for the movie; it was found \(motion.foundBy == .ftypSearch ? "by its ftyp box" : "in the \(motion.foundBy?.rawValue ?? "file")")")
         }
         // The directory's own shape is motion-photo-directory-invalid's. Its numbers against the
         // file are judged here only where Google's checker does not sum them: in a JPEG whose
@@ -40,13 +40,13 @@ enum MotionPhotoDirectoryMismatch: Rule {
 
     static let examples: [RuleExample] = [
         .triggers("stale directory after re-compression", Example.motionPhotoItem { motion in
-            (motion.videoFound, motion.foundBy, motion.movieRange) = (false, "ftyp search", 120_000..<128_730)
+            (motion.videoFound, motion.foundBy, motion.movieRange) = (false, .ftypSearch, 120_000..<128_730)
         }),
         .triggers("movie length wrong", Example.motionPhotoItem { motion in
             motion.directory[1].fields["Length"] = "9000"
         }),
         .triggers("MotionPhoto=1 without a directory (Samsung)", Example.motionPhotoItem { motion in
-            (motion.directory, motion.videoOffset, motion.videoLength, motion.videoFound, motion.foundBy) = ([], nil, nil, false, "Samsung trailer")
+            (motion.directory, motion.videoOffset, motion.videoLength, motion.videoFound, motion.foundBy) = ([], nil, nil, false, .samsungTrailer)
         }),
         .passes("Pixel directory", Example.motionPhotoItem()),
     ]

@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// A motion photo located only by the pre-1.0 MicroVideo properties.
 enum MotionPhotoMicroVideoOnly: Rule {
     static let description = RuleDescription(
-        identifier: "motion-photo-microvideo-only", title: "Motion photo uses only the old MicroVideo properties", severity: .warning, category: "motion-photo",
+        identifier: "motion-photo-microvideo-only", title: "Motion photo uses only the old MicroVideo properties", severity: .warning, category: .motionPhoto,
         rationale: "GCamera:MicroVideo, MicroVideoVersion and MicroVideoOffset are the format before Motion Photo 1.0. The 1.0 format page says readers ignore them (only GCamera:MotionPhoto with a Container:Directory counts); Google Photos versions before it played them, and some still do. A file that has nothing else is a motion photo only to those.",
         fix: "Add GCamera:MotionPhoto, MotionPhotoVersion and a Container:Directory (Motion Photo 1.0).")
 
@@ -12,7 +12,7 @@ enum MotionPhotoMicroVideoOnly: Rule {
               let microVideo = locators.first(where: { $0.name == MotionPhotoLocator.microVideoOffset }) else { return [] }
         let modern = locators.contains { $0.name == MotionPhotoLocator.directory || $0.name == MotionPhotoLocator.motionPhotoOffset }
         guard !modern else { return [] }
-        let flag = motion.source == "MicroVideo" ? "GCamera:MicroVideo" : "GCamera:MotionPhoto without a Container:Directory"
+        let flag = motion.source == .microVideo ? "GCamera:MicroVideo" : "GCamera:MotionPhoto without a Container:Directory"
         return [finding("The movie is located only by GCamera:MicroVideoOffset (\(microVideo.value.map(String.init) ?? "?") bytes from the end\(microVideo.found ? "" : ", where no movie starts")), declared by \(flag): Motion Photo 1.0 readers ignore the MicroVideo properties.", still)]
     }
 

@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// A HEIC motion photo whose `mpvd` box holds nothing.
 enum MotionPhotoMpvdEmpty: Rule {
     static let description = RuleDescription(
-        identifier: "motion-photo-mpvd-empty", title: "Motion photo mpvd box is empty", severity: .error, category: "motion-photo",
+        identifier: "motion-photo-mpvd-empty", title: "Motion photo mpvd box is empty", severity: .error, category: .motionPhoto,
         rationale: "A HEIC motion photo keeps its movie in a top-level mpvd box (Motion Photo 1.0, HEIC). An mpvd of size 0 (or only a header) holds no movie: the motion is gone while the XMP still announces it.",
         fix: "Re-export the motion photo from the original.")
 

@@ -3,12 +3,12 @@ import LivePhotoFormats
 /// A HEIF motion photo whose mpvd box Google's checker rejects.
 enum MotionPhotoMpvdMismatch: Rule {
     static let description = RuleDescription(
-        identifier: "motion-photo-mpvd-mismatch", title: "Motion photo mpvd box disagrees with the XMP", severity: .error, category: "motion-photo",
+        identifier: "motion-photo-mpvd-mismatch", title: "Motion photo mpvd box disagrees with the XMP", severity: .error, category: .motionPhoto,
         rationale: "In HEIF the movie is in a top-level mpvd box. Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckMpvdBox) requires that box, last (its start plus its size is the file's size), its payload as long as the movie's Item:Length, and its header (8 bytes, 16 with a 64-bit size) as long as the primary's Item:Padding.",
         fix: "Put the movie in a top-level mpvd box at the end and write its sizes into the directory (`lpcheck convert` does).")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard let still = item.still, [.heic, .heif, .avif].contains(still.format), let motion = still.motionPhoto, motion.cameraMotionPhoto != nil else { return [] }
+        guard let still = item.still, still.format.isHEIFFamily, let motion = still.motionPhoto, motion.cameraMotionPhoto != nil else { return [] }
         guard let mpvd = motion.mpvd else {
             return [finding("The XMP declares a motion photo, but the file has no top-level mpvd box: Google's reader finds no movie in a HEIF file without one.", still)]
         }

@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// A JPEG motion photo whose image, padding and movie length do not add up to the file.
 enum MotionPhotoSizeSum: Rule {
     static let description = RuleDescription(
-        identifier: "motion-photo-size-sum", title: "Motion photo sizes do not add up", severity: .error, category: "motion-photo",
+        identifier: "motion-photo-size-sum", title: "Motion photo sizes do not add up", severity: .error, category: .motionPhoto,
         rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckContainerMetadataAndSizes) requires a JPEG's size to equal the image's size (up to its EOI, or a second JPEG's right after it) plus the primary's Item:Padding plus the movie's Item:Length. Vendor data between the image and the movie (Pixel's aecDebug block) must be counted in Padding, bytes after the movie must not be there.",
         fix: "Set the primary's Item:Padding to the bytes between the image and the movie and the movie's Item:Length to its size, with the movie last (`lpcheck convert` writes them so).")
 
@@ -30,7 +30,7 @@ enum MotionPhotoSizeSum: Rule {
     static func summed(_ still: FileFacts) -> Bool {
         guard let motion = still.motionPhoto else { return false }
         if still.format == .jpeg { return motion.imageEnd != nil && motion.directory.count >= 2 && motion.directory.last?.length != nil }
-        return [.heic, .heif, .avif].contains(still.format) && motion.cameraMotionPhoto != nil
+        return still.format.isHEIFFamily && motion.cameraMotionPhoto != nil
     }
 
     static let examples: [RuleExample] = [

@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// A presentation timestamp that no frame of the movie is shown at.
 enum MotionPhotoTimestampOutside: Rule {
     static let description = RuleDescription(
-        identifier: "motion-photo-timestamp-outside", title: "Motion photo timestamp is on no frame", severity: .warning, category: "motion-photo",
+        identifier: "motion-photo-timestamp-outside", title: "Motion photo timestamp is on no frame", severity: .warning, category: .motionPhoto,
         rationale: "GCamera:MotionPhotoPresentationTimestampUs is the presentation time, in microseconds, of the movie frame the still was taken from; -1 means unspecified (players then use the frame just before the middle). A time before the first frame or after the last one points at no frame, and players and converters fall back to a guess.",
         fix: "Set MotionPhotoPresentationTimestampUs to the still's frame, or -1.")
 

@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// More tracks in an embedded movie than motion photos have.
 enum MotionPhotoUnusualTracks: Rule {
     static let description = RuleDescription(
-        identifier: "motion-photo-unusual-tracks", title: "Motion photo movie has unusually many tracks", severity: .warning, category: "motion-photo",
+        identifier: "motion-photo-unusual-tracks", title: "Motion photo movie has unusually many tracks", severity: .warning, category: .motionPhoto,
         rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckVideoTrackData) warns about more than 2 video tracks, more than 1 sound track or more than 1 metadata ('meta') track: motion photos have at most a low- and a high-resolution video, one audio and one metadata track.",
         fix: "Drop the extra tracks when embedding the movie (`lpcheck convert` drops Apple's timed-metadata tracks).")
 

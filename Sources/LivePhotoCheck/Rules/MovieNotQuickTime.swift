@@ -3,7 +3,7 @@ enum MovieNotQuickTime: FixableRule {
     static let fixKind = FixKind.brand
 
     static let description = RuleDescription(
-        identifier: "movie-not-quicktime", title: "Movie is not QuickTime", severity: .error, category: "structure",
+        identifier: "movie-not-quicktime", title: "Movie is not QuickTime", severity: .error, category: .structure,
         rationale: "Live Photo movies are QuickTime files (major brand 'qt  '). An MP4-branded movie is not paired by Photos, even with the right metadata.",
         fix: "`lpcheck make STILL MOVIE --output DIR` writes a QuickTime movie without re-encoding.")
 

@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// A Live Photo movie far longer than a Live Photo.
 enum MovieTooLong: Rule {
     static let description = RuleDescription(
-        identifier: "movie-too-long", title: "Movie longer than a Live Photo", severity: .warning, category: "structure",
+        identifier: "movie-too-long", title: "Movie longer than a Live Photo", severity: .warning, category: .structure,
         rationale: "Live Photo movies last about three seconds. Much longer movies (over `maxMovieSeconds`, default 6 s) are trimmed or rejected by Photos and waste space.",
         fix: "Trim the movie around the still moment before pairing.")
 

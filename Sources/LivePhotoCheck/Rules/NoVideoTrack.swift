@@ -1,7 +1,7 @@
 /// A movie without video frames.
 enum NoVideoTrack: Rule {
     static let description = RuleDescription(
-        identifier: "no-video-track", title: "Movie has no video", severity: .error, category: "timing",
+        identifier: "no-video-track", title: "Movie has no video", severity: .error, category: .timing,
         rationale: "A Live Photo movie needs a video track with frames; audio or metadata alone shows nothing.",
         fix: "Pair the still with a movie that has video.")
 

@@ -1,7 +1,7 @@
 /// Sample tables that put media data outside the file.
 enum SampleDataOutsideFile: Rule {
     static let description = RuleDescription(
-        identifier: "sample-data-outside-file", title: "Sample data outside the file", severity: .error, category: "damage",
+        identifier: "sample-data-outside-file", title: "Sample data outside the file", severity: .error, category: .damage,
         rationale: "A track's chunk offsets and sample sizes say where its frames are. When they point past the end of the file, add up to more than the file holds, or disagree with each other (stsc placing fewer samples than stsz counts), players find no data for those frames: ffmpeg decodes nothing and Photos shows no motion, though every marker reads. Judged from the tables' extremes (highest chunk offset, total of the sizes, the last chunk's end); the media data is not read.",
         fix: "Re-mux the movie from a complete source; the message names the track's table and the numbers that disagree.")
 

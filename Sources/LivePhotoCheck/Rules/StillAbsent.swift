@@ -1,7 +1,7 @@
 /// A Live Photo movie whose still is not there.
 enum StillAbsent: Rule {
     static let description = RuleDescription(
-        identifier: "still-absent", title: "Live Photo movie without its still", severity: .error, category: "pairing",
+        identifier: "still-absent", title: "Live Photo movie without its still", severity: .error, category: .pairing,
         rationale: "The movie carries a content identifier or a still-image-time track, so it belongs to a Live Photo, but no still of the scan pairs with it: none carries that identifier, and none with its folder and name could pair.",
         fix: "Put the still beside the movie, or make one from a frame: `lpcheck make STILL MOVIE --output DIR`.")
 

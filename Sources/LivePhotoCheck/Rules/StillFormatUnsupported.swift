@@ -3,7 +3,7 @@ import LivePhotoFormats
 /// A Live Photo still in a format Photos does not take for one.
 enum StillFormatUnsupported: Rule {
     static let description = RuleDescription(
-        identifier: "still-format-unsupported", title: "Still format not usable for a Live Photo", severity: .error, category: "structure",
+        identifier: "still-format-unsupported", title: "Still format not usable for a Live Photo", severity: .error, category: .structure,
         rationale: "Photos builds Live Photos from JPEG and HEIC stills. PNG, AVIF, GIF, WebP or TIFF stills carrying a Live Photo identifier are shown as plain photos.",
         fix: "Convert the still to JPEG or HEIC, then `lpcheck make` the pair.")
 

@@ -5,7 +5,7 @@ enum StillImageTimeDataType: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
 
     static let description = RuleDescription(
-        identifier: "still-image-time-data-type", title: "Still-image-time has the wrong data type", severity: .warning, category: "still-image-time",
+        identifier: "still-image-time-data-type", title: "Still-image-time has the wrong data type", severity: .warning, category: .stillImageTime,
         rationale: "Cameras declare still-image-time with dtyp well-known type 65 (signed 8-bit integer) and store one byte. Other types are not what Photos is known to read.",
         fix: "Rewrite the track as signed 8-bit: `lpcheck repair`.")
 

@@ -5,7 +5,7 @@ enum StillImageTimeDuration: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
 
     static let description = RuleDescription(
-        identifier: "still-image-time-duration", title: "Still-image-time sample duration", severity: .warning, category: "timing",
+        identifier: "still-image-time-duration", title: "Still-image-time sample duration", severity: .warning, category: .timing,
         rationale: "Cameras write a one-tick sample; software writes one frame. A sample of zero duration, or longer than one video frame, does not mark a single frame.",
         fix: "Rewrite the sample as one tick placed by the edit list: `lpcheck repair`.")
 

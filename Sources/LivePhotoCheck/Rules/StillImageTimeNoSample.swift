@@ -3,7 +3,7 @@ enum StillImageTimeNoSample: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
 
     static let description = RuleDescription(
-        identifier: "still-image-time-no-sample", title: "Still-image-time declared but not stored", severity: .error, category: "still-image-time",
+        identifier: "still-image-time-no-sample", title: "Still-image-time declared but not stored", severity: .error, category: .stillImageTime,
         rationale: "The track declares the key but no sample holds it (an empty track, an unreadable sample, or a sample using another local key id), so Photos finds no moment.",
         fix: "Rewrite the track with one sample: `lpcheck repair`.")
 

@@ -5,7 +5,7 @@ enum StillImageTimeNotOnFrame: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
 
     static let description = RuleDescription(
-        identifier: "still-image-time-not-on-frame", title: "Still moment not on a video frame", severity: .warning, category: "still-image-time",
+        identifier: "still-image-time-not-on-frame", title: "Still moment not on a video frame", severity: .warning, category: .stillImageTime,
         rationale: "The still should match a frame of the movie. A moment before the first frame, after the last, or in a gap of the video's edit list shows no frame.",
         fix: "Place the sample on a frame: `lpcheck repair --frame N`.")
 

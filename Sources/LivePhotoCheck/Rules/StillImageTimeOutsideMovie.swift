@@ -5,7 +5,7 @@ enum StillImageTimeOutsideMovie: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
 
     static let description = RuleDescription(
-        identifier: "still-image-time-outside-movie", title: "Still moment outside the movie", severity: .error, category: "still-image-time",
+        identifier: "still-image-time-outside-movie", title: "Still moment outside the movie", severity: .error, category: .stillImageTime,
         rationale: "The still-image-time sample, placed by its track's edit list, must fall inside the movie's duration. An edit list that never presents the sample, or a time past the end, leaves Photos without a moment.",
         fix: "Place the sample inside the movie: `lpcheck repair --time SECONDS` or `--frame N`.")
 

@@ -3,7 +3,7 @@ enum StillImageTimeValue: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
 
     static let description = RuleDescription(
-        identifier: "still-image-time-value", title: "Unusual still-image-time value", severity: .warning, category: "still-image-time",
+        identifier: "still-image-time-value", title: "Unusual still-image-time value", severity: .warning, category: .stillImageTime,
         rationale: "Cameras store -1 and AVFoundation-based software stores 0. Other values are not known to work.",
         fix: "Rewrite the value as -1: `lpcheck repair`.")
 

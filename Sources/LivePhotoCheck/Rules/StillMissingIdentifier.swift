@@ -3,7 +3,7 @@ enum StillMissingIdentifier: FixableRule {
     static let fixKind = FixKind.identifier
 
     static let description = RuleDescription(
-        identifier: "still-missing-identifier", title: "Still has no content identifier", severity: .error, category: "identifier",
+        identifier: "still-missing-identifier", title: "Still has no content identifier", severity: .error, category: .identifier,
         rationale: "Photos pairs a still with its movie through the Apple MakerNote's content identifier (tag 0x0011). Without it the still shows as a plain photo.",
         fix: "Write the movie's identifier into the still's MakerNote: `lpcheck repair` (the MakerNote is added if absent).")
 

@@ -1,7 +1,7 @@
 /// A file cut short after the parts the readers need.
 enum TruncatedFile: Rule {
     static let description = RuleDescription(
-        identifier: "truncated-file", title: "File is truncated", severity: .error, category: "damage",
+        identifier: "truncated-file", title: "File is truncated", severity: .error, category: .damage,
         rationale: "The file ends before a structure it announces (media data cut off, a JPEG without its end marker): the image or movie will not display completely, even if its metadata reads.",
         fix: "Restore the complete file from its source; the message gives where it ends.")
 

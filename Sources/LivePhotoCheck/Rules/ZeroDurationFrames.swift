@@ -1,7 +1,7 @@
 /// Video frames with zero duration.
 enum ZeroDurationFrames: Rule {
     static let description = RuleDescription(
-        identifier: "zero-duration-frames", title: "Video frames of zero duration", severity: .error, category: "timing",
+        identifier: "zero-duration-frames", title: "Video frames of zero duration", severity: .error, category: .timing,
         rationale: "A frame with zero duration is never shown and breaks players' timing; some generators write it for the last frame.",
         fix: "Re-mux the movie with correct timestamps (for example ffmpeg with -c copy and a fixed frame rate).")
 
