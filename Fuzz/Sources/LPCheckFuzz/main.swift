@@ -53,7 +53,7 @@ func run(_ bytes: [UInt8]) {
         // check leaves a packet unparsed when the byte search says it cannot hold a Google
         // property: a packet that parses with one must never be left so.
         if let packet = try? XMPPacket.parse(bytes, base: 0, path: "XMP"), !XMPPacket.mayHoldMotionPhoto(bytes),
-           packet.declaresMotionPhoto || packet.properties.contains(where: { $0.namespace.contains("ns.google.com/photos") }) {
+           packet.declaresMotionPhoto || packet.properties.contains(where: { [XMPPacket.cameraNamespace, XMPPacket.containerNamespace, XMPPacket.itemNamespace].contains($0.namespace) }) {
             fatalError("a packet with Google motion-photo properties that the byte search passes over")
         }
         _ = try? MotionPhotoMetadata.decode(bytes, base: 0, path: "mett")
