@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "LivePhotoFormats", targets: ["LivePhotoFormats"]),
         .library(name: "LivePhotoCheck", targets: ["LivePhotoCheck"]),
         .library(name: "LivePhotoReports", targets: ["LivePhotoReports"]),
+        .library(name: "LivePhotoRecords", targets: ["LivePhotoRecords"]),
         .library(name: "LivePhotoRepair", targets: ["LivePhotoRepair"]),
         .library(name: "LivePhotoCache", targets: ["LivePhotoCache"]),
         // For the fuzz package's structure generators (HostileStructure); not for users.
@@ -56,11 +57,12 @@ let package = Package(
         // The HTML report's CSS is embedded at build time, so the binary needs no resource bundle.
         .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats", "LivePhotoCheck"],
                 resources: [.embedInCode("Resources/report.css")]),
+        .target(name: "LivePhotoRecords", dependencies: ["LivePhotoFormats", "LivePhotoCheck"]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "lpcheck",
             dependencies: [
-                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRepair", "LivePhotoCache", "LivePhotoThumbnails",
+                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoRepair", "LivePhotoCache", "LivePhotoThumbnails",
                 "CMallocTuning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +72,7 @@ let package = Package(
         .testTarget(name: "LivePhotoCheckTests", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"],
                     exclude: ["Golden"]),
+        .testTarget(name: "LivePhotoRecordsTests", dependencies: ["LivePhotoRecords", "LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoRepairTests", dependencies: ["LivePhotoRepair", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCacheTests", dependencies: ["LivePhotoCache", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoThumbnailsTests", dependencies: ["LivePhotoThumbnails", "LivePhotoTestSupport"]),

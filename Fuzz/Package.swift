@@ -13,6 +13,7 @@ let package = Package(
                 .product(name: "LivePhotoFormats", package: "lpcheck"),
                 .product(name: "LivePhotoCheck", package: "lpcheck"),
                 .product(name: "LivePhotoReports", package: "lpcheck"),
+                .product(name: "LivePhotoRecords", package: "lpcheck"),
                 .product(name: "LivePhotoTestSupport", package: "lpcheck"),
             ]
         ),

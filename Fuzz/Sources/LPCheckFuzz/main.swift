@@ -1,6 +1,7 @@
 import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
+import LivePhotoRecords
 import LivePhotoReports
 import LivePhotoTestSupport
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LivePhotoCache
 import LivePhotoCheck
+import LivePhotoRecords
 import LivePhotoReports
 import LivePhotoThumbnails
 

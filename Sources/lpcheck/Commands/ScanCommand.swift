@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
+import LivePhotoRecords
 import LivePhotoReports
 
 struct Scan: ParsableCommand {

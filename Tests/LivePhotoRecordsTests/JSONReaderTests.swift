@@ -1,7 +1,8 @@
 import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
-@testable import LivePhotoReports
+@testable import LivePhotoRecords
+import LivePhotoReports
 import LivePhotoTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LivePhotoCheck
-@testable import LivePhotoReports
+@testable import LivePhotoRecords
+import LivePhotoReports
 import LivePhotoTestSupport
 import Testing
 
