@@ -58,11 +58,13 @@ let package = Package(
         .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats", "LivePhotoCheck"],
                 resources: [.embedInCode("Resources/report.css")]),
         .target(name: "LivePhotoRecords", dependencies: ["LivePhotoFormats", "LivePhotoCheck"]),
+        .target(name: "LivePhotoRun", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoRepair",
+                                                     "LivePhotoCache", "LivePhotoThumbnails"]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "lpcheck",
             dependencies: [
-                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoRepair", "LivePhotoCache", "LivePhotoThumbnails",
+                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoRepair", "LivePhotoCache", "LivePhotoThumbnails", "LivePhotoRun",
                 "CMallocTuning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

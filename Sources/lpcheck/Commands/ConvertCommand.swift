@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LivePhotoCheck
+import LivePhotoRun
 import LivePhotoFormats
 import LivePhotoReports
 import LivePhotoRepair
@@ -62,95 +63,10 @@ struct Convert: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 
     func run() throws {
-        let report = try settings.readableReport(paths)
-        var options = RepairOptions()
-        options.time = placement.time
-        options.frame = placement.frame
-        options.force = force
-        options.backup = false
-        if !dryRun { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
-        ConfigurationOptions.removeLeftovers(report, folders: [output], dryRun: dryRun, json: format == .json)
-        let items = report.items.filter { $0.kind == to.source }
-        let showProgress = !noProgress && isatty(2) == 1 && items.count >= 50
-        var results: [(plan: ItemPlan, outcome: ItemOutcome?)] = []
-        // Same-named inputs from different folders would land on one output: the first keeps
-        // it, even with --force (which replaces files from before this run, not this run's own).
-        var claimed: [String: String] = [:]
-        for (index, item) in items.enumerated() {
-            var plan = Converter.plan(item, to: to, folder: output, options: options)
-            let inputs = item.files.map(\.path).joined(separator: " + ")
-            for file in plan.files {
-                if let owner = claimed[file.destination] {
-                    plan.problems.append("\(file.destination) is written by another input of this run (\(owner)); convert this one into another folder")
-                }
-            }
-            if plan.problems.isEmpty { for file in plan.files { claimed[file.destination] = inputs } } else { plan.files = [] }
-            let outcome = dryRun ? nil : Repairer.apply(plan, options: options)
-            results.append((plan, outcome))
-            if format == .text { print(Self.describe(plan, outcome: outcome, force: force)) }
-            if showProgress { ProgressBar.update(index + 1, items.count) }
-        }
-        if showProgress { ProgressBar.finish() }
-        let unreadable = ConfigurationOptions.refuseUnreadable(report)
-        let failed = results.filter { Self.status($0.plan, $0.outcome, force: force) == "failed" || Self.status($0.plan, $0.outcome, force: force) == "blocked" }.count
-        if format == .json {
-            print(Self.document(results, target: to, dryRun: dryRun, force: force).serialized())
-        } else {
-            let verb = dryRun ? "would convert" : "converted"
-            let kind = to == .livePhoto ? "motion photo(s)" : "Live Photo pair(s)"
-            print("\(items.count) \(kind) found in \(report.fileCount) files: \(results.count - failed) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
-            if unreadable > 0 { print("\(unreadable) file(s) not read (above): nothing converted from them.") }
-            if dryRun { print("(dry run: nothing written)") }
-        }
-        if failed > 0 || unreadable > 0 { throw ExitCode(1) }
-    }
-
-    /// converted, would-convert, blocked (dry run: a problem or a loss without --force), failed.
-    static func status(_ plan: ItemPlan, _ outcome: ItemOutcome?, force: Bool) -> String {
-        guard let outcome else { return plan.problems.isEmpty && (!plan.needsForce || force) ? "would-convert" : "blocked" }
-        return outcome.failure == nil ? "converted" : "failed"
-    }
-
-    static func describe(_ plan: ItemPlan, outcome: ItemOutcome?, force: Bool) -> String {
-        var out = "\(plan.item.kind.rawValue) " + plan.item.files.map { $0.path.terminalSafe }.joined(separator: " + ") + "\n"
-        for reason in plan.reasons { out += "  because: \(reason.terminalSafe)\n" }
-        for file in plan.files {
-            out += "  \(file.destination.terminalSafe): \(file.patch.outputSize) bytes, \(file.patch.newBytes) of them new\n"
-            for note in file.patch.notes { out += "    - \(note.terminalSafe)\n" }
-        }
-        for damage in plan.damage { out += "  DAMAGED INPUT: \(damage.terminalSafe)\(force ? "" : " (needs --force)")\n" }
-        for loss in plan.losses { out += "  LOSES: \(loss.terminalSafe)\(force ? "" : " (needs --force)")\n" }
-        for problem in plan.problems { out += "  cannot: \(problem.terminalSafe)\n" }
-        if let outcome {
-            if let failure = outcome.failure { out += "  FAILED, nothing written: \(failure.terminalSafe)\n" }
-            for file in outcome.written { out += "  wrote \(file.path.terminalSafe)\n" }
-        }
-        return String(out.dropLast())
-    }
-
-    static func document(_ results: [(plan: ItemPlan, outcome: ItemOutcome?)], target: ConversionTarget, dryRun: Bool, force: Bool) -> JSONValue {
-        .object([
-            ("tool", .string("lpcheck")), ("version", .string(LPCheck.configuration.version)),
-            ("to", .string(target.rawValue)), ("dryRun", .bool(dryRun)),
-            ("items", .array(results.map { result in
-                .object([
-                    ("kind", .string(result.plan.item.kind.rawValue)),
-                    ("inputs", .array(result.plan.item.files.map { .string($0.path) })),
-                    ("status", .string(status(result.plan, result.outcome, force: force))),
-                    ("identifier", .optional(result.plan.edits.identifier ?? result.plan.files.first?.identifier)),
-                    ("outputs", .array(result.plan.files.map { file in
-                        .object([
-                            ("path", .string(file.destination)), ("size", .int(file.patch.outputSize)), ("newBytes", .int(file.patch.newBytes)),
-                            ("notes", .array(file.patch.notes.map(JSONValue.string))),
-                        ])
-                    })),
-                    ("reasons", .array(result.plan.reasons.map(JSONValue.string))),
-                    ("losses", .array(result.plan.losses.map(JSONValue.string))),
-                    ("damage", .array(result.plan.damage.map(JSONValue.string))),
-                    ("problems", .array(result.plan.problems.map(JSONValue.string))),
-                    ("failure", .optional(result.outcome?.failure)),
-                ])
-            })),
-        ])
+        var run = ConvertRun(target: to, output: output, settings: settings.run)
+        (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
+        (run.options.time, run.options.frame, run.options.force, run.options.backup) = (placement.time, placement.frame, force, false)
+        if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
+        try exiting { try run.run() }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LivePhotoCheck
+import LivePhotoRun
 import LivePhotoFormats
 import LivePhotoReports
 import LivePhotoRepair
@@ -77,80 +78,11 @@ struct Repair: ParsableCommand {
     @OptionGroup var settings: ConfigurationOptions
 
     func run() throws {
-        let report = try settings.readableReport(paths)
-        var options = RepairOptions()
-        options.prefer = prefer
-        options.time = placement.time
-        options.frame = placement.frame
-        options.backup = !noBackup
-        options.includeInfo = includeInfo
-        options.force = force
-        options.keepTimes = !updateTimes
-        ConfigurationOptions.removeLeftovers(report, dryRun: dryRun)
-        let plans = RepairPlanner.plan(report, options: options)
-        var succeeded = Set<String>()
-        var failed = 0
-        var written = 0
-        let showProgress = !noProgress && isatty(2) == 1 && plans.count >= 50
-        for (index, plan) in plans.enumerated() {
-            if showProgress { ProgressBar.update(index + 1, plans.count) }
-            print(Self.describe(plan, force: force))
-            if dryRun {
-                if plan.problems.isEmpty && (!plan.needsForce || force) { succeeded.insert(plan.key) } else { failed += 1 }
-                continue
-            }
-            let outcome = Repairer.apply(plan, options: options)
-            if let failure = outcome.failure {
-                print("  FAILED, nothing written: \(failure.terminalSafe)")
-                failed += 1
-            } else {
-                succeeded.insert(plan.key)
-                if !outcome.written.isEmpty { written += 1 }
-            }
-            for file in outcome.written {
-                print("  wrote \(file.path.terminalSafe): \(file.newBytes) new bytes\(file.backup.map { ", original kept as \($0.terminalSafe)" } ?? "")")
-                for note in file.notes { print("    note: \(note.terminalSafe)") }
-            }
-        }
-        if showProgress { ProgressBar.finish() }
-        // A plan's fixes count when it succeeded and so did every plan it waits for.
-        var fixed: [Finding] = []
-        for plan in plans where succeeded.contains(plan.key) && plan.settledBy.allSatisfy(succeeded.contains) { fixed += plan.fixes }
-        if dryRun { written = plans.filter { succeeded.contains($0.key) && !$0.files.isEmpty }.count }
-        // What still fails the gate: every gating finding not fixed by a written (or, dry, writable) plan.
-        let threshold = report.failOn.threshold
-        let remaining = report.gatingFindings.filter { finding in
-            guard let threshold, finding.severity >= threshold else { return false }
-            return !fixed.contains(finding)
-        }
-        let verb = dryRun ? "would repair" : "repaired"
-        if plans.isEmpty {
-            print("Nothing to repair in \(report.fileCount) files.")
-        } else {
-            print("\(plans.count) item(s) planned: \(written) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
-        }
-        if !remaining.isEmpty {
-            print("\(remaining.count) finding(s) at or above \(report.failOn.rawValue) remain that repair does not fix (lpcheck check lists them).")
-        }
-        let unreadable = ConfigurationOptions.refuseUnreadable(report)
-        if dryRun { print("(dry run: nothing written)") }
-        if failed > 0 || !remaining.isEmpty || unreadable > 0 { throw ExitCode(1) }
-    }
-
-    static func describe(_ plan: ItemPlan, force: Bool) -> String {
-        var out = "\(plan.item.kind.rawValue) " + plan.item.files.map { $0.path.terminalSafe }.joined(separator: " + ") + "\n"
-        for reason in plan.reasons { out += "  because: \(reason.terminalSafe)\n" }
-        let condition = plan.settledBy.isEmpty ? "" : " (once \(plan.settledBy.map(\.terminalSafe).joined(separator: ", ")) get new identifiers)"
-        for finding in plan.fixes { out += "  fixes \(finding.rule)\(condition): \(finding.message.terminalSafe)\n" }
-        if plan.files.isEmpty && plan.problems.isEmpty { out += "  nothing to write in these files\n" }
-        for file in plan.files {
-            out += "  \(file.destination.terminalSafe): \(file.patch.newBytes) new bytes, \(file.patch.outputSize) in all\n"
-            for note in file.patch.notes { out += "    - \(note.terminalSafe)\n" }
-        }
-        for damage in plan.damage { out += "  DAMAGED INPUT: \(damage.terminalSafe)\(force ? "" : " (needs --force)")\n" }
-        for loss in plan.losses { out += "  LOSES: \(loss.terminalSafe)\(force ? "" : " (needs --force)")\n" }
-        for finding in plan.leaves { out += "  leaves \(finding.rule) (\(finding.severity.rawValue)): \(finding.message.terminalSafe)\n" }
-        for problem in plan.problems { out += "  cannot: \(problem.terminalSafe)\n" }
-        return out.hasSuffix("\n") ? String(out.dropLast()) : out
+        var run = RepairRun(settings: settings.run)
+        (run.paths, run.dryRun) = (paths, dryRun)
+        (run.options.prefer, run.options.time, run.options.frame, run.options.backup) = (prefer, placement.time, placement.frame, !noBackup)
+        (run.options.includeInfo, run.options.force, run.options.keepTimes) = (includeInfo, force, !updateTimes)
+        if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
+        try exiting { try run.run() }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LivePhotoCheck
+import LivePhotoRun
 import LivePhotoFormats
 import LivePhotoRecords
 import LivePhotoReports
@@ -49,7 +50,7 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
-        var checker = try settings.checker(paths)
+        var checker = try exiting { try settings.run.checker(paths) }
         checker.jobs = jobs
         let discovery = Discovery(exclude: checker.configuration.exclude)
         var found = paths.isEmpty ? Discovery.Result(files: [], problems: []) : discovery.find(paths)

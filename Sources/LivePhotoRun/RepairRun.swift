@@ -1,0 +1,82 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoReports
+import LivePhotoRepair
+
+/// One `lpcheck repair`: plans for the items, applied unless a dry run, what stays failing the
+/// gate, and the exit status.
+public struct RepairRun {
+    public var paths: [String] = []
+    public var dryRun = false
+    public var options = RepairOptions()
+    public var settings: RunSettings
+    /// Progress (done, total) and its end, for a progress bar; asked only from 50 plans on.
+    public var progress: ((Int, Int) -> Void)?
+    public var finishProgress: (() -> Void)?
+
+    public init(settings: RunSettings) { self.settings = settings }
+
+    var io: RunIO { settings.io }
+    func say(_ line: String) { io.output(line + "\n") }
+
+    public func run() throws {
+        let report = try settings.readableReport(paths)
+        settings.removeLeftovers(report, dryRun: dryRun)
+        let plans = RepairPlanner.plan(report, options: options)
+        var succeeded = Set<String>()
+        var failed = 0
+        var written = 0
+        let showProgress = progress != nil && plans.count >= 50
+        for (index, plan) in plans.enumerated() {
+            if showProgress { progress?(index + 1, plans.count) }
+            say(Self.describe(plan, force: options.force))
+            if dryRun {
+                if plan.problems.isEmpty && (!plan.needsForce || options.force) { succeeded.insert(plan.key) } else { failed += 1 }
+                continue
+            }
+            let outcome = Repairer.apply(plan, options: options)
+            if let failure = outcome.failure {
+                say("  FAILED, nothing written: \(failure.terminalSafe)")
+                failed += 1
+            } else {
+                succeeded.insert(plan.key)
+                if !outcome.written.isEmpty { written += 1 }
+            }
+            for file in outcome.written {
+                say("  wrote \(file.path.terminalSafe): \(file.newBytes) new bytes\(file.backup.map { ", original kept as \($0.terminalSafe)" } ?? "")")
+                for note in file.notes { say("    note: \(note.terminalSafe)") }
+            }
+        }
+        if showProgress { finishProgress?() }
+        // A plan's fixes count when it succeeded and so did every plan it waits for.
+        var fixed: [Finding] = []
+        for plan in plans where succeeded.contains(plan.key) && plan.settledBy.allSatisfy(succeeded.contains) { fixed += plan.fixes }
+        if dryRun { written = plans.filter { succeeded.contains($0.key) && !$0.files.isEmpty }.count }
+        // What still fails the gate: every gating finding not fixed by a written (or, dry, writable) plan.
+        let threshold = report.failOn.threshold
+        let remaining = report.gatingFindings.filter { finding in
+            guard let threshold, finding.severity >= threshold else { return false }
+            return !fixed.contains(finding)
+        }
+        let verb = dryRun ? "would repair" : "repaired"
+        if plans.isEmpty {
+            say("Nothing to repair in \(report.fileCount) files.")
+        } else {
+            say("\(plans.count) item(s) planned: \(written) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
+        }
+        if !remaining.isEmpty {
+            say("\(remaining.count) finding(s) at or above \(report.failOn.rawValue) remain that repair does not fix (lpcheck check lists them).")
+        }
+        let unreadable = settings.refuseUnreadable(report)
+        if dryRun { say("(dry run: nothing written)") }
+        if failed > 0 || !remaining.isEmpty || unreadable > 0 { throw RunFailure(status: 1) }
+    }
+
+    static func describe(_ plan: ItemPlan, force: Bool) -> String {
+        let condition = plan.settledBy.isEmpty ? "" : " (once \(plan.settledBy.map(\.terminalSafe).joined(separator: ", ")) get new identifiers)"
+        var fixes = plan.fixes.map { "  fixes \($0.rule)\(condition): \($0.message.terminalSafe)" }
+        if plan.files.isEmpty && plan.problems.isEmpty { fixes.append("  nothing to write in these files") }
+        return PlanText.describe(plan, force: force, fixes: fixes, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" },
+                                 leaves: plan.leaves.map { "  leaves \($0.rule) (\($0.severity.rawValue)): \($0.message.terminalSafe)" })
+    }
+}
