@@ -138,7 +138,7 @@ public struct Checker {
         files.removeAll()
         // Rules are pure functions of an item: run them on all cores.
         let rules = ruleRun
-        let findings = Self.parallelMap(items, jobs: jobs) { rules.findings($0) }
+        let findings = Parallel.map(items, jobs: jobs) { rules.findings($0) }
         for index in items.indices { items[index].findings = findings[index] }
         return report(roots: scanned.roots, items: CheckItems(items), problems: scanned.problems, leftOut: leftOut)
     }
@@ -209,7 +209,7 @@ public struct Checker {
         store?.load()
         let results = ResultBox(count: paths.count)
         let workers = max(1, min(jobs, paths.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        Parallel.workers(workers) { _ in
             while let index = results.claim() {
                 let facts = read(paths[index], options: options, store: store, stamp: stamps?[index])
                 let done = results.store(facts, at: index)
@@ -246,7 +246,7 @@ public struct Checker {
             return (index, still.path)
         }
         let options = InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: true, boxTree: false, decodePlists: false, chunkTables: false, allItems: false)
-        let results = parallelMap(wanted.map(\.path), jobs: jobs) { path -> (thumbnail: [UInt8]?, bytesRead: Int64) in
+        let results = Parallel.map(wanted.map(\.path), jobs: jobs) { path -> (thumbnail: [UInt8]?, bytesRead: Int64) in
             let before = FileStamp.of(path)
             if let store, let before, let known = store.thumbnail(for: path, stamp: before) { return (known, 0) }
             let file = MediaFile.inspect(path: path, options: options)
@@ -258,27 +258,6 @@ public struct Checker {
             report.items[entry.index].still?.thumbnail = results[slot].thumbnail
             report.items[entry.index].still?.bytesRead += results[slot].bytesRead
         }
-    }
-
-    /// `transform` over `values` on `jobs` threads, in order.
-    static func parallelMap<T: Sendable, U>(_ values: [T], jobs: Int, _ transform: @Sendable (T) -> U) -> [U] {
-        guard values.count > 256, jobs > 1 else { return values.map(transform) }
-        var results = [U?](repeating: nil, count: values.count)
-        let chunks = min(jobs * 4, values.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            let slots = UnsafeSendableBuffer(buffer)
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let start = values.count * chunk / chunks, end = values.count * (chunk + 1) / chunks
-                for index in start..<end { slots.buffer[index] = transform(values[index]) }
-            }
-        }
-        return results.map { $0! }
-    }
-
-    /// Each chunk writes only its own slots.
-    struct UnsafeSendableBuffer<U>: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<U?>
-        init(_ buffer: UnsafeMutableBufferPointer<U?>) { self.buffer = buffer }
     }
 
     /// Work distribution and results behind a lock.

@@ -201,9 +201,9 @@ extension BoundedFactsCheck {
             let errors = ErrorList()
             values.withUnsafeMutableBufferPointer { buffer in
                 let shared = SharedBuffer(buffer: buffer)
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                Parallel.chunks(count, chunks: chunks) { chunk, range in
                     do {
-                        for slot in count * chunk / chunks..<count * (chunk + 1) / chunks { try body(chunk, slot, &shared.buffer[slot]) }
+                        for slot in range { try body(chunk, slot, &shared.buffer[slot]) }
                     } catch {
                         errors.append(error)
                     }
@@ -231,10 +231,10 @@ extension BoundedFactsCheck {
             let chunks = max(1, min(max(1, jobs) * 8, groups))
             let results = ChunkResults(count: chunks)
             @Sendable func isLarge(_ group: Int) -> Bool { starts[group + 1] - starts[group] > pinAbove }
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            Parallel.chunks(groups, chunks: chunks) { chunk, range in
                 var outcome = ChunkResult()
                 do {
-                    for group in groups * chunk / chunks..<groups * (chunk + 1) / chunks where !isLarge(group) {
+                    for group in range where !isLarge(group) {
                         let (items, unattached) = try check(Int32(group))
                         outcome.unattached += unattached
                         for (slot, item) in items.enumerated() { outcome.add(item, group: Int32(group), slot: slot) }

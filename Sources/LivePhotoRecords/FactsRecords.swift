@@ -52,10 +52,9 @@ public enum FactsRecords {
     public static func files(_ facts: [FileFacts]) -> String {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, facts.count / 64))
         let parts = LineSlots(count: workers)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        Parallel.chunks(facts.count, chunks: workers) { worker, range in
             let encoder = encoder()
-            let start = facts.count * worker / workers, end = facts.count * (worker + 1) / workers
-            parts.set(worker, facts[start..<end].map { line(Record(type: "file", facts: $0), encoder) }.joined())
+            parts.set(worker, facts[range].map { line(Record(type: "file", facts: $0), encoder) }.joined())
         }
         return parts.joined
     }
@@ -96,7 +95,7 @@ public enum FactsRecords {
         data.withUnsafeBytes { raw in
             // Read only, by every worker, while `data` is held here.
             let block = SharedBytes(raw: raw)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            Parallel.workers(workers) { worker in
                 var index = worker
                 while index < ranges.count {
                     let line = UnsafeRawBufferPointer(rebasing: block.raw[ranges[index]])

@@ -63,9 +63,9 @@ public enum ParallelPieces {
             let chunks = min(jobs * 4, size)
             pieces.withUnsafeMutableBufferPointer { buffer in
                 let slots = Slots(buffer: buffer)
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    // Each chunk writes only its own slots.
-                    for slot in size * chunk / chunks..<size * (chunk + 1) / chunks { slots.buffer[slot] = render(base + slot) }
+                // Each chunk writes only its own slots.
+                Parallel.chunks(size, chunks: chunks) { _, range in
+                    for slot in range { slots.buffer[slot] = render(base + slot) }
                 }
             }
             for slot in 0..<size {

@@ -16,18 +16,10 @@ enum HEIFThumbnails {
             return still.thumbnail == nil && (still.format == .heic || still.format == .heif) && still.error == nil
         }
         let paths = wanted.map { report.items[$0].still?.path ?? "" }
-        let results = Slots(count: paths.count)
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            if case .success(let png) = HEIFThumbnail.png(path: paths[index]) { results.set(index, png) }
+        let pictures = Parallel.map(paths, jobs: ProcessInfo.processInfo.activeProcessorCount, minimum: 2) { path -> [UInt8]? in
+            if case .success(let png) = HEIFThumbnail.png(path: path) { return png }
+            return nil
         }
-        for (slot, index) in wanted.enumerated() { report.items[index].still?.thumbnail = results.value(slot) }
-    }
-
-    final class Slots: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [[UInt8]?]
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ value: [UInt8]) { lock.lock(); slots[index] = value; lock.unlock() }
-        func value(_ index: Int) -> [UInt8]? { lock.lock(); defer { lock.unlock() }; return slots[index] }
+        for (slot, index) in wanted.enumerated() { report.items[index].still?.thumbnail = pictures[slot] }
     }
 }

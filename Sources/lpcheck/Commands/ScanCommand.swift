@@ -41,56 +41,14 @@ struct Scan: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument { case ndjson }
 
-    /// Files read and written per batch: memory stays bounded whatever the library's size.
-    static let batch = 2048
-
     func validate() throws {
         guard !paths.isEmpty || filesFrom != nil else { throw ValidationError("give folders or files to scan, or --files-from") }
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
     }
 
     func run() throws {
-        var checker = try exiting { try settings.run.checker(paths) }
-        checker.jobs = jobs
-        let discovery = Discovery(exclude: checker.configuration.exclude)
-        var found = paths.isEmpty ? Discovery.Result(files: [], problems: []) : discovery.find(paths)
-        if let filesFrom {
-            let data: Data
-            if filesFrom == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else if let read = FileManager.default.contents(atPath: filesFrom) {
-                data = read
-            } else {
-                printError("lpcheck: cannot read \(filesFrom)")
-                throw ExitCode(2)
-            }
-            // Names are bytes (a list from find keeps non-UTF-8 names as they are).
-            let listed = discovery.listed(data.split(separator: 0x0A, omittingEmptySubsequences: true).map { PathBytes.string(Array($0)) })
-            found.files += listed.files
-            found.hidden += listed.hidden
-            found.problems += listed.problems
-        }
-        let sink: FileHandle
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
-                printError("lpcheck: cannot write \(output)")
-                throw ExitCode(2)
-            }
-            sink = handle
-        } else {
-            sink = FileHandle.standardOutput
-        }
-        defer { if output != nil { try? sink.close() } }
-        func write(_ text: String) { sink.write(Data(text.utf8)) }
-        write(FactsRecords.header(version: LPCheck.configuration.version, roots: paths))
-        write(FactsRecords.leftUnread(hidden: found.hidden, problems: found.problems))
-        var start = 0
-        let files = found.files
-        while start < files.count {
-            let end = min(start + Self.batch, files.count)
-            let facts = Checker.inspect(Array(files[start..<end]), options: checker.inspectOptions, jobs: jobs, progress: nil)
-            write(FactsRecords.files(facts))
-            start = end
-        }
+        var run = ScanRun(settings: settings.run)
+        (run.paths, run.filesFrom, run.output, run.jobs) = (paths, filesFrom, output, jobs)
+        try exiting { try run.run() }
     }
 }
