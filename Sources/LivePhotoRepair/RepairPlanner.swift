@@ -36,7 +36,7 @@ public enum RepairPlanner {
                 }
             }
             edits.brand = kinds.contains(.brand)
-            var plan = Repairer.plan(item, edits: edits, acting: acted)
+            var plan = PlanWriter.plan(item, edits: edits, acting: acted)
             if item.identifierConflict, let current = item.contentIdentifier, groups.keeper[current] == groups.key(item) {
                 plan.settledBy = groups.members[current, default: []].filter { $0 != groups.key(item) }
             }

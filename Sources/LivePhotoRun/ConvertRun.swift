@@ -42,7 +42,7 @@ public struct ConvertRun {
                 }
             }
             if plan.problems.isEmpty { for file in plan.files { claimed[file.destination] = inputs } } else { plan.files = [] }
-            let outcome = dryRun ? nil : Repairer.apply(plan, options: options)
+            let outcome = dryRun ? nil : PlanWriter.apply(plan, options: options)
             results.append((plan, outcome))
             if !json { io.output(Self.describe(plan, outcome: outcome, force: options.force) + "\n") }
             if showProgress { progress?(index + 1, items.count) }

@@ -34,7 +34,7 @@ public struct RepairRun {
                 if plan.problems.isEmpty && (!plan.needsForce || options.force) { succeeded.insert(plan.key) } else { failed += 1 }
                 continue
             }
-            let outcome = Repairer.apply(plan, options: options)
+            let outcome = PlanWriter.apply(plan, options: options)
             if let failure = outcome.failure {
                 say("  FAILED, nothing written: \(failure.terminalSafe)")
                 failed += 1

@@ -62,7 +62,7 @@ struct SafetyTests {
         try handle.write(contentsOf: Data([0, 0, 0, 8] + Array("free".utf8)))
         try handle.close()
         let changed = try Data(contentsOf: movie)
-        let outcome = Repairer.apply(plan, options: RepairOptions())
+        let outcome = PlanWriter.apply(plan, options: RepairOptions())
         #expect(outcome.failure?.contains("changed while") == true, "\(outcome.failure ?? "no failure")")
         #expect(try Data(contentsOf: movie) == changed)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("lpcheck-tmp") }

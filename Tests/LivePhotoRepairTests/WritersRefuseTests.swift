@@ -203,22 +203,22 @@ struct WritersRefuseTests {
 }
 
 /// The read-back's last question: does every rule find an error in the output that its inputs
-/// did not have? (`Repairer.newErrors`; `verify` refuses such an output unless --force.)
+/// did not have? (`PlanWriter.newErrors`; `verify` refuses such an output unless --force.)
 struct OutputNeverWorseTests {
     @Test("an error the inputs lacked is new; one they had, or a pairing rule's, is not")
     func newErrorsOnly() {
         var input = Example.pair()
-        input.findings = Repairer.fileFindings(input)
-        #expect(Repairer.newErrors(in: input, against: input).isEmpty)
+        input.findings = PlanWriter.fileFindings(input)
+        #expect(PlanWriter.newErrors(in: input, against: input).isEmpty)
         // The output lost its video: no-video-track is an error the input did not have.
         let broken = Example.pair(movie: Example.movie { $0.videoTrackCount = 0; $0.frameDurations = nil; $0.frames = [] })
-        #expect(Repairer.newErrors(in: broken, against: input).map(\.rule) == ["no-video-track"])
+        #expect(PlanWriter.newErrors(in: broken, against: input).map(\.rule) == ["no-video-track"])
         // The same error already in the input is not new.
         var alreadyBroken = broken
-        alreadyBroken.findings = Repairer.fileFindings(broken)
-        #expect(Repairer.newErrors(in: broken, against: alreadyBroken).isEmpty)
+        alreadyBroken.findings = PlanWriter.fileFindings(broken)
+        #expect(PlanWriter.newErrors(in: broken, against: alreadyBroken).isEmpty)
         // A movie alone is a pairing matter (still-absent), never an output's new error.
         let alone = CheckItem(kind: .movieOnly, movie: Example.movie())
-        #expect(!Repairer.newErrors(in: alone, against: input).contains { $0.rule == "still-absent" })
+        #expect(!PlanWriter.newErrors(in: alone, against: input).contains { $0.rule == "still-absent" })
     }
 }

@@ -77,9 +77,9 @@ struct Make: ParsableCommand {
             throw ExitCode(1)
         }
         var item = CheckItem(kind: .pair, still: stillFacts, movie: movieFacts, pairedBy: .name)
-        item.findings = Repairer.fileFindings(item)
+        item.findings = PlanWriter.fileFindings(item)
         // make always writes both markers, the track and the brand, whatever is there already.
-        var plan = Repairer.plan(item, edits: ItemEdits(identifier: chosen, moment: moment, brand: true), acting: [], destinations: destinations)
+        var plan = PlanWriter.plan(item, edits: ItemEdits(identifier: chosen, moment: moment, brand: true), acting: [], destinations: destinations)
         for reason in plan.reasons { print(reason.terminalSafe) }
         for file in plan.files {
             print("\(file.destination.terminalSafe): \(file.patch.newBytes) new bytes, \(file.patch.outputSize) in all")
@@ -91,7 +91,7 @@ struct Make: ParsableCommand {
         for damage in plan.damage { print("  DAMAGED INPUT: \(damage.terminalSafe)\(force ? "" : " (needs --force)")") }
         var makeOptions = options
         makeOptions.force = force
-        let outcome = Repairer.apply(plan, options: makeOptions)
+        let outcome = PlanWriter.apply(plan, options: makeOptions)
         if let failure = outcome.failure {
             printError("lpcheck: nothing written: \(failure.terminalSafe)")
             throw ExitCode(1)

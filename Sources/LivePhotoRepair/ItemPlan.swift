@@ -1,0 +1,125 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+
+/// Where the still goes in the movie, and how that moment was chosen.
+public struct Moment: Sendable, Equatable {
+    public enum Origin: String, Sendable {
+        /// The movie's own moment, valid, kept.
+        case kept
+        /// `--time` or `--frame`.
+        case requested
+        /// The movie had no valid moment: the middle frame, a guess.
+        case guessed
+        /// `make` without --time or --frame: the middle frame, its documented default.
+        case middle
+        /// `convert`: the frame a motion photo's presentation timestamp falls on.
+        case presentationTimestamp = "presentation-timestamp"
+        /// `convert`: a motion photo without a timestamp (or -1): the frame just before the
+        /// video's midpoint, which Motion Photo 1.0 tells players to show.
+        case motionPhotoDefault = "motion-photo-default"
+    }
+
+    public var seconds: Double
+    public var origin: Origin
+    /// The still-image-time value to write (-1 as cameras, or the old valid value).
+    public var value: Int8
+
+    public var description: String {
+        let time = SecondsText.format(seconds) + " s"
+        switch origin {
+        case .kept: return "\(time) (the movie's own moment, kept)"
+        case .requested: return "\(time) (as asked)"
+        case .guessed: return "\(time) (GUESSED: the middle frame; the movie's moment was lost; give --time or --frame to choose)"
+        case .middle: return "\(time) (the middle frame; --time or --frame choose another)"
+        case .presentationTimestamp: return "\(time) (the motion photo's presentation timestamp, on the frame it falls on)"
+        case .motionPhotoDefault: return "\(time) (the frame just before the video's midpoint: the motion photo gives no timestamp, and Motion Photo 1.0 says players show that frame)"
+        }
+    }
+}
+
+/// What to change in one item, by kind: the planner decides, the writers carry it out.
+public struct ItemEdits: Sendable {
+    /// Write this identifier into the still and the movie.
+    public var identifier: String?
+    /// Write a still-image-time track at this moment.
+    public var moment: Moment?
+    /// Make the movie's major brand QuickTime.
+    public var brand = false
+
+    public init(identifier: String? = nil, moment: Moment? = nil, brand: Bool = false) {
+        self.identifier = identifier
+        self.moment = moment
+        self.brand = brand
+    }
+
+    /// The fix kinds these edits carry out.
+    public var kinds: Set<FixKind> {
+        var kinds = Set<FixKind>()
+        if identifier != nil { kinds.insert(.identifier) }
+        if moment != nil { kinds.formUnion([.stillImageTimeTrack, .cdscReference]) }
+        if brand { kinds.insert(.brand) }
+        return kinds
+    }
+}
+
+/// What will be written to one file, and what must hold when it is read back.
+public struct FilePlan: Sendable {
+    public var path: String
+    public var destination: String
+    public var patch: FilePatch
+    public var identity: SafeFileWriter.Identity?
+    /// Expected after writing.
+    public var identifier: String?
+    public var stillImageTime: StillImagePlacement?
+    public var quickTimeBrand = false
+    /// A motion photo is written: its movie must be found where its XMP says, with this timestamp.
+    public var motionPhotoTimestampUs: Int64?
+}
+
+/// The repair of one item: the files to write, the findings it fixes and those it leaves.
+public struct ItemPlan: Sendable {
+    public var item: CheckItem
+    public var edits = ItemEdits()
+    public var files: [FilePlan] = []
+    public var fixes: [Finding] = []
+    public var leaves: [Finding] = []
+    /// Why the planner chose what it chose (which file keeps an identifier, where the moment comes from).
+    public var reasons: [String] = []
+    /// What writing would lose: the plan waits for `--force`.
+    public var losses: [String] = []
+    /// Why a fixable finding cannot be fixed here.
+    public var problems: [String] = []
+    /// Items (their files joined by " + ") whose repair this plan's fixes wait for: the keeper of a
+    /// conflicting identifier writes nothing, its conflict ends when the others get new identifiers.
+    public var settledBy: [String] = []
+
+    /// Error findings about damage in the files the outputs are written from, which the outputs
+    /// would carry on: the plan waits for `--force`.
+    public var damage: [String] = []
+
+    public var needsForce: Bool { !losses.isEmpty || !damage.isEmpty }
+
+    /// Fills `damage` from the item's findings: errors of the damage rules about a
+    /// file that an output is written from, which this plan does not fix.
+    /// `sources` are the files written from (by default those of the plan's files).
+    mutating func noteInputDamage(from sources: Set<String>? = nil) {
+        let sources = sources ?? Set(files.map(\.path))
+        damage = item.findings.compactMap { finding in
+            guard finding.severity >= .error, let path = finding.path, sources.contains(path), !fixes.contains(finding),
+                  let rule = RuleRegistry.rule(finding.rule), rule.description.marksDamage else { return nil }
+            return "\(path) is damaged (\(finding.rule)): \(finding.message)"
+        }
+    }
+
+    /// What `apply` says when it refuses a plan that needs `--force`.
+    var refusal: String { "not applied without --force: " + (damage + losses).joined(separator: "; ") }
+    /// The key `settledBy` names items by.
+    public var key: String { item.files.map(\.path).joined(separator: " + ") }
+}
+
+public struct ItemOutcome: Sendable {
+    public var plan: ItemPlan
+    public var written: [SafeFileWriter.Written] = []
+    public var failure: String?
+}
