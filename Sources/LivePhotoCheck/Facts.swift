@@ -7,125 +7,83 @@ import LivePhotoFormats
 /// write): a library's facts are made once, and the scan's list, pairing and the report items
 /// then hold references to them instead of copies of 200 bytes each (at a million files, the
 /// difference between one set of facts and two).
+@dynamicMemberLookup
 public struct FileFacts: Sendable, Codable {
-    /// Only ever changed through `unique()`, so a shared object is never written.
-    private final class Storage: @unchecked Sendable {
-        var path: String
-        var format: FileFormat
-        var kind: MediaFile.Kind
-        var size: Int64
-        var error: ParseError?
-        var warnings: [ParseError]
-        var contentIdentifier: String?
-        var bytesRead: Int64 = 0
-        var identity: FileIdentity?
-        var hasAppleMakerNote = false
-        var make: String?
-        var model: String?
+    /// Every fact of a file, declared once: `facts.path` and the others are its fields (read and
+    /// set through `subscript(dynamicMember:)`), the scan records are its Codable form (the
+    /// thumbnail left out), copies follow from it being a value. A new fact is a field here and
+    /// its line in `init(_ file:)`; the cache's `CompactCoder`, `Reports/facts.schema.json` and
+    /// `Example.everyField` list it too, and their tests fail until they do.
+    public struct Fields: Sendable, Codable {
+        public var path: String
+        public var format: FileFormat
+        public var kind: MediaFile.Kind
+        public var size: Int64
+        /// The file could not be read at all.
+        public var error: ParseError?
+        /// Damage the reader worked around.
+        public var warnings: [ParseError]
+        public var contentIdentifier: String?
+        /// Bytes the readers fetched from the file.
+        public var bytesRead: Int64 = 0
+        /// Device and inode: equal for hard links of one file.
+        public var identity: FileIdentity?
+
+        // Stills
+        public var hasAppleMakerNote = false
+        public var make: String?
+        public var model: String?
         // The large optional parts live behind references of their own: a still's facts stay
-        // small, and a copy of the object retains them instead of copying them.
-        @Indirect var motionPhoto: MotionPhoto?
-        @Indirect var motionMovie: MovieFacts?
-        var thumbnail: [UInt8]?
-        @Indirect var movie: MovieFacts?
+        // small, and a copy retains them instead of copying them.
+        @Indirect public var motionPhoto: MotionPhoto? = nil
+        /// The movie inside a motion photo.
+        @Indirect public var motionMovie: MovieFacts? = nil
+        /// The EXIF thumbnail, for HTML reports only: not in the records, which it would make large.
+        @NotRecorded public var thumbnail: [UInt8]? = nil
 
-        init(path: String, format: FileFormat, kind: MediaFile.Kind, size: Int64, error: ParseError?, warnings: [ParseError],
-             contentIdentifier: String?) {
-            (self.path, self.format, self.kind, self.size) = (path, format, kind, size)
-            (self.error, self.warnings, self.contentIdentifier) = (error, warnings, contentIdentifier)
-        }
-
-        func copy() -> Storage {
-            let copy = Storage(path: path, format: format, kind: kind, size: size, error: error, warnings: warnings, contentIdentifier: contentIdentifier)
-            (copy.bytesRead, copy.identity, copy.hasAppleMakerNote, copy.make, copy.model) = (bytesRead, identity, hasAppleMakerNote, make, model)
-            (copy._motionPhoto, copy._motionMovie, copy.thumbnail, copy._movie) = (_motionPhoto, _motionMovie, thumbnail, _movie)
-            return copy
-        }
+        // Movies
+        @Indirect public var movie: MovieFacts? = nil
     }
 
-    private var storage: Storage
+    /// The fields, in one object that copies share until one of them changes (copy on write):
+    /// a library's facts are made once, and the scan's list, pairing and the report items then
+    /// hold references to them instead of copies of 200 bytes each (at a million files, the
+    /// difference between one set of facts and two). Only ever changed through `unique()`, so a
+    /// shared object is never written.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        // Every write goes through `unique()`, so no two accesses overlap: the runtime's
+        // exclusivity check (a thread-local access set at every write) is left out.
+        @exclusivity(unchecked) @usableFromInline var fields: Fields
+        @usableFromInline init(_ fields: Fields) { self.fields = fields }
+    }
+
+    @usableFromInline var storage: Storage
 
     /// Whether the two hold one object (tests: pairing and the items hold the scan's facts).
     func sharesStorage(with other: FileFacts) -> Bool { storage === other.storage }
 
     /// The object, made this value's own first when another value shares it.
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    @inlinable mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
         return storage
     }
 
-    public var path: String { get { storage.path } set { unique().path = newValue } }
-    public var format: FileFormat { get { storage.format } set { unique().format = newValue } }
-    public var kind: MediaFile.Kind { get { storage.kind } set { unique().kind = newValue } }
-    public var size: Int64 { get { storage.size } set { unique().size = newValue } }
-    /// The file could not be read at all.
-    public var error: ParseError? { get { storage.error } set { unique().error = newValue } }
-    /// Damage the reader worked around.
-    public var warnings: [ParseError] { get { storage.warnings } set { unique().warnings = newValue } }
-    public var contentIdentifier: String? { get { storage.contentIdentifier } set { unique().contentIdentifier = newValue } }
-    /// Bytes the readers fetched from the file.
-    public var bytesRead: Int64 { get { storage.bytesRead } set { unique().bytesRead = newValue } }
-    /// Device and inode: equal for hard links of one file.
-    public var identity: FileIdentity? { get { storage.identity } set { unique().identity = newValue } }
-
-    // Stills
-    public var hasAppleMakerNote: Bool { get { storage.hasAppleMakerNote } set { unique().hasAppleMakerNote = newValue } }
-    public var make: String? { get { storage.make } set { unique().make = newValue } }
-    public var model: String? { get { storage.model } set { unique().model = newValue } }
-    public var motionPhoto: MotionPhoto? { get { storage.motionPhoto } set { unique().motionPhoto = newValue } }
-    /// The movie inside a motion photo.
-    public var motionMovie: MovieFacts? { get { storage.motionMovie } set { unique().motionMovie = newValue } }
-    public var thumbnail: [UInt8]? { get { storage.thumbnail } set { unique().thumbnail = newValue } }
-
-    // Movies
-    public var movie: MovieFacts? { get { storage.movie } set { unique().movie = newValue } }
-
-    /// What `lpcheck scan` records (Reports/facts.schema.json): everything pairing and the rules
-    /// read. Thumbnails stay out: they are for HTML reports and would make records large.
-    enum CodingKeys: String, CodingKey {
-        case path, format, kind, size, error, warnings, contentIdentifier, bytesRead, identity
-        case hasAppleMakerNote, make, model, motionPhoto, motionMovie, movie
+    @inlinable public subscript<T>(dynamicMember field: WritableKeyPath<Fields, T>) -> T {
+        get { storage.fields[keyPath: field] }
+        set { unique().fields[keyPath: field] = newValue }
     }
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        storage = Storage(path: try container.decode(String.self, forKey: .path), format: try container.decode(FileFormat.self, forKey: .format),
-                          kind: try container.decode(MediaFile.Kind.self, forKey: .kind), size: try container.decode(Int64.self, forKey: .size),
-                          error: try container.decodeIfPresent(ParseError.self, forKey: .error),
-                          warnings: try container.decode([ParseError].self, forKey: .warnings),
-                          contentIdentifier: try container.decodeIfPresent(String.self, forKey: .contentIdentifier))
-        bytesRead = try container.decode(Int64.self, forKey: .bytesRead)
-        identity = try container.decodeIfPresent(FileIdentity.self, forKey: .identity)
-        hasAppleMakerNote = try container.decode(Bool.self, forKey: .hasAppleMakerNote)
-        make = try container.decodeIfPresent(String.self, forKey: .make)
-        model = try container.decodeIfPresent(String.self, forKey: .model)
-        motionPhoto = try container.decodeIfPresent(MotionPhoto.self, forKey: .motionPhoto)
-        motionMovie = try container.decodeIfPresent(MovieFacts.self, forKey: .motionMovie)
-        movie = try container.decodeIfPresent(MovieFacts.self, forKey: .movie)
-    }
+    /// All the fields at once.
+    public var fields: Fields { storage.fields }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(path, forKey: .path)
-        try container.encode(format, forKey: .format)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(size, forKey: .size)
-        try container.encodeIfPresent(error, forKey: .error)
-        try container.encode(warnings, forKey: .warnings)
-        try container.encodeIfPresent(contentIdentifier, forKey: .contentIdentifier)
-        try container.encode(bytesRead, forKey: .bytesRead)
-        try container.encodeIfPresent(identity, forKey: .identity)
-        try container.encode(hasAppleMakerNote, forKey: .hasAppleMakerNote)
-        try container.encodeIfPresent(make, forKey: .make)
-        try container.encodeIfPresent(model, forKey: .model)
-        try container.encodeIfPresent(motionPhoto, forKey: .motionPhoto)
-        try container.encodeIfPresent(motionMovie, forKey: .motionMovie)
-        try container.encodeIfPresent(movie, forKey: .movie)
-    }
+    /// What `lpcheck scan` records (Reports/facts.schema.json): everything pairing and the rules read.
+    public init(from decoder: Decoder) throws { storage = Storage(try Fields(from: decoder)) }
+
+    public func encode(to encoder: Encoder) throws { try storage.fields.encode(to: encoder) }
 
     public init(path: String, format: FileFormat, kind: MediaFile.Kind, size: Int64 = 0, error: ParseError? = nil,
                 warnings: [ParseError] = [], contentIdentifier: String? = nil) {
-        storage = Storage(path: path, format: format, kind: kind, size: size, error: error, warnings: warnings, contentIdentifier: contentIdentifier)
+        storage = Storage(Fields(path: path, format: format, kind: kind, size: size, error: error, warnings: warnings, contentIdentifier: contentIdentifier))
     }
 
     // Names are taken apart on the path's bytes in one backward pass (rules and pairing ask
@@ -179,33 +137,35 @@ public struct FileFacts: Sendable, Codable {
     public var nameKey: NameKey { NameKey(baseName: baseName) }
 
     /// Written by a camera: its make or model is recorded.
-    public var hasCameraMetadata: Bool { make != nil || model != nil }
+    public var hasCameraMetadata: Bool { self.make != nil || self.model != nil }
 
     /// Any Live Photo marker: an identifier, or a still-image-time track.
     public var hasLivePhotoMarker: Bool {
-        contentIdentifier != nil || (movie?.stillImageTimeTracks.isEmpty == false)
+        self.contentIdentifier != nil || (self.movie?.stillImageTimeTracks.isEmpty == false)
     }
 
-    public var isStill: Bool { format.isStill }
-    public var isMovie: Bool { format.isMovie }
+    public var isStill: Bool { self.format.isStill }
+    public var isMovie: Bool { self.format.isMovie }
 }
 
 extension FileFacts {
     /// Summarises an inspected file.
     public init(_ file: MediaFile) {
-        self.init(path: file.path, format: file.format, kind: file.kind, size: file.size, error: file.error,
-                  warnings: file.warnings, contentIdentifier: file.contentIdentifier)
-        bytesRead = file.stats.bytesRead
-        identity = file.identity
+        // The fields are filled first and the object made once: no copy-on-write check a field.
+        var fields = Fields(path: file.path, format: file.format, kind: file.kind, size: file.size, error: file.error,
+                            warnings: file.warnings, contentIdentifier: file.contentIdentifier)
+        fields.bytesRead = file.stats.bytesRead
+        fields.identity = file.identity
         if let still = file.still {
-            hasAppleMakerNote = still.makerNote != nil
-            make = still.tiff?.make
-            model = still.tiff?.model
-            motionPhoto = still.motionPhoto
-            thumbnail = still.thumbnail
+            fields.hasAppleMakerNote = still.makerNote != nil
+            fields.make = still.tiff?.make
+            fields.model = still.tiff?.model
+            fields.motionPhoto = still.motionPhoto
+            fields.thumbnail = still.thumbnail
         }
-        if let movie = file.movie { self.movie = MovieFacts(movie) }
-        if let embedded = file.still?.embeddedMovie { motionMovie = MovieFacts(embedded) }
+        if let movie = file.movie { fields.movie = MovieFacts(movie) }
+        if let embedded = file.still?.embeddedMovie { fields.motionMovie = MovieFacts(embedded) }
+        storage = Storage(fields)
     }
 }
 
@@ -228,6 +188,38 @@ public struct Indirect<Value: Sendable>: Sendable {
     }
 }
 
+/// A field kept in memory and left out of the records (`FileFacts.Fields.thumbnail`).
+@propertyWrapper
+public struct NotRecorded<Value: Sendable>: Sendable {
+    public var wrappedValue: Value?
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+}
+
+// Coding of the two wrappers inside a synthesized Codable type: an `Indirect` field is its
+// value, absent when nil (as an optional field is); a `NotRecorded` field is never written and
+// read as nil. The containers' overloads below are what the synthesized code calls.
+extension Indirect: Codable where Value: Codable {
+    public init(from decoder: Decoder) throws { self.init(wrappedValue: try Value?(from: decoder)) }
+    public func encode(to encoder: Encoder) throws { try wrappedValue.encode(to: encoder) }
+}
+
+extension NotRecorded: Codable {
+    public init(from decoder: Decoder) throws { self.init(wrappedValue: nil) }
+    public func encode(to encoder: Encoder) throws {}
+}
+
+extension KeyedEncodingContainer {
+    public mutating func encode<V: Codable>(_ value: Indirect<V>, forKey key: Key) throws { try encodeIfPresent(value.wrappedValue, forKey: key) }
+    public mutating func encode<V>(_ value: NotRecorded<V>, forKey key: Key) throws {}
+}
+
+extension KeyedDecodingContainer {
+    public func decode<V: Codable>(_ type: Indirect<V>.Type, forKey key: Key) throws -> Indirect<V> {
+        Indirect(wrappedValue: try decodeIfPresent(V.self, forKey: key))
+    }
+    public func decode<V>(_ type: NotRecorded<V>.Type, forKey key: Key) throws -> NotRecorded<V> { NotRecorded(wrappedValue: nil) }
+}
+
 extension FileFacts {
     /// Bounds on facts that come from outside the readers (scan records, cache rows): what the
     /// readers themselves can never produce, and what rules and reports would trap on (a negative
@@ -237,22 +229,22 @@ extension FileFacts {
 
     /// Why these facts cannot have come from lpcheck's readers, or nil when they can.
     public var implausibility: String? {
-        guard (0...Self.maxFileSize).contains(size), bytesRead >= 0 else { return "size \(size) or bytes read \(bytesRead) out of range" }
+        guard (0...Self.maxFileSize).contains(self.size), self.bytesRead >= 0 else { return "size \(self.size) or bytes read \(self.bytesRead) out of range" }
         // Asked of every record and cache row: no temporary arrays of the parts.
-        if let motion = motionPhoto {
-            for range in [motion.movieRange, motion.mpvd, motion.samsungTrailer].compactMap({ $0 }) where range.lowerBound < 0 || range.upperBound > size {
-                return "motion photo range \(range.lowerBound)..<\(range.upperBound) outside the file's \(size) bytes"
+        if let motion = self.motionPhoto {
+            for range in [motion.movieRange, motion.mpvd, motion.samsungTrailer].compactMap({ $0 }) where range.lowerBound < 0 || range.upperBound > self.size {
+                return "motion photo range \(range.lowerBound)..<\(range.upperBound) outside the file's \(self.size) bytes"
             }
             for value in [motion.videoOffset, motion.videoLength].compactMap({ $0 }) where abs(value) > Self.maxFileSize {
                 return "motion photo offset or length \(value) out of range"
             }
-            if let end = motion.imageEnd, end < 0 || end > size { return "motion photo image end \(end) outside the file's \(size) bytes" }
+            if let end = motion.imageEnd, end < 0 || end > self.size { return "motion photo image end \(end) outside the file's \(self.size) bytes" }
             for locator in motion.locators ?? [] {
-                if let offset = locator.offset, offset < 0 || offset > size { return "motion photo locator offset \(offset) outside the file's \(size) bytes" }
+                if let offset = locator.offset, offset < 0 || offset > self.size { return "motion photo locator offset \(offset) outside the file's \(self.size) bytes" }
                 if let value = locator.value, value < 0 || value > Self.maxFileSize { return "motion photo locator value \(value) out of range" }
             }
         }
-        if let problem = storage.movie?.implausibility { return problem }
-        return storage.motionMovie?.implausibility
+        if let problem = self.movie?.implausibility { return problem }
+        return self.motionMovie?.implausibility
     }
 }
