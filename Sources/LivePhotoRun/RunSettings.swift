@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoRecords
 import LivePhotoReports
 import LivePhotoRepair
 
@@ -26,7 +27,7 @@ public struct RunSettings: Sendable {
             } else if FileManager.default.fileExists(atPath: Configuration.fileName) {
                 checker.configuration = try Configuration.load(path: Configuration.fileName)
             }
-            if let baseline { checker.baseline = try CheckJSON.baseline(path: baseline) }
+            if let baseline { checker.baseline = try BaselineReader.read(path: baseline) }
         } catch {
             io.error("lpcheck: \(error)")
             throw RunFailure(status: 2)

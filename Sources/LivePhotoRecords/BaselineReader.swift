@@ -1,10 +1,11 @@
 import Foundation
 import LivePhotoCheck
 
-extension CheckJSON {
-    /// What a baseline needs of an earlier `check --format json` report: each finding's rule and
-    /// path. Decoded with `Codable`, so a file that is not such a report is refused by name.
-    struct BaselineDocument: Decodable {
+/// Reads an earlier `check --format json` report as a baseline (`--baseline`): each finding's rule
+/// and path. Decoded through `JSONReader` (the records' reader: nesting bounded, every value
+/// checked), so a file that is not such a report is refused by name.
+public enum BaselineReader {
+    struct Document: Decodable {
         struct Item: Decodable { var findings: [Finding] }
         struct Finding: Decodable {
             var rule: String
@@ -14,14 +15,17 @@ extension CheckJSON {
         var items: [Item]
     }
 
-    /// Reads an earlier JSON report as a baseline (`--baseline`).
-    public static func baseline(path: String) throws -> Baseline {
+    public static func read(path: String) throws -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Configuration.Problem(description: "\(path): cannot read the baseline")
         }
-        let document: BaselineDocument
+        return try read(Array(data), path: path)
+    }
+
+    static func read(_ bytes: [UInt8], path: String) throws -> Baseline {
+        let document: Document
         do {
-            document = try JSONDecoder().decode(BaselineDocument.self, from: data)
+            document = try JSONReader.decode(Document.self, from: bytes)
         } catch {
             throw Configuration.Problem(description: "\(path): not an lpcheck JSON report (\(error))")
         }
