@@ -9,10 +9,27 @@ public protocol CheckReporter: Sendable {
     static var identifier: String { get }
     static func render(_ report: CheckReport) -> String
     static func write(_ report: CheckReport, to sink: (String) -> Void)
+    /// The report written with the run's options (a format that has none writes as `write`).
+    static func write(_ report: CheckReport, options: ReportOptions, to sink: (String) -> Void)
+    /// The items whose stills the report shows pictures of: the run fetches their thumbnails.
+    static func shownItems(_ report: CheckReport, options: ReportOptions) -> [Int]
+    /// Whether the report is a page a browser runs (ranking every item): it needs the whole
+    /// report in memory and is never written again from stored bytes.
+    static var isPage: Bool { get }
+}
+
+/// What a run asks of its reports beyond the report itself.
+public struct ReportOptions: Sendable {
+    /// Item cards at most (HTML; 0 for no limit).
+    public var limit: Int
+    public init(limit: Int = CheckHTML.defaultLimit) { self.limit = limit }
 }
 
 extension CheckReporter {
     public static func write(_ report: CheckReport, to sink: (String) -> Void) { sink(render(report)) }
+    public static func write(_ report: CheckReport, options: ReportOptions, to sink: (String) -> Void) { write(report, to: sink) }
+    public static func shownItems(_ report: CheckReport, options: ReportOptions) -> [Int] { [] }
+    public static var isPage: Bool { false }
 }
 
 /// Every report format, in `--help` order. The command line's `--format` values come from here.
@@ -34,7 +51,12 @@ extension CheckText: CheckReporter {
 
 extension CheckJSON: CheckReporter { public static let identifier = "json" }
 extension CheckPlist: CheckReporter { public static let identifier = "plist" }
-extension CheckHTML: CheckReporter { public static let identifier = "html" }
+extension CheckHTML: CheckReporter {
+    public static let identifier = "html"
+    public static let isPage = true
+    public static func write(_ report: CheckReport, options: ReportOptions, to sink: (String) -> Void) { sink(render(report, limit: options.limit)) }
+    public static func shownItems(_ report: CheckReport, options: ReportOptions) -> [Int] { shownItems(report, limit: options.limit) }
+}
 extension CheckJUnit: CheckReporter { public static let identifier = "junit" }
 extension CheckSARIF: CheckReporter { public static let identifier = "sarif" }
 

@@ -22,7 +22,7 @@ public struct CheckRun {
     public var quiet = false
     public var stats = false
     public var cache: String?
-    public var htmlLimit = CheckHTML.defaultLimit
+    public var options = ReportOptions()
     public var thumbnails = false
     /// Progress (done, total) and its end, when a progress bar is shown.
     public var progress: (@Sendable (Int, Int) -> Void)?
@@ -40,7 +40,8 @@ public struct CheckRun {
     public init(settings: RunSettings) { self.settings = settings }
 
     var io: RunIO { settings.io }
-    var writesHTML: Bool { reports.contains { $0.reporter.identifier == CheckHTML.identifier } }
+    /// Whether a report is a page (HTML): it ranks every item, and is always made anew.
+    var writesPage: Bool { reports.contains { $0.reporter.isPage } }
     var files: [String] { reports.compactMap(\.path) }
 
     /// Runs the check and writes its outputs; throws `RunFailure` with status 1 (findings at or
@@ -62,7 +63,7 @@ public struct CheckRun {
         finishProgress?()
         // The cards of an HTML page get their stills' EXIF thumbnails now, not every still during
         // the check; records (--facts) stand for files that need not be here, so not for them.
-        let shown = writesHTML ? CheckHTML.shownItems(made.report, limit: htmlLimit) : []
+        let shown = Array(Set(reports.flatMap { $0.reporter.shownItems(made.report, options: options) })).sorted()
         if facts.isEmpty && !shown.isEmpty {
             Checker.addThumbnails(&made.report, items: shown, jobs: jobs, store: store)
             for note in store?.save() ?? [] { io.error("lpcheck: \(note)") }
@@ -123,7 +124,7 @@ public struct CheckRun {
     func recordsReport(_ checker: Checker) throws -> Made {
         var checker = checker
         do {
-            if boundedMemory ?? (!facts.contains("-") && !writesHTML && facts.allSatisfy { FileStamp.of($0) != nil }
+            if boundedMemory ?? (!facts.contains("-") && !writesPage && facts.allSatisfy { FileStamp.of($0) != nil }
                                  && facts.reduce(Int64(0)) { $0 + (FileStamp.of($1)?.size ?? 0) } > Self.boundedAbove) {
                 let (report, bounded) = try BoundedFactsCheck.report(facts, stripPrefix: stripPrefix, prefix: prefix, checker: checker)
                 return Made(report: report, bounded: bounded)
@@ -179,13 +180,11 @@ public struct CheckRun {
     /// Every report, to its file or standard output (each piece kept by `recorder` too), then the
     /// terminal summary unless a report went to standard output or `quiet`; returns the summary.
     func writeOutputs(_ report: CheckReport, recorder: FactsCache.RunRecorder?) throws -> String {
-        // HTML takes --html-limit; every other format is the reporter's own.
         func emit(_ index: Int, _ reporter: any CheckReporter.Type, _ sink: (String) -> Void) {
-            func piece(_ text: String) {
-                recorder?.append(text, to: index)
-                sink(text)
+            reporter.write(report, options: options) { piece in
+                recorder?.append(piece, to: index)
+                sink(piece)
             }
-            if reporter.identifier == CheckHTML.identifier { piece(CheckHTML.render(report, limit: htmlLimit)) } else { reporter.write(report, to: piece) }
         }
         var stdoutUsed = false
         for (index, entry) in reports.enumerated() {
@@ -213,7 +212,7 @@ public struct CheckRun {
     /// browser runs nor text a terminal interprets comes from them: those are always made anew,
     /// with their escaping.
     var replayable: Bool {
-        guard !thumbnails, !writesHTML else { return false }
+        guard !thumbnails, !writesPage else { return false }
         let writesToStandardOutput = reports.contains { $0.path == nil } || !quiet
         return !(writesToStandardOutput && outputIsTerminal)
     }

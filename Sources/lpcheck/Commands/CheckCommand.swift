@@ -49,7 +49,7 @@ struct Check: ParsableCommand {
             self.reporter = reporter
         }
         static var allValueStrings: [String] { CheckReporters.identifiers }
-        var isHTML: Bool { reporter.identifier == CheckHTML.identifier }
+        var isPage: Bool { reporter.isPage }
     }
 
     @Argument(help: "Folders and files to check.")
@@ -105,7 +105,7 @@ struct Check: ParsableCommand {
         guard stripPrefix == nil || !facts.isEmpty else { throw ValidationError("--strip-prefix goes with --facts") }
         guard boundedMemory == nil || !facts.isEmpty else { throw ValidationError("--bounded-memory goes with --facts") }
         guard boundedMemory != true || !facts.contains("-") else { throw ValidationError("--bounded-memory reads the record files twice: standard input cannot be one") }
-        guard boundedMemory != true || !format.contains(where: { $0.isHTML }) else {
+        guard boundedMemory != true || !format.contains(where: { $0.isPage }) else {
             throw ValidationError("--bounded-memory does not go with an HTML report (the page ranks every item; use --html-limit on a smaller selection)")
         }
         guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
@@ -118,7 +118,7 @@ struct Check: ParsableCommand {
         var run = CheckRun(settings: settings.run)
         (run.paths, run.facts, run.stripPrefix, run.prefix, run.boundedMemory) = (paths, facts, stripPrefix, prefix, boundedMemory)
         run.reports = format.enumerated().map { ($0.element.reporter, $0.offset < output.count ? output[$0.offset] : nil) }
-        (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.htmlLimit, run.thumbnails) = (jobs, verbose, quiet, stats, cache, htmlLimit, thumbnails)
+        (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.options.limit, run.thumbnails) = (jobs, verbose, quiet, stats, cache, htmlLimit, thumbnails)
         if !noProgress && isatty(2) == 1 {
             run.progress = ProgressBar.update
             run.finishProgress = ProgressBar.finish
