@@ -1,4 +1,5 @@
 import ArgumentParser
+import LivePhotoRun
 import LivePhotoFormats
 import LivePhotoReports
 
@@ -31,30 +32,8 @@ struct Dump: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        var inspected: [MediaFile] = []
-        var failed = false
-        for path in files {
-            let file = MediaFile.inspect(path: path)
-            failed = failed || file.error != nil
-            if file.error == nil && file.kind == .unknown {
-                // Recognised as nothing: say why (the first bytes), and fail.
-                let head = (try? FileSource(path: path)).flatMap { try? $0.read(at: 0, count: Int(min($0.size, 4096))) } ?? []
-                printError("lpcheck: \(path.terminalSafe): not recognised: \(FileFormat.unrecognised(head))")
-                failed = true
-            }
-            switch format {
-            case .text:
-                print(DumpText.render(file, tableLimit: full ? nil : 8, stats: stats), terminator: "")
-            case .json:
-                inspected.append(file)
-            }
-        }
-        if format == .json { print(DumpJSON.render(inspected), terminator: "") }
-        if stats && format == .json {
-            for file in inspected {
-                printError("stats: \(file.path.terminalSafe): read \(file.stats.bytesRead) of \(file.size) bytes in \(file.stats.reads) reads")
-            }
-        }
-        if failed { throw ExitCode(1) }
+        var run = DumpRun(io: .standard)
+        (run.files, run.json, run.full, run.stats) = (files, format == .json, full, stats)
+        try exiting { try run.run() }
     }
 }
