@@ -134,7 +134,7 @@ enum CompactCoder {
             optional(motion.primaryItem) { varint(UInt64($0)) }
             optional(motion.locators) { locators in
                 list(locators) { locator in
-                    string(locator.name)
+                    string(locator.name.rawValue)
                     optional(locator.offset, signed)
                     optional(locator.value, signed)
                     bool(locator.found)
@@ -335,7 +335,7 @@ enum CompactCoder {
             motion.movieCutShort = try optional(string)
             motion.xmpItems = try optional { try list { XMPItemRole(item: try item(), describes: try list(item), declaresMotionPhoto: try bool()) } }
             motion.primaryItem = try optional(item)
-            motion.locators = try optional { try list { MotionPhotoLocator(name: try string(), offset: try optional(signed), value: try optional(signed), found: try bool()) } }
+            motion.locators = try optional { try list { MotionPhotoLocator(name: try raw(MotionPhotoLocator.Name.self), offset: try optional(signed), value: try optional(signed), found: try bool()) } }
             motion.imageEnd = try optional(signed)
             motion.cameraMotionPhoto = try optional(string)
             motion.containerVersion = try optional(string)

@@ -143,7 +143,7 @@ public enum Example {
         motion.movieCutShort = "moov claims 9000 bytes"
         motion.xmpItems = [XMPItemRole(item: 64, describes: [63], declaresMotionPhoto: true)]
         motion.primaryItem = 46
-        motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.directory, offset: 1_000_000, value: 1_500_000, found: true)]
+        motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.Name.directory, offset: 1_000_000, value: 1_500_000, found: true)]
         (motion.imageEnd, motion.cameraMotionPhoto, motion.containerVersion) = (999_000, "1", "1")
         facts.motionPhoto = motion
         var movie = MovieFacts()

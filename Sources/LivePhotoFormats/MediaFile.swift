@@ -188,10 +188,23 @@ public struct MotionPhoto: Sendable, Equatable, Codable {
 
 /// One way a motion photo says where its movie is, and whether a movie starts there.
 public struct MotionPhotoLocator: Sendable, Equatable, Codable {
-    /// `Container:Directory` (the lengths of the items after the primary, counted from the end),
-    /// `GCamera:MotionPhotoOffset` or `GCamera:MicroVideoOffset` (a distance from the end),
-    /// `mpvd` (the box's payload), `Samsung trailer` (its `MotionPhoto_Data` record).
-    public var name: String
+    /// The kinds of locator; the raw values are those of the reports and records.
+    public enum Name: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+        /// The lengths of the `Container:Directory` items after the primary, counted from the end.
+        case directory = "Container:Directory"
+        /// `GCamera:MotionPhotoOffset`: a distance from the end.
+        case motionPhotoOffset = "GCamera:MotionPhotoOffset"
+        /// `GCamera:MicroVideoOffset`: a distance from the end.
+        case microVideoOffset = "GCamera:MicroVideoOffset"
+        /// The top-level `mpvd` box's payload.
+        case mpvd
+        /// A JPEG's Samsung SEF trailer `MotionPhoto_Data` record.
+        case samsungTrailer = "Samsung trailer"
+
+        public var description: String { rawValue }
+    }
+
+    public var name: Name
     /// The byte where it places the movie; nil when its numbers give no offset in the file.
     public var offset: Int64?
     /// The number it was read from: the directory's lengths summed, the offset from the end,
@@ -200,15 +213,9 @@ public struct MotionPhotoLocator: Sendable, Equatable, Codable {
     /// Whether a movie (an `ftyp` box) starts at `offset`.
     public var found: Bool
 
-    public init(name: String, offset: Int64?, value: Int64?, found: Bool) {
+    public init(name: Name, offset: Int64?, value: Int64?, found: Bool) {
         (self.name, self.offset, self.value, self.found) = (name, offset, value, found)
     }
-
-    public static let directory = "Container:Directory"
-    public static let motionPhotoOffset = "GCamera:MotionPhotoOffset"
-    public static let microVideoOffset = "GCamera:MicroVideoOffset"
-    public static let mpvd = "mpvd"
-    public static let samsungTrailer = "Samsung trailer"
 }
 
 /// One XMP item of a HEIF file: the items its `cdsc` reference describes, and whether its

@@ -263,25 +263,25 @@ extension Still {
     /// Every locator the file has, each judged on its own.
     static func locators(_ still: Still, xmp: XMPPacket?, mpvd: Box?, trailer: SamsungTrailer?, source: ByteSource) -> [MotionPhotoLocator] {
         var found: [MotionPhotoLocator] = []
-        func add(_ name: String, _ offset: Int64?, _ value: Int64?) {
+        func add(_ name: MotionPhotoLocator.Name, _ offset: Int64?, _ value: Int64?) {
             found.append(MotionPhotoLocator(name: name, offset: offset, value: value, found: offset.map { movieStarts(at: $0, in: source) } ?? false))
         }
         if let xmp {
             if let index = xmp.directory.firstIndex(where: { ($0.mime ?? "").hasPrefix("video/") || $0.semantic == "MotionPhoto" }) {
                 let tail = xmp.directory[index...].reduce(Int64(0)) { $0 &+ max(0, $1.length ?? 0) }
-                add(MotionPhotoLocator.directory, fromEnd(tail, size: source.size), tail)
+                add(MotionPhotoLocator.Name.directory, fromEnd(tail, size: source.size), tail)
             }
-            for (name, field) in [(MotionPhotoLocator.motionPhotoOffset, "MotionPhotoOffset"), (MotionPhotoLocator.microVideoOffset, "MicroVideoOffset")] {
+            for (name, field) in [(MotionPhotoLocator.Name.motionPhotoOffset, "MotionPhotoOffset"), (MotionPhotoLocator.Name.microVideoOffset, "MicroVideoOffset")] {
                 if let distance = xmp.value(XMPPacket.cameraNamespace, field).flatMap({ Int64($0) }) {
                     add(name, fromEnd(distance, size: source.size), distance)
                 }
             }
         }
-        if let mpvd { add(MotionPhotoLocator.mpvd, mpvd.payloadOffset, mpvd.payloadSize) }
+        if let mpvd { add(MotionPhotoLocator.Name.mpvd, mpvd.payloadOffset, mpvd.payloadSize) }
         // In a JPEG the trailer's MotionPhoto_Data record holds the movie; in a HEIC it holds a
         // few bytes of Samsung's own and the mpvd box holds the movie, so it locates nothing.
         if still.format == .jpeg, let record = trailer?.motionPhoto {
-            add(MotionPhotoLocator.samsungTrailer, record.data.lowerBound, Int64(record.data.count))
+            add(MotionPhotoLocator.Name.samsungTrailer, record.data.lowerBound, Int64(record.data.count))
         }
         return found
     }

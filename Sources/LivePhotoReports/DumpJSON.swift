@@ -181,7 +181,7 @@ public enum DumpJSON {
             ("mpvd", motion.mpvd.map(range) ?? .null),
             ("samsungTrailer", motion.samsungTrailer.map(range) ?? .null),
             ("locators", .array((motion.locators ?? []).map { locator in
-                .object([("name", .string(locator.name)), ("offset", locator.offset.map(JSONValue.int) ?? .null),
+                .object([("name", .string(locator.name.rawValue)), ("offset", locator.offset.map(JSONValue.int) ?? .null),
                          ("value", locator.value.map(JSONValue.int) ?? .null), ("found", .bool(locator.found))])
             })),
             ("xmpItems", .array((motion.xmpItems ?? []).map { role in

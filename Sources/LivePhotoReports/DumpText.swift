@@ -114,8 +114,8 @@ public enum DumpText {
             for locator in motion.locators ?? [] {
                 let number: String
                 switch locator.name {
-                case MotionPhotoLocator.directory: number = "items after the primary \(locator.value.map(String.init) ?? "?") bytes, counted from the end"
-                case MotionPhotoLocator.mpvd, MotionPhotoLocator.samsungTrailer: number = "payload \(locator.value.map(String.init) ?? "?") bytes"
+                case MotionPhotoLocator.Name.directory: number = "items after the primary \(locator.value.map(String.init) ?? "?") bytes, counted from the end"
+                case MotionPhotoLocator.Name.mpvd, MotionPhotoLocator.Name.samsungTrailer: number = "payload \(locator.value.map(String.init) ?? "?") bytes"
                 default: number = "\(locator.value.map(String.init) ?? "?") bytes from the end"
                 }
                 line(2, "\(locator.name) (\(number)): movie at \(locator.offset.map(String.init) ?? "no byte of the file"), \(locator.found ? "found" : "NOT found")")

@@ -20,15 +20,15 @@ enum MotionPhotoLocatorsDisagree: Rule {
 
     static let examples: [RuleExample] = [
         .triggers("a wrong MicroVideoOffset beside a Samsung trailer", Example.motionPhotoItem { motion in
-            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.microVideoOffset, offset: 131_000, value: 9_312, found: false),
-                               MotionPhotoLocator(name: MotionPhotoLocator.samsungTrailer, offset: 131_582, value: 8_730, found: true)]
+            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.Name.microVideoOffset, offset: 131_000, value: 9_312, found: false),
+                               MotionPhotoLocator(name: MotionPhotoLocator.Name.samsungTrailer, offset: 131_582, value: 8_730, found: true)]
         }),
         .passes("directory and offset agree", Example.motionPhotoItem { motion in
-            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.directory, offset: 131_582, value: 8_730, found: true),
-                               MotionPhotoLocator(name: MotionPhotoLocator.motionPhotoOffset, offset: 131_582, value: 8_730, found: true)]
+            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.Name.directory, offset: 131_582, value: 8_730, found: true),
+                               MotionPhotoLocator(name: MotionPhotoLocator.Name.motionPhotoOffset, offset: 131_582, value: 8_730, found: true)]
         }),
         .passes("one locator", Example.motionPhotoItem { motion in
-            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.directory, offset: 131_582, value: 8_730, found: true)]
+            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.Name.directory, offset: 131_582, value: 8_730, found: true)]
         }),
     ]
 }

@@ -9,8 +9,8 @@ enum MotionPhotoMicroVideoOnly: Rule {
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let still = item.still, let motion = still.motionPhoto, let locators = motion.locators,
-              let microVideo = locators.first(where: { $0.name == MotionPhotoLocator.microVideoOffset }) else { return [] }
-        let modern = locators.contains { $0.name == MotionPhotoLocator.directory || $0.name == MotionPhotoLocator.motionPhotoOffset }
+              let microVideo = locators.first(where: { $0.name == MotionPhotoLocator.Name.microVideoOffset }) else { return [] }
+        let modern = locators.contains { $0.name == MotionPhotoLocator.Name.directory || $0.name == MotionPhotoLocator.Name.motionPhotoOffset }
         guard !modern else { return [] }
         let flag = motion.source == .microVideo ? "GCamera:MicroVideo" : "GCamera:MotionPhoto without a Container:Directory"
         return [finding("The movie is located only by GCamera:MicroVideoOffset (\(microVideo.value.map(String.init) ?? "?") bytes from the end\(microVideo.found ? "" : ", where no movie starts")), declared by \(flag): Motion Photo 1.0 readers ignore the MicroVideo properties.", still)]
@@ -19,11 +19,11 @@ enum MotionPhotoMicroVideoOnly: Rule {
     static let examples: [RuleExample] = [
         .triggers("MotionPhoto=1 with MicroVideoOffset (PyPI motionphoto 0.1.2)", Example.motionPhotoItem { motion in
             motion.directory = []
-            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.microVideoOffset, offset: 131_582, value: 8_730, found: true)]
+            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.Name.microVideoOffset, offset: 131_582, value: 8_730, found: true)]
         }),
         .passes("Motion Photo 1.0 directory", Example.motionPhotoItem { motion in
-            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.directory, offset: 131_582, value: 8_730, found: true),
-                               MotionPhotoLocator(name: MotionPhotoLocator.microVideoOffset, offset: 131_582, value: 8_730, found: true)]
+            motion.locators = [MotionPhotoLocator(name: MotionPhotoLocator.Name.directory, offset: 131_582, value: 8_730, found: true),
+                               MotionPhotoLocator(name: MotionPhotoLocator.Name.microVideoOffset, offset: 131_582, value: 8_730, found: true)]
         }),
     ]
 }
