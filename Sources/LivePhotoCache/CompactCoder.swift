@@ -151,7 +151,7 @@ enum CompactCoder {
             optional(movie.durationSeconds, double)
             optional(movie.metadataHandler) { varint(UInt64($0.value)) }
             bool(movie.hasContentIdentifierKey)
-            optional(movie.contentIdentifierLocation, string)
+            optional(movie.contentIdentifierLocation) { string($0.rawValue) }
             int(movie.videoTrackCount)
             optional(movie.frameDurations) { durations in
                 varint(UInt64(durations.timescale))
@@ -349,7 +349,7 @@ enum CompactCoder {
             movie.durationSeconds = try optional(double)
             movie.metadataHandler = try optional { FourCC(try uint32()) }
             movie.hasContentIdentifierKey = try bool()
-            movie.contentIdentifierLocation = try optional(string)
+            movie.contentIdentifierLocation = try optional { try raw(MetadataLocation.self) }
             movie.videoTrackCount = try int()
             movie.frameDurations = try optional {
                 FrameDurations(timescale: try uint32(), frameCount: try varint(), nominal: try uint32(), minimum: try uint32(),

@@ -22,7 +22,7 @@ public enum Example {
         movie.durationSeconds = 2.0
         movie.metadataHandler = "mdta"
         movie.hasContentIdentifierKey = identifier != nil
-        movie.contentIdentifierLocation = identifier != nil ? "moov/meta" : nil
+        movie.contentIdentifierLocation = identifier != nil ? .movieMeta : nil
         movie.videoTrackCount = 1
         var table = SampleTable()
         table.timeToSample = [TimeToSampleEntry(count: 60, delta: 20)]
@@ -152,7 +152,7 @@ public enum Example {
         movie.durationSeconds = 2.933_333
         movie.metadataHandler = "mdta"
         movie.hasContentIdentifierKey = true
-        movie.contentIdentifierLocation = "moov/meta"
+        movie.contentIdentifierLocation = .movieMeta
         var kinds = MovieFacts.TrackKinds(audio: 1, metadata: 2, motionPhotoMetadata: true)
         (kinds.primaryFrameTimestampUs, kinds.unsortedScoreIndex, kinds.metadataError) = (1_466_666, 3, "descriptor of 90 bytes")
         movie.trackKinds = kinds

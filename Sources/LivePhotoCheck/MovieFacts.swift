@@ -9,7 +9,7 @@ public struct MovieFacts: Sendable, Codable {
     public var metadataHandler: FourCC?
     public var hasContentIdentifierKey: Bool = false
     /// `moov/meta` (where cameras write it) or `moov/udta/meta` (where ffmpeg does).
-    public var contentIdentifierLocation: String?
+    public var contentIdentifierLocation: MetadataLocation?
     public var videoTrackCount: Int = 0
     public var frameDurations: FrameDurations?
     /// Video frames in movie time (edit list applied), as runs of equal frames: compact for

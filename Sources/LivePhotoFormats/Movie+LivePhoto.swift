@@ -39,16 +39,26 @@ public struct StillImageTime: Sendable, Equatable, Codable {
     public var durationSeconds: Double? { mediaTimescale > 0 ? Double(duration) / Double(mediaTimescale) : nil }
 }
 
+/// Where a movie's QuickTime metadata is; the raw values are those of the reports and records.
+public enum MetadataLocation: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// `moov/meta`, where cameras write it and Photos reads it.
+    case movieMeta = "moov/meta"
+    /// `moov/udta/meta`, where ffmpeg writes it.
+    case userData = "moov/udta/meta"
+
+    public var description: String { rawValue }
+}
+
 extension Movie {
     /// `com.apple.quicktime.content.identifier` from `moov/meta`, else from `moov/udta/meta`.
     public var contentIdentifier: String? {
         (metadata.first { $0.key == LivePhotoKeys.contentIdentifier } ?? userDataMetadata.first { $0.key == LivePhotoKeys.contentIdentifier })?.value.stringValue
     }
 
-    /// Where the identifier was found: `moov/meta`, `moov/udta/meta`, or nil.
-    public var contentIdentifierLocation: String? {
-        if metadata.contains(where: { $0.key == LivePhotoKeys.contentIdentifier }) { return "moov/meta" }
-        if userDataMetadata.contains(where: { $0.key == LivePhotoKeys.contentIdentifier }) { return "moov/udta/meta" }
+    /// Where the identifier was found, or nil.
+    public var contentIdentifierLocation: MetadataLocation? {
+        if metadata.contains(where: { $0.key == LivePhotoKeys.contentIdentifier }) { return .movieMeta }
+        if userDataMetadata.contains(where: { $0.key == LivePhotoKeys.contentIdentifier }) { return .userData }
         return nil
     }
 

@@ -28,7 +28,7 @@ public enum PlanWriter {
             if let movie = item.movie {
                 var movieEdits = MovieEdits()
                 // The identifier is written where Photos reads it: moov/meta with an mdta handler.
-                let misplaced = movie.movie.map { $0.contentIdentifierLocation != nil && ($0.contentIdentifierLocation != "moov/meta" || $0.metadataHandler != "mdta") } ?? false
+                let misplaced = movie.movie.map { $0.contentIdentifierLocation != nil && ($0.contentIdentifierLocation != .movieMeta || $0.metadataHandler != "mdta") } ?? false
                 if let identifier = edits.identifier, movie.contentIdentifier != identifier || misplaced || destinations[movie.path] != nil {
                     movieEdits.contentIdentifier = identifier
                 }

@@ -8,12 +8,12 @@ enum IdentifierInUserData: FixableRule {
         fix: "`lpcheck repair` writes the identifier into moov/meta as well.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard let movie = item.movie, movie.movie?.contentIdentifierLocation == "moov/udta/meta" else { return [] }
+        guard let movie = item.movie, movie.movie?.contentIdentifierLocation == .userData else { return [] }
         return [finding("The content identifier is only in moov/udta/meta, not in moov/meta where cameras write it.", movie)]
     }
 
     static let examples: [RuleExample] = [
-        .triggers("ffmpeg remux", Example.pair(movie: Example.movie { $0.contentIdentifierLocation = "moov/udta/meta"; $0.hasContentIdentifierKey = false })),
+        .triggers("ffmpeg remux", Example.pair(movie: Example.movie { $0.contentIdentifierLocation = .userData; $0.hasContentIdentifierKey = false })),
         .passes("camera pair", Example.pair()),
     ]
 }
