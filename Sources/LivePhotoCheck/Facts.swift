@@ -235,13 +235,11 @@ extension FileFacts {
             for range in [motion.movieRange, motion.mpvd, motion.samsungTrailer].compactMap({ $0 }) where range.lowerBound < 0 || range.upperBound > self.size {
                 return "motion photo range \(range.lowerBound)..<\(range.upperBound) outside the file's \(self.size) bytes"
             }
-            for value in [motion.videoOffset, motion.videoLength].compactMap({ $0 }) where abs(value) > Self.maxFileSize {
-                return "motion photo offset or length \(value) out of range"
-            }
+            // The XMP's offset and length (and a locator's number) are any 64-bit value a file
+            // writes; rules only print them, so they are not bounded here.
             if let end = motion.imageEnd, end < 0 || end > self.size { return "motion photo image end \(end) outside the file's \(self.size) bytes" }
             for locator in motion.locators ?? [] {
                 if let offset = locator.offset, offset < 0 || offset > self.size { return "motion photo locator offset \(offset) outside the file's \(self.size) bytes" }
-                if let value = locator.value, value < 0 || value > Self.maxFileSize { return "motion photo locator value \(value) out of range" }
             }
         }
         if let problem = self.movie?.implausibility { return problem }

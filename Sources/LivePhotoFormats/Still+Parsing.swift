@@ -264,7 +264,9 @@ extension Still {
     static func locators(_ still: Still, xmp: XMPPacket?, mpvd: Box?, trailer: SamsungTrailer?, source: ByteSource) -> [MotionPhotoLocator] {
         var found: [MotionPhotoLocator] = []
         func add(_ name: MotionPhotoLocator.Name, _ offset: Int64?, _ value: Int64?) {
-            found.append(MotionPhotoLocator(name: name, offset: offset, value: value, found: offset.map { movieStarts(at: $0, in: source) } ?? false))
+            // A number from the end that is negative places the movie past the file: no byte of it.
+            let inFile = offset.flatMap { (0...source.size).contains($0) ? $0 : nil }
+            found.append(MotionPhotoLocator(name: name, offset: inFile, value: value, found: inFile.map { movieStarts(at: $0, in: source) } ?? false))
         }
         if let xmp {
             if let index = xmp.directory.firstIndex(where: { ($0.mime ?? "").hasPrefix("video/") || $0.semantic == "MotionPhoto" }) {

@@ -171,3 +171,31 @@ struct FileFactsTests {
         #expect(Example.movie { $0.frames = [MovieFacts.FrameRun(start: 1e300, duration: 0.03)] }.implausibility != nil)
     }
 }
+
+/// Motion-photo numbers come from XMP as written: any 64-bit value. What the readers make of them
+/// must pass the bounds records and cache rows are held to, and asking those bounds never traps.
+struct MotionPhotoNumbersTests {
+    /// `Samples/plain-frame.jpg` with an XMP segment holding `attributes` on its description.
+    static func jpeg(_ attributes: String) throws -> [UInt8] {
+        let frame = [UInt8](try Data(contentsOf: Locations.samples.appendingPathComponent("plain-frame.jpg")))
+        let packet = Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+            + "<rdf:Description rdf:about=\"\" xmlns:GCamera=\"http://ns.google.com/photos/1.0/camera/\" \(attributes)/></rdf:RDF></x:xmpmeta>").utf8)
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + packet
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload + frame.dropFirst(2)
+    }
+
+    @Test("offsets from the end that are negative, huge or Int64.min give facts the records accept", arguments: [
+        "GCamera:MicroVideo=\"1\" GCamera:MicroVideoVersion=\"1\" GCamera:MicroVideoOffset=\"-5\"",
+        "GCamera:MicroVideo=\"1\" GCamera:MicroVideoOffset=\"-9223372036854775808\"",
+        "GCamera:MotionPhoto=\"1\" GCamera:MotionPhotoOffset=\"9223372036854775807\"",
+    ])
+    func extremeOffsets(_ attributes: String) throws {
+        let file = MediaFile.inspect(source: MemorySource(try Self.jpeg(attributes)), path: "x.jpg")
+        let facts = FileFacts(file)
+        #expect(facts.motionPhoto != nil, "\(attributes)")
+        #expect(facts.implausibility == nil, "\(facts.implausibility ?? "")")
+        for locator in facts.motionPhoto?.locators ?? [] {
+            #expect(locator.offset.map { (0...facts.size).contains($0) } ?? true)
+        }
+    }
+}
