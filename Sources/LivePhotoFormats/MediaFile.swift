@@ -168,8 +168,9 @@ public struct MotionPhoto: Sendable, Equatable, Codable {
     /// Every way the file says where its movie is, each judged on its own (nil in facts
     /// records written before it).
     public var locators: [MotionPhotoLocator]? = nil
-    /// JPEG: where the image data ends before the movie, after the last EOI marker (FF D9) in
-    /// the 64 KiB before it; nil when none is there or for other formats. Google's checker sums
+    /// JPEG: where the image data ends before the movie: after an EOI marker (FF D9) where the
+    /// directory puts the image's end, else after the last one in the 64 KiB before the movie;
+    /// nil when none is there or for other formats. Google's checker sums
     /// it with the primary's Padding and the movie's Length.
     public var imageEnd: Int64? = nil
     /// `GCamera:MotionPhoto` and `Container:Version` as written (nil when absent).

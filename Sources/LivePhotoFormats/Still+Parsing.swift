@@ -76,7 +76,9 @@ extension Still {
         // XMP items (a gain map's own) are parsed only when they may declare a motion photo:
         // a writer that put it there wrote where neither Google nor libheif looks.
         let chosen = heif.xmpItem
-        for item in heif.xmpItems {
+        // At most 16 XMP items are read (a file of thousands would be a read of each): the one
+        // read and the first others, where a writer puts a packet.
+        for (index, item) in heif.xmpItems.enumerated() where index < 16 || item.id == chosen?.id {
             var declares = false
             do {
                 let (bytes, offset) = try heif.data(of: item, from: source)
@@ -239,21 +241,33 @@ extension Still {
             motion.movieCutShort = cutShort(walk.cutShort, ending: source.size, "the file")
         }
         if still.format == .jpeg, let movie = motion.movieRange {
-            motion.imageEnd = try imageEnd(before: movie.lowerBound, source: source)
+            // Where the directory puts the image's end (file size − Padding − Length), tried first.
+            var said: Int64?
+            if let padding = motion.directory.first?.padding, let length = motion.directory.last?.length, motion.directory.count >= 2,
+               padding >= 0, length >= 0, padding <= source.size, length <= source.size {
+                said = source.size - padding - length
+            }
+            motion.imageEnd = try imageEnd(before: movie.lowerBound, said: said, source: source)
         }
         return motion
     }
 
-    /// The end of the last EOI marker (FF D9) in the 64 KiB before `movieStart`: the image's
-    /// end when nothing but vendor data (Pixel's `aecDebug`) lies between it and the movie. The
-    /// last 64 bytes come first, the range the EOI check reads; most files end their image there.
-    static func imageEnd(before movieStart: Int64, source: ByteSource) throws -> Int64? {
+    /// Where the image data ends before `movieStart`: after the EOI marker (FF D9) at `said` (the
+    /// directory's own image end) when one ends there, else after the last EOI marker in the 64
+    /// KiB before the movie: the image's end when the vendor data between it and the movie
+    /// (Pixel's `aecDebug`) holds no FF D9. The last 64 bytes come first, the range the EOI check
+    /// reads; most files end their image there.
+    static func imageEnd(before movieStart: Int64, said: Int64?, source: ByteSource) throws -> Int64? {
         for window in [Int64(64), 1 << 16] {
             let count = min(window, movieStart)
             guard count >= 2 else { return nil }
-            let tail = try source.read(at: movieStart - count, count: Int(count))
+            let start = movieStart - count
+            let tail = try source.read(at: start, count: Int(count))
+            if let said, said - 2 >= start, said <= movieStart, tail[Int(said - 2 - start)] == 0xFF, tail[Int(said - 1 - start)] == 0xD9 {
+                return said
+            }
             for index in stride(from: tail.count - 2, through: 0, by: -1) where tail[index] == 0xFF && tail[index + 1] == 0xD9 {
-                return movieStart - count + Int64(index) + 2
+                return start + Int64(index) + 2
             }
             if count < window { return nil }
         }

@@ -169,6 +169,25 @@ struct GoogleMotionPhotoTests {
         #expect(errors == [rule] || change == "three items in the wrong order" && errors.contains(rule), "\(change): \(errors)")
     }
 
+    @Test("vendor data between the image and the movie (holding FF D9 itself): counted in Padding it passes, left out it is motion-photo-size-sum")
+    func vendorDataBeforeTheMovie() throws {
+        let folder = try Scratch.folder("google-vendor")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = try #require(try FileManager.default.contentsOfDirectory(at: try Self.converted([Self.pairs[2]], in: folder), includingPropertiesForKeys: nil).first)
+        let bytes = [UInt8](try Data(contentsOf: made))
+        let length = Int(try #require(Self.xmpValues(bytes, "Item:Length").last))
+        let vendor = Array("vendor".utf8) + [0xFF, 0xD9] + Array("debug block".utf8)
+        for padding in [vendor.count, 0] {
+            let image = try Self.editingJPEGXMP(Array(bytes.prefix(bytes.count - length))) { packet in
+                try #require(packet.range(of: "Item:Padding=\"0\"").map { packet.replacingCharacters(in: $0, with: "Item:Padding=\"\(padding)\"") })
+            }
+            let crafted = folder.appendingPathComponent("vendor-\(padding).MP.jpg")
+            try Data(image + vendor + bytes.suffix(length)).write(to: crafted)
+            let errors = try Self.findings(crafted).filter { $0.hasPrefix("error") }
+            #expect(errors == (padding == 0 ? ["error motion-photo-size-sum"] : []), "Padding \(padding): \(errors)")
+        }
+    }
+
     @Test("a movie with a second video track and no motion-photo metadata track: convert refuses to write it, and such a file gives motion-photo-video-tracks")
     func highResTrack() throws {
         let folder = try Scratch.folder("google-tracks")

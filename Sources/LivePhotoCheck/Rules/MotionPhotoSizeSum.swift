@@ -15,7 +15,7 @@ enum MotionPhotoSizeSum: Rule {
         func bounded(_ value: Int64) -> Int64 { Int64(min(value.magnitude, 1 << 52)) }
         let total = imageEnd + bounded(padding) + bounded(length)
         guard total != still.size else { return [] }
-        var parts = ["the image ends at byte \(imageEnd) (its last EOI marker before the movie)"]
+        var parts = ["the image ends at byte \(imageEnd) (after the last EOI marker, FF D9, in the 64 KiB before the movie)"]
         let gap = movie.lowerBound - imageEnd
         parts.append(gap == padding ? "Item:Padding \(padding) covers the \(gap) bytes up to the movie"
                                     : "Item:Padding is \(padding), but \(gap) bytes lie between the image's end and the movie at byte \(movie.lowerBound)")
