@@ -3,7 +3,8 @@ import LivePhotoFormats
 
 /// The cache's binary form of a file's facts: every field in a fixed order, varints, a presence
 /// byte before each optional, a count before each list, no names. Written out field by field
-/// rather than through Codable, which cost four times as much on every cache hit. A cache
+/// rather than through Codable, which made every cache hit several times as costly
+/// (BENCHMARKS.md, issue 12 third pass and issue 27). A cache
 /// written by another build is discarded before anything is decoded, so the order needs no
 /// version of its own; `CompactCoderTests` holds every field of every type here to the round
 /// trip (a field added to the facts and not here fails it). Reading is bounded: a short or

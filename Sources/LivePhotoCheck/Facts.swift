@@ -87,7 +87,7 @@ public struct FileFacts: Sendable, Codable {
     }
 
     // Names are taken apart on the path's bytes in one backward pass (rules and pairing ask
-    // for them several times per file; through String indices each took 1,000 instructions).
+    // for them several times per file, and String indices are slow for it).
 
     public var fileName: String { pathPart { nameStart, _, count in nameStart..<count } }
 

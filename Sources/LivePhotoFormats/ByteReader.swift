@@ -11,7 +11,7 @@ public struct ByteReader: Sendable {
     // so that naming a box allocates nothing, and walking a container allocates a node only
     // once its readers' steps are full (every other level). Neither field is an optional: a
     // reader is copied for every box, and a struct with optional fields was copied through the
-    // runtime's generic value witnesses (about 140 instructions a copy instead of one retain).
+    // runtime's generic value witnesses instead of one retain.
 
     /// The chain above; `PathNode.root` when nothing is above.
     private var node: PathNode

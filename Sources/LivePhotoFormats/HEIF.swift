@@ -262,8 +262,7 @@ extension HEIFStructure {
     }
 
     /// A `mime` item whose content type names RDF/XML (`application/rdf+xml`). The content type
-    /// is searched as bytes: Swift's generic substring search costs thousands of instructions
-    /// for a string this short.
+    /// is searched as bytes: Swift's generic substring search is slow for a string this short.
     static func isXMP(_ item: HEIFItem) -> Bool {
         guard item.type == "mime", var type = item.contentType else { return false }
         return type.withUTF8 { bytes in

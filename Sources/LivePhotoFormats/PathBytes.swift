@@ -34,8 +34,8 @@ public enum PathBytes {
     }
 
     /// A name from a directory entry: ASCII bytes (nearly every name) are valid UTF-8 as they
-    /// are, and are taken without the generic validation, which cost 2,000 instructions a name
-    /// (7% of a warm re-check).
+    /// are, and are taken without the generic validation (a visible share of a warm re-check;
+    /// BENCHMARKS.md).
     public static func string(_ bytes: UnsafeRawBufferPointer) -> String {
         var high: UInt8 = 0
         for byte in bytes { high |= byte }

@@ -132,8 +132,7 @@ extension String {
     /// Without trailing spaces and NULs and leading spaces (EXIF text fields pad with both).
     var trimmingSpaces: String {
         // ASCII text (nearly every Make and Model) is trimmed on its bytes, where each byte is a
-        // character; only other text needs the walk over characters, which cost 1,300
-        // instructions a field.
+        // character; only other text needs the slower walk over characters.
         var text = self
         let trimmed: String?? = text.withUTF8 { bytes in
             guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }

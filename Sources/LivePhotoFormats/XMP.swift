@@ -43,8 +43,8 @@ public struct XMPPacket: Sendable, Equatable {
     /// it names a Google photos namespace, or it is written so that a byte search could miss one
     /// (a character or entity reference, UTF-16 or UTF-32, whose bytes hold zeros). A packet of
     /// which this is false declares none of the properties the rules read; `check` leaves it
-    /// unparsed (`InspectOptions.xmpProperties`), as parsing an iPhone's 2 KB packet costs
-    /// about 200,000 instructions.
+    /// unparsed (`InspectOptions.xmpProperties`): parsing an iPhone's packet would cost more
+    /// than the rest of the still's reading (BENCHMARKS.md, issue 26).
     public static func mayHoldMotionPhoto(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, !raw.isEmpty else { return false }

@@ -23,7 +23,7 @@ public struct RunFailure: Error, Sendable {
 }
 
 /// Holds the last report and the cache's loaded rows until the process exits: a large
-/// library's report is not taken apart object by object on the way out (5% of a warm check),
+/// library's report is not taken apart object by object on the way out (BENCHMARKS.md),
 /// and the cache's rows are left to the process's end once its database is closed.
 public enum KeptAtExit {
     nonisolated(unsafe) public static var report: CheckReport?

@@ -12,7 +12,7 @@ do {
     var command = try LPCheck.parseAsRoot()
     // The commands that read a whole library grow and keep their heaps in 16 MiB steps (see
     // CMallocTuning.h); the others (`--version`, `--help`, `dump`, `make`, `rules`) start
-    // without it: the larger first growth cost them about 0.4 ms of a 5 ms start.
+    // without it: the larger first growth shows in their start time (BENCHMARKS.md).
     if command is Check || command is Scan || command is Repair || command is Convert { _ = lpcheck_tune_malloc() }
     try command.run()
 } catch {
