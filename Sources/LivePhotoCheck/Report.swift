@@ -150,8 +150,12 @@ public struct ReportTotals: Sendable, Equatable {
 /// again from its files' records when it is read. Read from several threads at once.
 public protocol ItemSource: AnyObject, Sendable {
     var count: Int { get }
-    func item(at position: Int) -> CheckItem
+    /// The item at `position`, made again; throws when its records can no longer be read or no
+    /// longer give the item they gave (a record file changed while it was checked).
+    func item(at position: Int) throws -> CheckItem
     var totals: ReportTotals { get }
+    /// Throws when an input the items are made from changed since the source was made.
+    func verifyUnchanged() throws
 }
 
 /// A report's items, in report order: held in an array, or made by an `ItemSource` when read
@@ -159,6 +163,8 @@ public protocol ItemSource: AnyObject, Sendable {
 public struct CheckItems: RandomAccessCollection, MutableCollection, Sendable {
     private var array: [CheckItem]
     private let source: (any ItemSource)?
+    /// The first item the source could not make (`readFailure`).
+    private let failures = FirstFailure()
     private var changed: [Int: CheckItem] = [:]
     /// Totals counted once (a report's writers ask for a dozen counts); a new one on every change.
     private var memo = Memo()
@@ -194,7 +200,7 @@ public struct CheckItems: RandomAccessCollection, MutableCollection, Sendable {
         // (a copy retains and releases each of its parts; writers read every item).
         _read {
             if let source {
-                yield changed[position] ?? source.item(at: position)
+                yield changed[position] ?? made(position, by: source)
             } else {
                 yield array[position]
             }
@@ -202,6 +208,46 @@ public struct CheckItems: RandomAccessCollection, MutableCollection, Sendable {
         set {
             if source == nil { array[position] = newValue } else { changed[position] = newValue }
             memo = Memo()
+        }
+    }
+
+    /// An item the source makes; one it cannot make is an unreadable item, and the failure is
+    /// kept for `readFailure` (writers read items as a collection, which cannot throw).
+    private func made(_ position: Int, by source: any ItemSource) -> CheckItem {
+        do {
+            return try source.item(at: position)
+        } catch {
+            failures.note("\(error)")
+            return CheckItem(kind: .unreadable)
+        }
+    }
+
+    /// Why the items read so far may not be those the source's inputs gave: the first item the
+    /// source could not make, else an input that changed since. Nil for items held in an array.
+    /// A run asks once its outputs are written, and fails if there is one.
+    public var readFailure: String? {
+        guard let source else { return nil }
+        if let first = failures.first { return first }
+        do {
+            try source.verifyUnchanged()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    final class FirstFailure: @unchecked Sendable {
+        private let lock = NSLock()
+        private var message: String?
+        func note(_ text: String) {
+            lock.lock()
+            if message == nil { message = text }
+            lock.unlock()
+        }
+        var first: String? {
+            lock.lock()
+            defer { lock.unlock() }
+            return message
         }
     }
 

@@ -49,9 +49,6 @@ extension BoundedFactsCheck {
             }
         }
 
-        private let lock = NSLock()
-        private var firstFailure: String?
-
         init(paths: [String], stamps: [FileStamp?], mapping: FactsRecords.Mapping, locations: [FactsRecords.Location], members: [Int32], starts: [Int],
              checker: Checker, compare: (@Sendable (FileFacts, FileFacts) -> Bool)?, pinAbove: Int, cacheSize: Int, openAtOnce: Int) throws {
             (self.paths, self.stamps, self.mapping, self.locations) = (paths, stamps, mapping, locations)
@@ -78,23 +75,11 @@ extension BoundedFactsCheck {
 
         public var count: Int { order.count }
 
-        /// What went wrong reading records again (a record file changed or vanished meanwhile):
-        /// nil when every item was made as in the first pass and the record files are unchanged.
-        public var failure: String? {
-            lock.lock()
-            let failure = firstFailure
-            lock.unlock()
-            if let failure { return failure }
+        /// Throws when a record file changed since the records were first read.
+        public func verifyUnchanged() throws {
             for (index, path) in paths.enumerated() where FileStamp.of(path) != stamps[index] {
-                return "\(path) changed while it was checked"
+                throw Failure(description: "\(path) changed while it was checked")
             }
-            return nil
-        }
-
-        private func fail(_ message: String) {
-            lock.lock()
-            if firstFailure == nil { firstFailure = message }
-            lock.unlock()
         }
 
         /// The facts of record `index`, read again.
@@ -315,29 +300,17 @@ extension BoundedFactsCheck {
             }
         }
 
-        public func item(at position: Int) -> CheckItem {
+        public func item(at position: Int) throws -> CheckItem {
             let (group, slot) = order[position]
             if let items = pinned[group] { return items.indices.contains(Int(slot)) ? items[Int(slot)] : CheckItem(kind: .unreadable) }
-            if let kept = decided[group], kept.indices.contains(Int(slot)) {
-                do {
-                    return try item(kept[Int(slot)])
-                } catch {
-                    fail("\(error)")
-                    return CheckItem(kind: .unreadable)
-                }
-            }
+            if let kept = decided[group], kept.indices.contains(Int(slot)) { return try item(kept[Int(slot)]) }
             var items = cache.items(of: group)
             if items == nil {
-                do {
-                    items = try check(group).items
-                } catch {
-                    fail("\(error)")
-                }
+                items = try check(group).items
                 if let items { cache.keep(items, of: group) }
             }
             guard let items, items.indices.contains(Int(slot)) else {
-                fail("the records of item \(position + 1) no longer give the items they gave")
-                return CheckItem(kind: .unreadable)
+                throw Failure(description: "the records of item \(position + 1) no longer give the items they gave")
             }
             return items[Int(slot)]
         }

@@ -158,7 +158,7 @@ public struct CheckRun {
             }
         }
         let summary = try writeOutputs(report, recorder: recorder)
-        if let failure = made.bounded?.failure {
+        if let failure = report.items.readFailure {
             io.error("lpcheck: \(failure): the report may not match the records")
             throw RunFailure(status: 2)
         }

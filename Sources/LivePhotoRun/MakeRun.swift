@@ -56,15 +56,9 @@ public struct MakeRun {
         item.findings = PlanWriter.fileFindings(item)
         // make always writes both markers, the track and the brand, whatever is there already.
         var plan = PlanWriter.plan(item, edits: ItemEdits(identifier: chosen, moment: moment, brand: true), acting: [], destinations: destinations)
-        for reason in plan.reasons { say(reason.terminalSafe) }
-        for file in plan.files {
-            say("\(file.destination.terminalSafe): \(file.patch.newBytes) new bytes, \(file.patch.outputSize) in all")
-            for note in file.patch.notes { say("  - \(note.terminalSafe)") }
-        }
-        for loss in plan.losses { say("  note: \(loss.terminalSafe) (the input keeps them)") }
+        say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
         // Losses are notes here (the inputs stay as they are); damage waits for --force.
         plan.losses = []
-        for damage in plan.damage { say("  DAMAGED INPUT: \(damage.terminalSafe)\(force ? "" : " (needs --force)")") }
         options.force = force
         let outcome = PlanWriter.apply(plan, options: options)
         if let failure = outcome.failure {

@@ -124,7 +124,7 @@ struct BoundedFactsCheckTests {
                 #expect(reporter.render(bounded.report) == reporter.render(memory), "\(reporter.identifier) \(label) pin \(pinAbove)")
                 compared += 1
             }
-            #expect(bounded.source.failure == nil)
+            #expect(bounded.report.items.readFailure == nil)
         }
         return compared
     }
@@ -159,12 +159,15 @@ struct BoundedFactsCheckTests {
         let records = try Self.sampleRecords(in: scratch)
         let checker = Self.checker
         let bounded = try BoundedFactsCheck.report([records.path], checker: checker, pinAbove: Int.max, cacheSize: 1)
-        #expect(bounded.source.failure == nil)
+        #expect(bounded.report.items.readFailure == nil)
         // Another scan's records in their place: lines no longer where the index says.
         let text = try String(contentsOf: records, encoding: .utf8)
         try text.replacingOccurrences(of: "\"facts\":{", with: "\"facts\":  {").write(to: records, atomically: false, encoding: .utf8)
+        // The source says so itself when an item is made, and the collection keeps it.
+        #expect(throws: (any Error).self) { try bounded.source.item(at: 0) }
         for index in bounded.report.items.indices { _ = bounded.report.items[index] }
-        let failure = try #require(bounded.source.failure)
+        #expect(bounded.report.items.allSatisfy { $0.kind == .unreadable })
+        let failure = try #require(bounded.report.items.readFailure)
         #expect(failure.contains(records.path))
     }
 
