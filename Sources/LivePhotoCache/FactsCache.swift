@@ -19,8 +19,20 @@ import LivePhotoFormats
 /// otherwise bypassed. Each of these says so in `notes`. Two runs on one cache are safe: SQLite's
 /// WAL journal lets readers go on while one writer commits, and writers wait for each other.
 public final class FactsCache: FactsStore, @unchecked Sendable {
-    /// What this build writes; another value in a cache empties it.
-    public static let format = "lpcheck-facts-cache 7 (FileFacts field by field; thumbnails apart; the last unchanged run's outputs; sample-data extents; HEIF XMP item roles)"
+    /// What this build writes; another value in a cache empties it. Its layout part is a hash of
+    /// the compact coding of `Example.everyField()` (no field at its default, as
+    /// `CompactCoderTests` holds), so a field added to the facts and their coder changes it with
+    /// no number to raise; the number is raised by hand only when a field keeps its place and
+    /// changes its meaning.
+    public static let format = "lpcheck-facts-cache 7 (FileFacts field by field; thumbnails apart; the last unchanged run's outputs) layout "
+        + layoutHash(CompactCoder.encode(Example.everyField()))
+
+    /// FNV-1a, 64 bits, in hex: a fingerprint of the coder's layout, not a secret.
+    static func layoutHash(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return String(hash, radix: 16)
+    }
 
     /// A row as loaded: the stamp and the facts. Thumbnails stay in the database (they are many
     /// times the facts' size) and are asked for one by one, for the cards a page shows.

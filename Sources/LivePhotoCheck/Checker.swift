@@ -13,6 +13,8 @@ public struct Checker {
     public var progress: (@Sendable (Int, Int) -> Void)?
     /// Facts of unchanged files from earlier runs, and where this run's are kept.
     public var store: (any FactsStore)?
+    /// The rules to run (before the configuration's severities): the registry's.
+    public var rules: [any Rule.Type] = RuleRegistry.all
 
     public init(roots: [String]) { self.roots = roots }
 
@@ -57,7 +59,7 @@ public struct Checker {
 
     /// The rules this check runs, at their configured severities, with the baseline.
     public var ruleRun: RuleRun {
-        RuleRun(active: RuleRegistry.all.compactMap { rule -> (any Rule.Type, Severity)? in
+        RuleRun(active: rules.compactMap { rule -> (any Rule.Type, Severity)? in
             configuration.severity(of: RuleRegistry.describe(rule)).map { (rule, $0) }
         }, context: configuration.context, baseline: baseline)
     }

@@ -84,3 +84,16 @@ struct CompactCoderTests {
         #expect(throws: (any Error).self) { try CompactCoder.decode([0x00, 0x04] + Array("JPEG".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]) }
     }
 }
+
+extension CompactCoderTests {
+    @Test("the cache's format carries a fingerprint of the coder's bytes for the every-field example: a field the coder adds (bytes more) changes it")
+    func formatFollowsLayout() {
+        let layout = CompactCoder.encode(Example.everyField())
+        #expect(FactsCache.format.hasSuffix(" layout " + FactsCache.layoutHash(layout)))
+        // A field added at the end or in the middle: the bytes of its value inserted.
+        #expect(FactsCache.layoutHash(layout + [0]) != FactsCache.layoutHash(layout))
+        var inserted = layout
+        inserted.insert(1, at: layout.count / 2)
+        #expect(FactsCache.layoutHash(inserted) != FactsCache.layoutHash(layout))
+    }
+}
