@@ -57,7 +57,7 @@ let package = Package(
         // The HTML report's CSS is embedded at build time, so the binary needs no resource bundle.
         .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats", "LivePhotoCheck"],
                 resources: [.embedInCode("Resources/report.css")]),
-        .target(name: "LivePhotoRecords", dependencies: ["LivePhotoFormats", "LivePhotoCheck"]),
+        .target(name: "LivePhotoRecords", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports"]),
         .target(name: "LivePhotoRun", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoRepair",
                                                      "LivePhotoCache", "LivePhotoThumbnails"]),
         // The command line: arguments, terminal output, exit codes.

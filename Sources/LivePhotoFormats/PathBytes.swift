@@ -42,6 +42,13 @@ public enum PathBytes {
         return high < 0x80 ? String(decoding: bytes, as: UTF8.self) : string(bytes[...])
     }
 
+    /// The scalar that stands for a raw byte 0x80...0xFF written as a lone low surrogate
+    /// (`\udcE9`, JSON's form of it); nil for any other value.
+    public static func scalar(escapedAs surrogate: UInt32) -> Unicode.Scalar? {
+        guard surrogate >= 0xDC80, surrogate <= 0xDCFF else { return nil }
+        return Unicode.Scalar(base + (surrogate - 0xDC80))
+    }
+
     /// The raw byte a scalar stands for, if it is one of the range.
     public static func rawByte(_ scalar: Unicode.Scalar) -> UInt8? {
         guard scalar.value >= base, scalar.value <= base + 0x7F else { return nil }

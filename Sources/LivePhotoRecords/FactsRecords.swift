@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoReports
 
 /// `lpcheck scan --format ndjson`: one JSON record per line (Reports/facts.schema.json). A
 /// `scan` header, then `hidden` and `problem` records for what discovery left unread, then one
@@ -26,26 +27,20 @@ public enum FactsRecords {
         public var description: String
     }
 
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    static func line(_ record: Record, _ encoder: JSONEncoder) -> String {
+    /// A record's line: compact JSON, keys in byte order, written as the reports' JSON is.
+    static func line(_ record: Record) -> String {
         // Every field is a plain value; encoding cannot fail.
-        (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? ""
+        (try? JSONValue.encoding(record)).map { $0.serialized(indent: nil, escapingHTML: false) + "\n" } ?? ""
     }
 
     public static func header(version: String, roots: [String], host: String = ProcessInfo.processInfo.hostName) -> String {
-        line(Record(type: "scan", schema: schema, tool: "lpcheck", version: version, roots: roots, host: host), encoder())
+        line(Record(type: "scan", schema: schema, tool: "lpcheck", version: version, roots: roots, host: host))
     }
 
     /// The records of what discovery did not read: hidden files and unreadable paths.
     public static func leftUnread(hidden: [String], problems: [(path: String, reason: String)]) -> String {
-        let encoder = encoder()
-        return hidden.map { line(Record(type: "hidden", path: $0), encoder) }.joined()
-            + problems.map { line(Record(type: "problem", path: $0.path, reason: $0.reason), encoder) }.joined()
+        hidden.map { line(Record(type: "hidden", path: $0)) }.joined()
+            + problems.map { line(Record(type: "problem", path: $0.path, reason: $0.reason)) }.joined()
     }
 
     /// File records, encoded on all cores, in order.
@@ -53,8 +48,7 @@ public enum FactsRecords {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, facts.count / 64))
         let parts = LineSlots(count: workers)
         Parallel.chunks(facts.count, chunks: workers) { worker, range in
-            let encoder = encoder()
-            parts.set(worker, facts[range].map { line(Record(type: "file", facts: $0), encoder) }.joined())
+            parts.set(worker, facts[range].map { line(Record(type: "file", facts: $0)) }.joined())
         }
         return parts.joined
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoFormats
 
 /// A strict JSON reader for the lines `check --facts` reads (RFC 8259: no comments, no trailing
 /// commas, no lone surrogates, valid UTF-8), decoding any `Decodable` through its own Codable
@@ -200,7 +201,10 @@ enum JSONReader {
                             guard (0xDC00..<0xE000).contains(low) else { throw failure("a high surrogate without its low half") }
                             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                         } else if (0xDC00..<0xE000).contains(scalar) {
-                            throw failure("a low surrogate alone")
+                            // \udc80...\udcff alone: a file-name byte that is not UTF-8, as
+                            // lpcheck's JSON (and Python's os.fsdecode) writes it.
+                            guard let raw = PathBytes.scalar(escapedAs: scalar) else { throw failure("a low surrogate alone") }
+                            scalar = raw.value
                         }
                         guard let unicode = Unicode.Scalar(scalar) else { throw failure("not a Unicode scalar") }
                         out.append(contentsOf: String(Character(unicode)).utf8)

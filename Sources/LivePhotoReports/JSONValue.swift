@@ -25,15 +25,16 @@ public enum JSONValue: Sendable, Equatable {
     public func serialized(pretty: Bool = true) -> String { serialized(indent: pretty ? 0 : nil) }
 
     /// Serialises as if nested `indent` levels deep (nil: compactly), for streaming a document
-    /// part by part.
-    public func serialized(indent: Int?) -> String {
+    /// part by part. `escapingHTML`: `<`, `>` and `&` escaped too, so the JSON can sit inside
+    /// HTML (reports); the scan records leave them as they are.
+    public func serialized(indent: Int?, escapingHTML: Bool = true) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
-        write(to: &out, indent: indent)
+        write(to: &out, indent: indent, html: escapingHTML)
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout [UInt8], indent: Int?) {
+    private func write(to out: inout [UInt8], indent: Int?, html: Bool) {
         switch self {
         case .null: out += Self.nullBytes
         case .bool(let value): out += value ? Self.trueBytes : Self.falseBytes
@@ -49,14 +50,14 @@ public enum JSONValue: Sendable, Equatable {
             } else {
                 out += Array(String(value).utf8)
             }
-        case .string(let text): Self.escape(text, into: &out)
+        case .string(let text): Self.escape(text, into: &out, html: html)
         case .array(let values):
             if values.isEmpty { out += [UInt8(ascii: "["), UInt8(ascii: "]")]; return }
             out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, indent.map { $0 + 1 })
-                value.write(to: &out, indent: indent.map { $0 + 1 })
+                value.write(to: &out, indent: indent.map { $0 + 1 }, html: html)
             }
             Self.newline(&out, indent)
             out.append(UInt8(ascii: "]"))
@@ -66,10 +67,10 @@ public enum JSONValue: Sendable, Equatable {
             for (index, pair) in pairs.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, indent.map { $0 + 1 })
-                Self.escape(pair.0, into: &out)
+                Self.escape(pair.0, into: &out, html: html)
                 out.append(UInt8(ascii: ":"))
                 if indent != nil { out.append(UInt8(ascii: " ")) }
-                pair.1.write(to: &out, indent: indent.map { $0 + 1 })
+                pair.1.write(to: &out, indent: indent.map { $0 + 1 }, html: html)
             }
             Self.newline(&out, indent)
             out.append(UInt8(ascii: "}"))
@@ -103,14 +104,15 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// RFC 8259 string escaping; `<`, `>` and `&` are escaped too so JSON can sit inside HTML.
-    static func escape(_ text: String, into out: inout [UInt8]) {
+    /// RFC 8259 string escaping; with `html`, `<`, `>` and `&` are escaped too so JSON can sit
+    /// inside HTML.
+    static func escape(_ text: String, into out: inout [UInt8], html: Bool = true) {
         out.append(UInt8(ascii: "\""))
         // Most strings of a report (keys, paths, identifiers) need no escape: one pass over the
         // bytes finds that, and they are copied whole.
         let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             var needs = false
-            Self.mayNeedEscape.withUnsafeBufferPointer { table in
+            (html ? Self.mayNeedEscape : Self.mayNeedEscapeOutsideHTML).withUnsafeBufferPointer { table in
                 for byte in bytes where table[Int(byte)] {
                     needs = true
                     break
@@ -124,7 +126,7 @@ public enum JSONValue: Sendable, Equatable {
             return
         }
         var text = text
-        let table = Self.mayNeedEscape
+        let table = html ? Self.mayNeedEscape : Self.mayNeedEscapeOutsideHTML
         text.withUTF8 { bytes in table.withUnsafeBufferPointer { table in
             // Copies runs of plain bytes at once; escapes quotes, backslashes, controls, the HTML
             // specials and U+2028/U+2029 (E2 80 A8/A9), so a report can sit inside a <script>.
@@ -181,6 +183,13 @@ public enum JSONValue: Sendable, Equatable {
         for byte in 0..<0x20 { table[byte] = true }
         for byte: UInt8 in [0x7F, 0xE2, 0xF4] { table[Int(byte)] = true }
         for byte in "\"\\<>&".utf8 { table[Int(byte)] = true }
+        return table
+    }()
+
+    /// The same without the HTML specials.
+    private static let mayNeedEscapeOutsideHTML: [Bool] = {
+        var table = mayNeedEscape
+        for byte in "<>&".utf8 { table[Int(byte)] = false }
         return table
     }()
 
