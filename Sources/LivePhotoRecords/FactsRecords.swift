@@ -30,7 +30,7 @@ public enum FactsRecords {
     /// A record's line: compact JSON, keys in byte order, written as the reports' JSON is.
     static func line(_ record: Record) -> String {
         // Every field is a plain value; encoding cannot fail.
-        (try? JSONValue.encoding(record)).map { $0.serialized(indent: nil, escapingHTML: false) + "\n" } ?? ""
+        (try? JSONValue.encoding(record)).map { $0.serialized(indent: nil, escaping: .minimal) + "\n" } ?? ""
     }
 
     public static func header(version: String, roots: [String], host: String = ProcessInfo.processInfo.hostName) -> String {

@@ -25,12 +25,11 @@ public enum JSONValue: Sendable, Equatable {
     public func serialized(pretty: Bool = true) -> String { serialized(indent: pretty ? 0 : nil) }
 
     /// Serialises as if nested `indent` levels deep (nil: compactly), for streaming a document
-    /// part by part. `escapingHTML`: `<`, `>` and `&` escaped too, so the JSON can sit inside
-    /// HTML (reports); the scan records leave them as they are.
-    public func serialized(indent: Int?, escapingHTML: Bool = true) -> String {
+    /// part by part, with the given escaping of strings.
+    public func serialized(indent: Int?, escaping: Escaping = .report) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
-        write(to: &out, indent: indent, html: escapingHTML)
+        write(to: &out, indent: indent, html: escaping == .report)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -104,8 +103,20 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// RFC 8259 string escaping; with `html`, `<`, `>` and `&` are escaped too so JSON can sit
-    /// inside HTML.
+    /// How strings are escaped.
+    public enum Escaping: Sendable {
+        /// Reports: quotes, backslashes and controls, and also `<`, `>`, `&`, DEL and
+        /// U+2028/U+2029 (so the JSON can sit inside HTML and a script), and a file-name byte
+        /// that is not UTF-8 as `\udcXX` (Python's os.fsdecode convention).
+        case report
+        /// The scan records: only what RFC 8259 requires (quotes, backslashes, controls; `\b`,
+        /// `\f`, `\n`, `\r`, `\t` in their short forms), as Foundation's JSONEncoder writes
+        /// them; a file-name byte that is not UTF-8 stays its private-use character, which every
+        /// JSON reader accepts.
+        case minimal
+    }
+
+    /// RFC 8259 string escaping; with `html` (`Escaping.report`), more (see there).
     static func escape(_ text: String, into out: inout [UInt8], html: Bool = true) {
         out.append(UInt8(ascii: "\""))
         // Most strings of a report (keys, paths, identifiers) need no escape: one pass over the
@@ -148,6 +159,8 @@ public enum JSONValue: Sendable, Equatable {
                 case UInt8(ascii: "\n"): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "n")]
                 case UInt8(ascii: "\r"): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "r")]
                 case UInt8(ascii: "\t"): escaped = [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case 0x08 where !html: escaped = [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+                case 0x0C where !html: escaped = [UInt8(ascii: "\\"), UInt8(ascii: "f")]
                 case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0x00..<0x20, 0x7F:
                     escaped = unicodeEscape(UInt32(byte))
                 case 0xF4 where index + 3 < bytes.count && bytes[index + 1] == 0x8F && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
@@ -186,10 +199,11 @@ public enum JSONValue: Sendable, Equatable {
         return table
     }()
 
-    /// The same without the HTML specials.
+    /// What `Escaping.minimal` escapes: quotes, backslash, controls.
     private static let mayNeedEscapeOutsideHTML: [Bool] = {
-        var table = mayNeedEscape
-        for byte in "<>&".utf8 { table[Int(byte)] = false }
+        var table = [Bool](repeating: false, count: 256)
+        for byte in 0..<0x20 { table[byte] = true }
+        for byte in "\"\\".utf8 { table[Int(byte)] = true }
         return table
     }()
 
