@@ -123,8 +123,9 @@ public enum JSONValue: Sendable, Equatable {
         // bytes finds that, and they are copied whole.
         let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             var needs = false
-            (html ? Self.mayNeedEscape : Self.mayNeedEscapeOutsideHTML).withUnsafeBufferPointer { table in
-                for byte in bytes where table[Int(byte)] {
+            let mask: UInt8 = html ? Self.reportClass : Self.minimalClass
+            Self.escapeClasses.withUnsafeBufferPointer { table in
+                for byte in bytes where table[Int(byte)] & mask != 0 {
                     needs = true
                     break
                 }
@@ -137,8 +138,8 @@ public enum JSONValue: Sendable, Equatable {
             return
         }
         var text = text
-        let table = html ? Self.mayNeedEscape : Self.mayNeedEscapeOutsideHTML
-        text.withUTF8 { bytes in table.withUnsafeBufferPointer { table in
+        let mask: UInt8 = html ? Self.reportClass : Self.minimalClass
+        text.withUTF8 { bytes in Self.escapeClasses.withUnsafeBufferPointer { table in
             // Copies runs of plain bytes at once; escapes quotes, backslashes, controls, the HTML
             // specials and U+2028/U+2029 (E2 80 A8/A9), so a report can sit inside a <script>.
             var runStart = 0
@@ -147,7 +148,7 @@ public enum JSONValue: Sendable, Equatable {
             while index < bytes.count {
                 let byte = bytes[index]
                 // Most bytes of paths and messages need nothing: one table look-up each.
-                guard table[Int(byte)] else {
+                guard table[Int(byte)] & mask != 0 else {
                     index += 1
                     continue
                 }
@@ -189,23 +190,19 @@ public enum JSONValue: Sendable, Equatable {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// The bytes the escape switch looks at: quotes, backslash, controls, the HTML specials,
-    /// DEL, and the lead bytes of U+2028/U+2029 (E2) and of raw file-name bytes (F4).
-    private static let mayNeedEscape: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in 0..<0x20 { table[byte] = true }
-        for byte: UInt8 in [0x7F, 0xE2, 0xF4] { table[Int(byte)] = true }
-        for byte in "\"\\<>&".utf8 { table[Int(byte)] = true }
+    /// The bytes the escape switch looks at, one table for both escapings (a bit each):
+    /// `reportClass` quotes, backslash, controls, the HTML specials, DEL, and the lead bytes of
+    /// U+2028/U+2029 (E2) and of raw file-name bytes (F4); `minimalClass` quotes, backslash,
+    /// controls.
+    private static let escapeClasses: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for byte in 0..<0x20 { table[byte] = reportClass | minimalClass }
+        for byte in "\"\\".utf8 { table[Int(byte)] = reportClass | minimalClass }
+        for byte: UInt8 in [0x7F, 0xE2, 0xF4] { table[Int(byte)] = reportClass }
+        for byte in "<>&".utf8 { table[Int(byte)] = reportClass }
         return table
     }()
-
-    /// What `Escaping.minimal` escapes: quotes, backslash, controls.
-    private static let mayNeedEscapeOutsideHTML: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in 0..<0x20 { table[byte] = true }
-        for byte in "\"\\".utf8 { table[Int(byte)] = true }
-        return table
-    }()
+    private static let reportClass: UInt8 = 1, minimalClass: UInt8 = 2
 
     /// `\u` and four lower-case hexadecimal digits.
     static func unicodeEscape(_ value: UInt32) -> [UInt8] {
