@@ -43,6 +43,31 @@ public enum Example {
         CheckItem(kind: .pair, still: still, movie: movie, pairedBy: method)
     }
 
+    /// A camera pair whose still and movie agree on their capture as apple.HEIC and apple.MOV
+    /// of `../shared/samples` do (read by lpcheck): the movie's Keys date 0.753 s before the
+    /// still, both in +13:00, one device, GPS 3 m apart, both shown portrait at 4:3. `still` and
+    /// `movie` change either side's capture.
+    static func capturePair(still changeStill: (CaptureFacts) -> Void = { _ in }, movie changeMovie: (CaptureFacts) -> Void = { _ in }) -> CheckItem {
+        let still = CaptureFacts()
+        still.time = CaptureTime(source: CaptureTime.exifSource(subSeconds: true, zone: true),
+                                 clock: 1_760_312_174.753, offset: 46_800)
+        (still.make, still.model, still.software) = ("Apple", "iPhone 15 Pro Max", "26.1")
+        (still.latitude, still.longitude) = (-37.788975, 175.299483)
+        (still.size, still.quarterTurns) = (PixelSize(width: 5712, height: 4284), 1)
+        let movie = CaptureFacts()
+        movie.time = CaptureTime(source: CaptureTime.keysSource, clock: 1_760_312_174, offset: 46_800)
+        movie.headerTime = 1_760_265_374
+        (movie.make, movie.model, movie.software) = ("Apple", "iPhone 15 Pro Max", "26.1")
+        (movie.latitude, movie.longitude) = (-37.789, 175.2995)
+        (movie.size, movie.quarterTurns) = (PixelSize(width: 1920, height: 1440), 1)
+        changeStill(still)
+        changeMovie(movie)
+        var stillFacts = Example.still("IMG_0001.HEIC", format: .heic), movieFacts = Example.movie()
+        stillFacts.capture = still
+        movieFacts.capture = movie
+        return pair(still: stillFacts, movie: movieFacts)
+    }
+
     /// Changes a movie's facts in place.
     public static func movie(_ change: (inout MovieFacts) -> Void) -> FileFacts {
         var facts = movie()
@@ -168,6 +193,14 @@ public enum Example {
         movie.brand = "mp42"
         movie.durationSeconds = 1.5
         facts.motionMovie = movie
+        let capture = CaptureFacts()
+        capture.time = CaptureTime(source: CaptureTime.exifSource(subSeconds: true, zone: true), clock: 1_760_312_174.753, offset: 46_800)
+        capture.headerTime = 1_760_265_374
+        (capture.make, capture.model, capture.software) = ("Apple", "iPhone 15 Pro Max", "26.1")
+        (capture.latitude, capture.longitude) = (-37.788975, 175.299483)
+        capture.size = PixelSize(width: 5712, height: 4284)
+        capture.quarterTurns = 1
+        facts.capture = capture
         return facts
     }
 }

@@ -43,6 +43,10 @@ public struct FileFacts: Sendable, Codable {
 
         // Movies
         @Indirect public var movie: MovieFacts? = nil
+
+        /// When, where, on which device and how shown, as the file says (stills and movies);
+        /// an object of its own already, so held as it is.
+        public var capture: CaptureFacts? = nil
     }
 
     /// The fields, in one object that copies share until one of them changes (copy on write):
@@ -164,6 +168,8 @@ extension FileFacts {
             fields.thumbnail = still.thumbnail
         }
         if let movie = file.movie { fields.movie = MovieFacts(movie) }
+        let capture = file.still.map(CaptureFacts.init(still:)) ?? file.movie.map(CaptureFacts.init(movie:))
+        if let capture, !capture.isEmpty { fields.capture = capture }
         if let embedded = file.still?.embeddedMovie { fields.motionMovie = MovieFacts(embedded) }
         storage = Storage(fields)
     }

@@ -1,6 +1,8 @@
 /// What a rule judges; the raw value is the category reports and the catalogue show.
 public enum RuleCategory: String, Sendable, CaseIterable, CustomStringConvertible {
     case damage, identifier, pairing, structure, timing
+    /// A still and its movie disagree on the capture they are said to be of.
+    case agreement
     case motionPhoto = "motion-photo"
     case stillImageTime = "still-image-time"
 

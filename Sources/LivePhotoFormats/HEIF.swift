@@ -79,6 +79,8 @@ public struct HEIFStructure: Sendable {
     var itemData: ByteReader?
     /// Bytes a box left unread (the rest of `meta` was read).
     public var warnings: [ParseError] = []
+    /// The primary image's size, rotation and mirroring from its properties (`ipma`, `ipco`).
+    public var primaryImage: ImageProperties? = nil
     var metaPath = "meta"
 
 
@@ -93,6 +95,35 @@ public struct HEIFStructure: Sendable {
         let value = try parse(&reader)
         if reader.remaining > 0 { warnings.append(reader.error(.invalidSize, "\(reader.remaining) unread bytes after \(name)")) }
         return value
+    }
+
+    /// `iprp`'s property list (`ipco`) and its association table (`ipma`), the last of each.
+    static func propertyBoxes(_ iprp: ByteReader) throws -> (BoxList?, ByteReader?) {
+        var list: BoxList?, table: ByteReader?
+        var children = try BoxIterator.walk(iprp)
+        while let child = children.next() {
+            if child.type == "ipco" {
+                list = try BoxIterator.all(children.payload)
+            } else if child.type == "ipma" {
+                table = children.payload
+            }
+        }
+        return (list, table)
+    }
+
+    /// The primary image's size, rotation and mirroring from `ipma` and `ipco`; a damaged
+    /// table is a warning of the structure.
+    mutating func readPrimaryImage(associations: ByteReader?, properties: BoxList?) {
+        guard let primary = primaryItemID, var table = associations, let properties else { return }
+        do {
+            if let found = try ItemPropertyAssociations.of(primary, parsing: &table) {
+                primaryImage = ImageProperties.read(found, in: properties)
+            }
+        } catch let error as ParseError {
+            warnings.append(error)
+        } catch {
+            warnings.append(ParseError(.invalidValue, "\(error)", offset: 0, path: metaPath + "/iprp/ipma"))
+        }
     }
 
     /// Whether an item of `type` is a metadata item (`Exif`, `mime`: what a check reads).
@@ -110,6 +141,8 @@ public struct HEIFStructure: Sendable {
         var infoBoxes = 0
         var filtered: (reader: ByteReader, infoBoxes: Int)?
         var locations: [HEIFItem] = []
+        var propertyList: BoxList?
+        var associationTable: ByteReader?
         var walk = try BoxIterator.walk(reader)
         while let box = walk.next() {
             let child = walk.payload
@@ -141,15 +174,13 @@ public struct HEIFStructure: Sendable {
             case "idat":
                 structure.itemData = child
             case "iprp":
-                var properties = try BoxIterator.walk(child)
-                while let propBox = properties.next() {
-                    guard propBox.type == "ipco" else { continue }
-                    structure.propertyTypes = try BoxIterator.all(properties.payload).types
-                }
+                (propertyList, associationTable) = try propertyBoxes(child)
+                structure.propertyTypes = propertyList?.types ?? []
             default:
                 break
             }
         }
+        structure.readPrimaryImage(associations: associationTable, properties: propertyList)
         if let filtered, filtered.infoBoxes != infoBoxes {
             // Entries came after the filter was made: every location again (it was read once
             // without an error, so it reads again without one), filtered below.

@@ -18,11 +18,21 @@ public struct JPEGSegment: Sendable, Equatable {
         case 0xC4: return "DHT"
         case 0xDD: return "DRI"
         case 0xFE: return "COM"
-        case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC: return "SOF\(marker - 0xC0)"
+        case _ where Self.isFrameHeader(marker): return "SOF\(marker - 0xC0)"
         case 0xE0...0xEF: return "APP\(marker - 0xE0)"
         default: return "0xFF" + String(marker, radix: 16, uppercase: true)
         }
     }
+
+    /// A start-of-frame marker (SOF0–SOF15 but DHT, JPG and DAC, which share the range).
+    static func isFrameHeader(_ marker: UInt8) -> Bool { (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC }
+}
+
+/// A picture's size in pixels as stored (before any orientation is applied).
+public struct PixelSize: Sendable, Equatable, Codable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
 }
 
 /// The segments of a JPEG up to the start of scan, and the payloads lpcheck decodes.
@@ -32,6 +42,8 @@ public struct JPEGStructure: Sendable {
     public var exif: (tiff: [UInt8], offset: Int64)?
     /// The standard XMP packet and its offset; extended XMP parts are appended in order.
     public var xmp: (bytes: [UInt8], offset: Int64)?
+    /// The stored picture's size from the first SOFn frame header (before EXIF Orientation).
+    public var frameSize: PixelSize? = nil
 
     static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
@@ -96,6 +108,11 @@ public struct JPEGStructure: Sendable {
             }
             if marker == 0xE1 {
                 try readAPP1(&segment, path: path, source: source, into: &structure, extended: &extended)
+            } else if structure.frameSize == nil, JPEGSegment.isFrameHeader(marker), segment.length >= 5 {
+                // Precision (1 byte), then the number of lines and of samples per line.
+                let frame = try source.read(at: segment.payloadOffset, count: 5)
+                let size = PixelSize(width: Int(frame[3]) << 8 | Int(frame[4]), height: Int(frame[1]) << 8 | Int(frame[2]))
+                if size.width > 0 && size.height > 0 { structure.frameSize = size }
             } else if (0xE0...0xEF).contains(marker) {
                 segment.label = label(marker: marker, probe: try source.read(at: segment.payloadOffset, count: min(segment.length, 40))[...])
             }

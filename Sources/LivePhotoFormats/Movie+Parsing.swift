@@ -59,6 +59,7 @@ struct MovieParser {
                 let header = try model(child, as: MovieHeaderBox.self, "mvhd")
                 movie.timescale = header.timescale
                 movie.duration = header.duration
+                movie.creationTime = header.creationTime
                 sawHeader = true
             case "trak":
                 guard movie.tracks.count < Limits.maxTracks else {
@@ -155,6 +156,7 @@ struct MovieParser {
                 track.duration = header.duration
                 track.width = header.width
                 track.height = header.height
+                track.matrix = header.matrix
             case "edts":
                 var edits = try BoxIterator.walk(walk.payload)
                 while let inner = edits.next() {

@@ -18,6 +18,8 @@ public struct Movie: Sendable {
     public var tracks: [Track]
     /// Non-fatal problems noticed while reading.
     public var warnings: [ParseError]
+    /// `mvhd`'s creation time: seconds since 1904-01-01 00:00 UTC (0: unset).
+    public var creationTime: UInt64 = 0
 
     public var durationSeconds: Double? { timescale > 0 ? Double(duration) / Double(timescale) : nil }
 }
@@ -44,6 +46,8 @@ public struct Track: Sendable {
     public var flags: UInt32
     /// In movie timescale units.
     public var duration: UInt64
+    /// `tkhd`'s matrix: how the picture is turned when shown.
+    public var matrix = TrackMatrix.identity
     public var width: Double
     public var height: Double
     public var handler: FourCC

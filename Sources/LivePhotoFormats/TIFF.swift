@@ -10,8 +10,23 @@ public struct TIFFLayout: Sendable, Equatable {
     public var software: String?
     /// Range of the IFD1 JPEG thumbnail inside the TIFF bytes.
     public var thumbnailRange: Range<Int>?
+    /// What the file says of its capture: IFD0 Orientation (1–8), the Exif IFD's
+    /// DateTimeOriginal, SubSecTimeOriginal and OffsetTimeOriginal as written, and the GPS
+    /// position in degrees (north and east positive). Nil when absent or not of its type.
+    public var capture = Capture()
+
+    public struct Capture: Sendable, Equatable {
+        public var orientation: UInt16?
+        public var dateTimeOriginal: String?
+        public var subSecTimeOriginal: String?
+        public var offsetTimeOriginal: String?
+        public var latitude: Double?
+        public var longitude: Double?
+        public init() {}
+    }
 
     static let exifIFDPointer: UInt16 = 0x8769
+    static let gpsIFDPointer: UInt16 = 0x8825
     static let makerNoteTag: UInt16 = 0x927C
 
     /// Walks `tiff` (bytes starting with `II*\0` or `MM\0*`). `base` is the TIFF header's file offset.
@@ -32,13 +47,67 @@ public struct TIFFLayout: Sendable, Equatable {
             case 0x010F: layout.make = entry.ascii(tiff)
             case 0x0110: layout.model = entry.ascii(tiff)
             case 0x0131: layout.software = entry.ascii(tiff)
+            case 0x0112: layout.capture.orientation = entry.short(little: little).flatMap { (1...8).contains($0) ? $0 : nil }
             case exifIFDPointer:
                 let exif = try entries(tiff, at: Int(entry.valueOrOffset), little: little, base: base, path: path + "/ExifIFD")
-                if let note = exif.first(where: { $0.tag == makerNoteTag }) { layout.makerNoteRange = note.range }
+                for entry in exif {
+                    switch entry.tag {
+                    case makerNoteTag where layout.makerNoteRange == nil: layout.makerNoteRange = entry.range
+                    case 0x9003: layout.capture.dateTimeOriginal = entry.ascii(tiff)
+                    case 0x9291: layout.capture.subSecTimeOriginal = entry.ascii(tiff)
+                    case 0x9011: layout.capture.offsetTimeOriginal = entry.ascii(tiff)
+                    default: break
+                    }
+                }
+            case gpsIFDPointer:
+                // A damaged GPS IFD loses the position only, not the rest of the EXIF.
+                let gps = gpsEntries(tiff, at: Int(entry.valueOrOffset), little: little)
+                (layout.capture.latitude, layout.capture.longitude) = position(gps, tiff: tiff, little: little)
             default: break
             }
         }
         return layout
+    }
+
+    /// GPS tags 1–4 of the GPS IFD at `offset` (the others are not needed), each value range
+    /// checked against the bytes; none when the IFD does not fit them.
+    static func gpsEntries(_ tiff: [UInt8], at offset: Int, little: Bool) -> [Entry] {
+        func load<T: FixedWidthInteger>(_ at: Int, as: T.Type) -> T {
+            let raw = tiff.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: T.self) }
+            return little ? T(littleEndian: raw) : T(bigEndian: raw)
+        }
+        guard offset >= 0, offset <= tiff.count - 2 else { return [] }
+        let count = Int(load(offset, as: UInt16.self))
+        guard count <= Limits.maxIFDEntries, 12 * count <= tiff.count - offset - 2 else { return [] }
+        var found: [Entry] = []
+        for index in 0..<count {
+            let at = offset + 2 + 12 * index
+            let tag = load(at, as: UInt16.self)
+            guard (1...4).contains(tag) else { continue }
+            let type = load(at + 2, as: UInt16.self), components = load(at + 4, as: UInt32.self), value = load(at + 8, as: UInt32.self)
+            guard let unit = typeSize(type), components <= 8 else { continue }
+            let size = unit * Int(components)
+            let start = size <= 4 ? at + 8 : Int(value)
+            guard start >= 0, start <= tiff.count - size else { continue }
+            found.append(Entry(position: at, tag: tag, type: type, count: components, valueOrOffset: value, range: start..<(start + size)))
+        }
+        return found
+    }
+
+    /// Latitude and longitude from GPS tags 1–4 (reference letter, then degrees, minutes and
+    /// seconds as three rationals); nil for a coordinate that is missing, out of range, or has a
+    /// zero denominator.
+    static func position(_ gps: [Entry], tiff: [UInt8], little: Bool) -> (Double?, Double?) {
+        func coordinate(reference: UInt16, value: UInt16, negative: UInt8, limit: Double) -> Double? {
+            // The reference is one letter (and its NUL) held in the entry itself.
+            guard let letter = gps.first(where: { $0.tag == reference }), letter.type == 2, (1...2).contains(letter.count),
+                  let at = letter.range?.lowerBound, let parts = gps.first(where: { $0.tag == value })?.degrees(tiff, little: little) else { return nil }
+            let degrees = parts.0 + parts.1 / 60 + parts.2 / 3600
+            guard degrees.isFinite, abs(degrees) <= limit else { return nil }
+            return tiff[at] == negative ? -degrees : degrees
+        }
+        return (coordinate(reference: 1, value: 2, negative: UInt8(ascii: "S"), limit: 90),
+                coordinate(reference: 3, value: 4, negative: UInt8(ascii: "W"), limit: 180))
     }
 
     /// IFD1 (after IFD0's entries comes the offset of the next IFD) and its JPEG thumbnail
@@ -66,6 +135,30 @@ public struct TIFFLayout: Sendable, Equatable {
         var valueOrOffset: UInt32
         /// Where the value's bytes are inside the TIFF (nil for a type TIFF does not define).
         var range: Range<Int>?
+
+        /// A single SHORT value.
+        func short(little: Bool) -> UInt16? {
+            guard type == 3, count == 1 else { return nil }
+            return UInt16(truncatingIfNeeded: little ? valueOrOffset & 0xFFFF : valueOrOffset >> 16)
+        }
+
+        /// Three RATIONAL or SRATIONAL values (degrees, minutes, seconds; some cameras write GPS
+        /// as signed); nil for another count or a zero denominator.
+        func degrees(_ tiff: [UInt8], little: Bool) -> (Double, Double, Double)? {
+            guard type == 5 || type == 10, count == 3, let range, range.count == 24 else { return nil }
+            func rational(_ index: Int) -> Double? {
+                let at = range.lowerBound + 8 * index
+                func word(_ offset: Int) -> UInt32 {
+                    let raw = tiff.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self) }
+                    return little ? UInt32(littleEndian: raw) : UInt32(bigEndian: raw)
+                }
+                let numerator = type == 10 ? Double(Int32(bitPattern: word(0))) : Double(word(0))
+                let denominator = type == 10 ? Double(Int32(bitPattern: word(4))) : Double(word(4))
+                return denominator == 0 ? nil : numerator / denominator
+            }
+            guard let degrees = rational(0), let minutes = rational(1), let seconds = rational(2) else { return nil }
+            return (degrees, minutes, seconds)
+        }
 
         func ascii(_ tiff: [UInt8]) -> String? {
             guard type == 2, let range else { return nil }

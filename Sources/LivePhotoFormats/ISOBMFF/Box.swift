@@ -251,6 +251,16 @@ public struct BoxList: Sequence {
     public var isEmpty: Bool { children.count == 0 }
     /// The children's types in order (no payload reader made).
     var types: [FourCC] { (0..<children.count).map { children[$0].type } }
+
+    /// The type of child `position` (0-based), nil past the end.
+    func type(at position: Int) -> FourCC? { position >= 0 && position < children.count ? children[position].type : nil }
+
+    /// The payload of child `position` (0-based), nil past the end.
+    func payload(at position: Int) -> ByteReader? {
+        guard position >= 0 && position < children.count else { return nil }
+        let child = children[position]
+        return container.payloadReader(from: child.payloadStart, to: child.end, type: child.type, index: Int(child.index), below: prefix)
+    }
     public var underestimatedCount: Int { children.count }
 
     public struct Iterator: IteratorProtocol {

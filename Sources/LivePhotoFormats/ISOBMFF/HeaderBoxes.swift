@@ -1,12 +1,15 @@
-/// `mvhd`: the movie's timescale, duration and next track ID (QuickTime and ISO alike).
+/// `mvhd`: the movie's creation time, timescale, duration and next track ID (QuickTime and
+/// ISO alike).
 public struct MovieHeaderBox: BoxModel, Equatable {
+    /// Seconds since 1904-01-01 00:00 UTC; 0 when the writer left it unset.
+    public var creationTime: UInt64
     public var timescale: UInt32
     public var duration: UInt64
     public var nextTrackID: UInt32
 
     public init(parsing reader: inout ByteReader) throws {
         let times = try MediaTimes(parsing: &reader)
-        (timescale, duration) = (times.timescale, times.duration)
+        (creationTime, timescale, duration) = (times.creationTime, times.timescale, times.duration)
         // rate, volume, reserved, matrix, pre-defined (or QuickTime's preview and selection times).
         try reader.skip(4 + 2 + 10 + 36 + 24)
         nextTrackID = try reader.u32()
@@ -42,23 +45,26 @@ public struct MediaHeaderBox: BoxModel, Equatable {
 /// The opening `mvhd` and `mdhd` share: version and flags, creation and modification times
 /// (32 or 64 bits by version), the timescale, the duration.
 struct MediaTimes {
+    var creationTime: UInt64
     var timescale: UInt32
     var duration: UInt64
 
     init(parsing reader: inout ByteReader) throws {
         let header = try FullBoxHeader(&reader)
         let wide = header.version == 1
-        try reader.skip(wide ? 16 : 8)
+        creationTime = wide ? try reader.u64() : UInt64(try reader.u32())
+        try reader.skip(wide ? 8 : 4)
         timescale = try reader.u32()
         duration = wide ? try reader.u64() : UInt64(try reader.u32())
     }
 }
 
-/// `tkhd`: the track's ID, flags, duration (movie timescale) and presentation size.
+/// `tkhd`: the track's ID, flags, duration (movie timescale), matrix and presentation size.
 public struct TrackHeaderBox: BoxModel, Equatable {
     public var flags: UInt32
     public var trackID: UInt32
     public var duration: UInt64
+    public var matrix: TrackMatrix
     public var width: Double
     public var height: Double
 
@@ -76,10 +82,43 @@ public struct TrackHeaderBox: BoxModel, Equatable {
             try reader.skip(4)
             duration = UInt64(try reader.u32())
         }
-        // reserved, layer, alternate group, volume, reserved, matrix.
-        try reader.skip(8 + 8 + 36)
+        // reserved, layer, alternate group, volume, reserved, then the matrix.
+        try reader.skip(8 + 8)
+        matrix = try TrackMatrix(parsing: &reader)
         width = Double(try reader.u32()) / 65536
         height = Double(try reader.u32()) / 65536
+    }
+}
+
+/// A track's transformation matrix (`tkhd`): a, b, u, c, d, v, x, y, w in that order, a–d and
+/// x, y in 16.16 fixed point. Only the 2×2 part says how the picture is turned.
+public struct TrackMatrix: Sendable, Equatable {
+    public var a: Int32, b: Int32, c: Int32, d: Int32
+
+    public static let identity = TrackMatrix(a: 0x10000, b: 0, c: 0, d: 0x10000)
+
+    public init(a: Int32, b: Int32, c: Int32, d: Int32) { (self.a, self.b, self.c, self.d) = (a, b, c, d) }
+
+    init(parsing reader: inout ByteReader) throws {
+        a = try reader.i32()
+        b = try reader.i32()
+        try reader.skip(4)
+        c = try reader.i32()
+        d = try reader.i32()
+        try reader.skip(4 + 12)
+    }
+
+    /// The clockwise rotation in degrees (0, 90, 180, 270) when the 2×2 part is a rotation by a
+    /// quarter turn, as players show it; nil for a mirror, a scale or any other angle.
+    public var rotation: Int? {
+        let one: Int32 = 0x10000
+        switch (a, b, c, d) {
+        case (one, 0, 0, one): return 0
+        case (0, one, -one, 0): return 90
+        case (-one, 0, 0, -one): return 180
+        case (0, -one, one, 0): return 270
+        default: return nil
+        }
     }
 }
 

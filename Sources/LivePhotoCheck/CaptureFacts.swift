@@ -1,0 +1,188 @@
+import Foundation
+import LivePhotoFormats
+
+/// What a file says of its capture, for comparing a still with its movie (the agreement rules):
+/// when, on which device, where, and how its picture is shown. A part is nil when the file does
+/// not say it, or says it in a form lpcheck does not read.
+///
+/// An object, not a value: eight rules read both sides of every pair, and a reference is one
+/// retain where a value was a copy of its strings each time. It is filled once by its reader
+/// (or an example, or the cache's decoder) and never changed once it is in facts: its setters
+/// are the module's own. So no two accesses overlap, and the runtime's exclusivity check (a
+/// thread-local access set at every read of a class's stored property) is left out.
+public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
+    /// The capture time: the still's DateTimeOriginal (+ SubSecTimeOriginal, OffsetTimeOriginal),
+    /// the movie's `com.apple.quicktime.creationdate` key.
+    @exclusivity(unchecked) public internal(set) var time: CaptureTime?
+    /// A movie's `mvhd` creation time, seconds since 1970 UTC: a weak witness (exports and
+    /// re-saves rewrite it).
+    @exclusivity(unchecked) public internal(set) var headerTime: Double?
+    /// EXIF Make, Model and Software, or the movie's `com.apple.quicktime.make`, `.model`,
+    /// `.software` keys.
+    @exclusivity(unchecked) public internal(set) var make: String?
+    @exclusivity(unchecked) public internal(set) var model: String?
+    @exclusivity(unchecked) public internal(set) var software: String?
+    /// GPS position in degrees (north and east positive): EXIF GPS, or the movie's
+    /// `com.apple.quicktime.location.ISO6709` key.
+    @exclusivity(unchecked) public internal(set) var latitude: Double?
+    @exclusivity(unchecked) public internal(set) var longitude: Double?
+    /// The stored picture's size (JPEG frame header, HEIF `ispe`, the video track's `tkhd`).
+    @exclusivity(unchecked) public internal(set) var size: PixelSize?
+    /// Clockwise quarter turns it is shown with (EXIF Orientation, HEIF `irot`, the track
+    /// matrix); nil when unknown or not a quarter turn.
+    @exclusivity(unchecked) public internal(set) var quarterTurns: Int?
+
+    public init() {}
+
+    /// Every part at once (the cache's decoder).
+    public init(time: CaptureTime?, headerTime: Double?, make: String?, model: String?, software: String?, latitude: Double?, longitude: Double?,
+                size: PixelSize?, quarterTurns: Int?) {
+        (self.time, self.headerTime, self.make, self.model, self.software) = (time, headerTime, make, model, software)
+        (self.latitude, self.longitude, self.size, self.quarterTurns) = (latitude, longitude, size, quarterTurns)
+    }
+
+    public static func == (lhs: CaptureFacts, rhs: CaptureFacts) -> Bool {
+        lhs.time == rhs.time && lhs.headerTime == rhs.headerTime && lhs.make == rhs.make && lhs.model == rhs.model && lhs.software == rhs.software
+            && lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude && lhs.size == rhs.size && lhs.quarterTurns == rhs.quarterTurns
+    }
+
+    /// The size as shown: width and height swapped by an odd number of quarter turns.
+    public var displayedSize: PixelSize? {
+        guard let size, let turns = quarterTurns else { return nil }
+        return turns % 2 == 0 ? size : PixelSize(width: size.height, height: size.width)
+    }
+
+    /// Whether nothing was found.
+    public var isEmpty: Bool {
+        time == nil && headerTime == nil && make == nil && model == nil && software == nil && latitude == nil && longitude == nil && size == nil
+            && quarterTurns == nil
+    }
+}
+
+/// A capture time as a file writes it.
+public struct CaptureTime: Sendable, Codable, Equatable {
+    /// Where it was read, as the file names it (one of a few fixed texts).
+    public var source: String
+    /// The wall clock as written: seconds since 1970-01-01 00:00 of that clock.
+    public var clock: Double
+    /// The zone's offset east of UTC in seconds; nil when the file does not say.
+    public var offset: Int?
+
+    public init(source: String, clock: Double, offset: Int?) {
+        (self.source, self.clock, self.offset) = (source, clock, offset)
+    }
+
+    /// Seconds since 1970 UTC, when the zone is known.
+    public var instant: Double? { offset.map { clock - Double($0) } }
+
+    /// As messages show it: `2025-10-12 23:36:14.753 +13:00` (milliseconds when there are
+    /// any, the zone when known).
+    public var text: String { CaptureTimeText.display(clock: clock, offset: offset) }
+
+    static let keysSource = "Keys com.apple.quicktime.creationdate"
+    /// The EXIF fields read: DateTimeOriginal, with SubSecTimeOriginal and OffsetTimeOriginal
+    /// when they were (fixed texts: nothing is built for a file).
+    static func exifSource(subSeconds: Bool, zone: Bool) -> String {
+        switch (subSeconds, zone) {
+        case (false, false): return "EXIF DateTimeOriginal"
+        case (true, false): return "EXIF DateTimeOriginal + SubSecTimeOriginal"
+        case (false, true): return "EXIF DateTimeOriginal + OffsetTimeOriginal"
+        case (true, true): return "EXIF DateTimeOriginal + SubSecTimeOriginal + OffsetTimeOriginal"
+        }
+    }
+}
+
+/// The QuickTime keys the capture facts read, told apart on their bytes: `com.apple.quicktime.`
+/// and a known name.
+enum QuickTimeCaptureKey {
+    case make, model, software, creationDate, location
+
+    private static let prefix = Array("com.apple.quicktime.".utf8)
+
+    /// Matched by length first (one candidate each), then compared in place.
+    init?(_ key: String) {
+        var key = key
+        let found: QuickTimeCaptureKey? = key.withUTF8 { bytes in
+            let prefix = Self.prefix
+            guard bytes.count > prefix.count, let base = bytes.baseAddress,
+                  prefix.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp(base, $0, prefix.count) == 0 } ?? false }) else { return nil }
+            let (candidate, name): (QuickTimeCaptureKey, StaticString)
+            switch bytes.count - prefix.count {
+            case 4: (candidate, name) = (.make, "make")
+            case 5: (candidate, name) = (.model, "model")
+            case 8: (candidate, name) = (.software, "software")
+            case 12: (candidate, name) = (.creationDate, "creationdate")
+            case 16: (candidate, name) = (.location, "location.ISO6709")
+            default: return nil
+            }
+            return memcmp(base + prefix.count, name.utf8Start, name.utf8CodeUnitCount) == 0 ? candidate : nil
+        }
+        guard let found else { return nil }
+        self = found
+    }
+}
+
+extension CaptureFacts {
+    /// Seconds from 1904-01-01 (QuickTime's epoch) to 1970-01-01.
+    static let quickTimeEpoch: Double = 2_082_844_800
+
+    /// A still's: EXIF dates, device, GPS, Orientation (JPEG) or `irot` (HEIF), picture size.
+    convenience init(still: Still) {
+        self.init()
+        // Read through the still's optionals in place (a copy of its TIFF or HEIF structure
+        // retains every part of it).
+        make = still.tiff?.make
+        model = still.tiff?.model
+        software = still.tiff?.software
+        latitude = still.tiff?.capture.latitude
+        longitude = still.tiff?.capture.longitude
+        if let date = still.tiff?.capture.dateTimeOriginal {
+            time = CaptureTimeText.exif(date: date, subSeconds: still.tiff?.capture.subSecTimeOriginal, offset: still.tiff?.capture.offsetTimeOriginal)
+        }
+        if still.jpeg != nil {
+            size = still.jpeg?.frameSize
+            if size != nil { quarterTurns = still.tiff?.capture.orientation.map(Self.quarterTurns(orientation:)) ?? 0 }
+        } else if still.heif?.primaryImage != nil {
+            size = still.heif?.primaryImage?.size
+            var turns = 0
+            for case .rotation(let anticlockwise) in still.heif?.primaryImage?.transforms ?? [] { turns += 4 - anticlockwise }
+            quarterTurns = turns % 4
+        }
+    }
+
+    /// A movie's: the Keys date, device and place, `mvhd`'s time, the first video track's size
+    /// and matrix.
+    convenience init(movie: Movie) {
+        self.init()
+        // One pass over the keys, each matched on its bytes (no key string is built, no item
+        // copied).
+        for index in movie.metadata.indices {
+            guard let key = QuickTimeCaptureKey(movie.metadata[index].key), let text = movie.metadata[index].value.stringValue else { continue }
+            switch key {
+            case .make: make = make ?? text
+            case .model: model = model ?? text
+            case .software: software = software ?? text
+            case .creationDate: time = time ?? CaptureTimeText.iso8601(text, source: CaptureTime.keysSource)
+            case .location: if latitude == nil, let place = CaptureTimeText.iso6709(text) { (latitude, longitude) = place }
+            }
+        }
+        if movie.creationTime > 0 { headerTime = Double(movie.creationTime) - Self.quickTimeEpoch }
+        // The track found by index and read in place (a copy of a track retains its tables).
+        if let video = movie.tracks.firstIndex(where: { $0.isVideo && $0.width >= 1 && $0.height >= 1 }),
+           let width = Int(exactly: movie.tracks[video].width.rounded()), let height = Int(exactly: movie.tracks[video].height.rounded()) {
+            size = PixelSize(width: width, height: height)
+            quarterTurns = movie.tracks[video].matrix.rotation.map { $0 / 90 }
+        }
+    }
+
+    /// EXIF Orientation as clockwise quarter turns of the shown picture (mirrors aside: they
+    /// do not swap width and height).
+    static func quarterTurns(orientation: UInt16) -> Int {
+        switch orientation {
+        case 3, 4: return 2
+        case 5, 8: return 3
+        case 6, 7: return 1
+        default: return 0
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// The still was written by other software than its movie: edited or re-saved.
+enum CaptureSoftwareMismatch: Rule {
+    static let description = RuleDescription(
+        identifier: "capture-software-mismatch", title: "Still and movie written by different software", severity: .info, category: .agreement,
+        rationale: "In every camera pair the still's EXIF Software and the movie's `com.apple.quicktime.software` key name the same iOS version (../shared/samples). Other software in the still means it was edited or re-saved after the capture: the movie may show the original picture (an edited still beside the original movie).",
+        fix: "If the edit should move too, export the pair again from the library that edited it; otherwise nothing.")
+
+    static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
+        guard item.kind == .pair, let stillSoftware = item.still?.capture?.software, let movieSoftware = item.movie?.capture?.software,
+              stillSoftware != movieSoftware, !stillSoftware.isEmpty, !movieSoftware.isEmpty, stillSoftware.lowercased() != movieSoftware.lowercased() else { return [] }
+        return [finding("The still's EXIF Software is \"\(stillSoftware)\", the movie's software key \"\(movieSoftware)\": the still was written again after the capture.", item.still)]
+    }
+
+    static let examples: [RuleExample] = [
+        .triggers("still saved by an editor", Example.capturePair(still: { $0.software = "Adobe Photoshop Lightroom 6.0" })),
+        .passes("camera pair", Example.capturePair()),
+        .passes("movie without a software key", Example.capturePair(movie: { $0.software = nil })),
+    ]
+}
