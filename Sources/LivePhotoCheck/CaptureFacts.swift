@@ -79,6 +79,17 @@ public struct CaptureTime: Sendable, Codable, Equatable {
     /// any, the zone when known).
     public var text: String { CaptureTimeText.display(clock: clock, offset: offset) }
 
+    /// As a camera writes `com.apple.quicktime.creationdate`: whole seconds and the zone,
+    /// `2025-10-12T23:36:14+1300`; nil when the zone is unknown.
+    public var keyText: String? {
+        guard let offset else { return nil }
+        let shown = CaptureTimeText.display(clock: clock.rounded(.down), offset: offset)
+        // `2025-10-12 23:36:14 +13:00` → `2025-10-12T23:36:14+1300`.
+        let parts = shown.split(separator: " ")
+        guard parts.count == 3 else { return nil }
+        return parts[0] + "T" + parts[1] + parts[2].replacingOccurrences(of: ":", with: "")
+    }
+
     static let keysSource = "Keys com.apple.quicktime.creationdate"
     /// The EXIF fields read: DateTimeOriginal, with SubSecTimeOriginal and OffsetTimeOriginal
     /// when they were (fixed texts: nothing is built for a file).

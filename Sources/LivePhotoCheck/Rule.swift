@@ -81,6 +81,9 @@ public enum FixKind: String, Sendable, CaseIterable {
     case cdscReference = "cdsc-reference"
     /// Make the movie's major brand QuickTime.
     case brand
+    /// Write the still's capture instant into the movie (`creationdate` key, `mvhd`/`tkhd`/`mdhd`
+    /// times): only with `repair --align-dates`, which changes what a library shows as the date.
+    case captureTime = "capture-time"
 }
 
 /// A rule whose findings `lpcheck repair` fixes: its fix kind drives the planner.

@@ -1,6 +1,8 @@
 /// The Live Photo markers of a movie.
 public enum LivePhotoKeys {
     public static let contentIdentifier = "com.apple.quicktime.content.identifier"
+    /// The capture date cameras write (ISO 8601 with the zone).
+    public static let creationDate = "com.apple.quicktime.creationdate"
     public static let stillImageTime = "com.apple.quicktime.still-image-time"
 }
 

@@ -46,11 +46,14 @@ public struct ItemEdits: Sendable {
     public var moment: Moment?
     /// Make the movie's major brand QuickTime.
     public var brand = false
+    /// Write the still's capture instant into the movie.
+    public var captureDate: CaptureDateEdit?
 
-    public init(identifier: String? = nil, moment: Moment? = nil, brand: Bool = false) {
+    public init(identifier: String? = nil, moment: Moment? = nil, brand: Bool = false, captureDate: CaptureDateEdit? = nil) {
         self.identifier = identifier
         self.moment = moment
         self.brand = brand
+        self.captureDate = captureDate
     }
 
     /// The fix kinds these edits carry out.
@@ -59,6 +62,7 @@ public struct ItemEdits: Sendable {
         if identifier != nil { kinds.insert(.identifier) }
         if moment != nil { kinds.formUnion([.stillImageTimeTrack, .cdscReference]) }
         if brand { kinds.insert(.brand) }
+        if captureDate != nil { kinds.insert(.captureTime) }
         return kinds
     }
 }

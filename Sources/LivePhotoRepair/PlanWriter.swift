@@ -35,6 +35,7 @@ public enum PlanWriter {
                 let placement = edits.moment.map { StillImagePlacement(seconds: $0.seconds, value: $0.value) }
                 movieEdits.stillImageTime = placement
                 movieEdits.quickTimeBrand = edits.brand && !(movie.movie?.brand == "qt  ")
+                movieEdits.captureDate = edits.captureDate
                 if !movieEdits.isEmpty {
                     let file = MediaFile.inspect(path: movie.path, options: .check)
                     guard let model = file.movie, file.error == nil else { throw RepairProblem("\(movie.path): \(file.error?.description ?? "not a movie")") }

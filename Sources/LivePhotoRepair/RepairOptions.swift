@@ -23,6 +23,8 @@ public struct RepairOptions: Sendable {
     /// Keep each replaced file's access and modification times (owner, group, mode and extended
     /// attributes are always kept).
     public var keepTimes = true
+    /// Act on the capture-time rules: write the still's capture instant into its movie.
+    public var alignDates = false
 
     public init() {}
 }

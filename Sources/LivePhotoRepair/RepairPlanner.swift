@@ -36,6 +36,15 @@ public enum RepairPlanner {
                 }
             }
             edits.brand = kinds.contains(.brand)
+            if kinds.contains(.captureTime) {
+                switch captureDate(item) {
+                case .success(let date):
+                    edits.captureDate = date
+                    reasons.append("align dates: the movie gets the still's capture instant, \(date.keyText)")
+                case .failure(let why):
+                    problems.append(why.description)
+                }
+            }
             var plan = PlanWriter.plan(item, edits: edits, acting: acted)
             if item.identifierConflict, let current = item.contentIdentifier, groups.keeper[current] == groups.key(item) {
                 plan.settledBy = groups.members[current, default: []].filter { $0 != groups.key(item) }
@@ -59,7 +68,24 @@ public enum RepairPlanner {
     /// Whether repair acts on a finding: a fixable rule, not baselined, at warning or error
     /// unless info is included.
     public static func acts(on finding: Finding, options: RepairOptions) -> Bool {
-        RuleRegistry.fixKind(finding.rule) != nil && !finding.baselined && (finding.severity >= .warning || options.includeInfo)
+        guard let kind = RuleRegistry.fixKind(finding.rule), !finding.baselined else { return false }
+        // Dates change what a library shows: only when asked, then at any severity.
+        if kind == .captureTime { return options.alignDates }
+        return finding.severity >= .warning || options.includeInfo
+    }
+
+    /// The still's capture instant as the movie is to hold it; a still whose zone is unknown has
+    /// no instant, and nothing is guessed.
+    static func captureDate(_ item: CheckItem) -> Result<CaptureDateEdit, RepairProblem> {
+        guard let time = item.still?.capture?.time else { return .failure(RepairProblem("cannot align dates: the still has no readable DateTimeOriginal")) }
+        guard let instant = time.instant, let text = time.keyText else {
+            return .failure(RepairProblem("cannot align dates: the still names no zone (OffsetTimeOriginal), so its instant is unknown; nothing is guessed"))
+        }
+        let quickTime = instant.rounded(.down) + 2_082_844_800
+        guard quickTime >= 0, quickTime < 1.8e19, let seconds = UInt64(exactly: quickTime) else {
+            return .failure(RepairProblem("cannot align dates: the still's time is out of range"))
+        }
+        return .success(CaptureDateEdit(keyText: text, quickTimeSeconds: seconds))
     }
 
     /// The identifier both files of `item` should carry.

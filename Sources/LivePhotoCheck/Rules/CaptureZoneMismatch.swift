@@ -1,9 +1,11 @@
 /// The movie's creation date is the still's moment, written in another zone.
-enum CaptureZoneMismatch: Rule {
+enum CaptureZoneMismatch: FixableRule {
+    static let fixKind = FixKind.captureTime
+
     static let description = RuleDescription(
         identifier: "capture-zone-mismatch", title: "Movie dated in another time zone than the still", severity: .warning, category: .agreement,
         rationale: "The movie's `com.apple.quicktime.creationdate` carries the zone of the still's OffsetTimeOriginal in every camera pair measured (+01:00, +09:00, +13:00 in ../shared/samples). The same instant written in another zone is what converters and time-shift tools leave; apps that show local times show the movie at another hour than its still.",
-        fix: "Rewrite the movie's creation date in the still's zone.")
+        fix: "`lpcheck repair --align-dates` rewrites the movie's creation date in the still's zone.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair, let stillTime = item.still?.capture?.time, let movieTime = item.movie?.capture?.time,

@@ -1,9 +1,11 @@
 /// A movie without a Keys creation date whose `mvhd` time is far from the still's capture.
-enum MovieHeaderTimeMismatch: Rule {
+enum MovieHeaderTimeMismatch: FixableRule {
+    static let fixKind = FixKind.captureTime
+
     static let description = RuleDescription(
         identifier: "movie-header-time-mismatch", title: "Movie header time far from the still's capture", severity: .info, category: .agreement,
         rationale: "Without a `com.apple.quicktime.creationdate` key, the movie's only date is `mvhd`'s creation time (UTC). It is a weak witness: in unedited camera files it agrees within seconds, yet IMG_3853.MOV's is 4 min 36 s after its still, and exports rewrite it. So only more than 10 minutes (with the still's zone known) or more than any zone explains (without it) is said, and only as information.",
-        fix: "Give the movie a `com.apple.quicktime.creationdate` key with the still's capture instant.")
+        fix: "`lpcheck repair --align-dates` gives the movie a `com.apple.quicktime.creationdate` key and header times of the still's capture instant.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair, let capture = item.movie?.capture, capture.time == nil, let header = capture.headerTime,

@@ -47,9 +47,15 @@ public enum QuickTimeMeta {
     /// content identifier set: every other child, key and item is kept byte for byte, a handler
     /// other than `mdta` becomes `mdta`, and the key is added when absent.
     public static func settingIdentifier(_ existing: [UInt8]?, headerSize: Int, identifier: String) throws -> [UInt8] {
-        let dataBox = BoxWriter.box("data", BoxWriter.u32(WellKnownType.utf8) + BoxWriter.u32(0) + Array(identifier.utf8))
+        try settingString(existing, headerSize: headerSize, key: LivePhotoKeys.contentIdentifier, value: identifier)
+    }
+
+    /// `meta` with the UTF-8 `key` set to `value` (added to `keys` and `ilst` when absent); every
+    /// other key, item and box kept as it is.
+    public static func settingString(_ existing: [UInt8]?, headerSize: Int, key: String, value: String) throws -> [UInt8] {
+        let dataBox = BoxWriter.box("data", BoxWriter.u32(WellKnownType.utf8) + BoxWriter.u32(0) + Array(value.utf8))
         guard let existing else {
-            let keys = KeysBox(entries: [KeysBox.Entry(namespace: "mdta", key: Array(LivePhotoKeys.contentIdentifier.utf8))])
+            let keys = KeysBox(entries: [KeysBox.Entry(namespace: "mdta", key: Array(key.utf8))])
             return BoxWriter.box("meta", HandlerBox.metadataBytes + keys.bytes + BoxWriter.box("ilst", BoxWriter.box(FourCC(1), dataBox)))
         }
         var reader = ByteReader(existing, base: 0, path: "moov/meta")
@@ -80,10 +86,10 @@ public enum QuickTimeMeta {
             }
         }
         let index: UInt32
-        if let found = keys.index(of: LivePhotoKeys.contentIdentifier) {
+        if let found = keys.index(of: key) {
             index = found
         } else {
-            keys.entries.append(KeysBox.Entry(namespace: "mdta", key: Array(LivePhotoKeys.contentIdentifier.utf8)))
+            keys.entries.append(KeysBox.Entry(namespace: "mdta", key: Array(key.utf8)))
             index = UInt32(keys.entries.count)
         }
         items[index] = BoxWriter.box(FourCC(index), dataBox)

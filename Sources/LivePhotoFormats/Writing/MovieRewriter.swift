@@ -6,14 +6,18 @@ public struct MovieEdits: Sendable {
     public var stillImageTime: StillImagePlacement?
     /// Make the major brand QuickTime (`qt  `), keeping `ftyp`'s size.
     public var quickTimeBrand = false
+    /// Write this capture date: the `creationdate` key and the movie, track and media header
+    /// times (`repair --align-dates`).
+    public var captureDate: CaptureDateEdit?
 
-    public init(contentIdentifier: String? = nil, stillImageTime: StillImagePlacement? = nil, quickTimeBrand: Bool = false) {
+    public init(contentIdentifier: String? = nil, stillImageTime: StillImagePlacement? = nil, quickTimeBrand: Bool = false, captureDate: CaptureDateEdit? = nil) {
         self.contentIdentifier = contentIdentifier
         self.stillImageTime = stillImageTime
         self.quickTimeBrand = quickTimeBrand
+        self.captureDate = captureDate
     }
 
-    public var isEmpty: Bool { contentIdentifier == nil && stillImageTime == nil && !quickTimeBrand }
+    public var isEmpty: Bool { contentIdentifier == nil && stillImageTime == nil && !quickTimeBrand && captureDate == nil }
 }
 
 /// Where the still sits, and the value to store.
@@ -86,14 +90,13 @@ public enum MovieRewriter {
         }
 
         if let identifier = edits.contentIdentifier {
-            let existing = children.first { $0.box.type == "meta" }
-            let metaBytes = try QuickTimeMeta.settingIdentifier(existing?.bytes, headerSize: existing?.box.headerSize ?? 8, identifier: identifier)
-            if let index = children.firstIndex(where: { $0.box.type == "meta" }) {
-                children[index].bytes = metaBytes
-            } else {
-                children.append((Box(type: "meta", offset: 0, size: Int64(metaBytes.count), headerSize: 8), metaBytes))
-            }
+            try setKey(LivePhotoKeys.contentIdentifier, to: identifier, in: &children)
             notes.append("set \(LivePhotoKeys.contentIdentifier) = \(identifier) in moov/meta")
+        }
+        if let date = edits.captureDate {
+            try setKey(LivePhotoKeys.creationDate, to: date.keyText, in: &children)
+            let headers = try settingHeaderTimes(&children, seconds: date.quickTimeSeconds)
+            notes.append("set \(LivePhotoKeys.creationDate) = \(date.keyText) in moov/meta, and the creation and modification times of \(headers) (\(date.quickTimeSeconds) s since 1904 UTC)")
         }
 
         // Size the new moov; the new track's sample goes into an mdat placed by the layout.
@@ -112,6 +115,34 @@ public enum MovieRewriter {
         patch.notes = notes
         patch.losses = losses
         return patch
+    }
+
+    /// `moov/meta` (made when absent) with a UTF-8 key set.
+    static func setKey(_ key: String, to value: String, in children: inout [(box: Box, bytes: [UInt8])]) throws {
+        let index = children.firstIndex { $0.box.type == "meta" }
+        let existing = index.map { children[$0] }
+        // A meta written here has an 8-byte header, whatever the old one had.
+        let metaBytes = try QuickTimeMeta.settingString(existing?.bytes, headerSize: existing?.box.headerSize ?? 8, key: key, value: value)
+        let box = Box(type: "meta", offset: 0, size: Int64(metaBytes.count), headerSize: 8)
+        if let index { children[index] = (box, metaBytes) } else { children.append((box, metaBytes)) }
+    }
+
+    /// `mvhd` and every track's `tkhd` and `mdhd` with both times set; names what was set.
+    static func settingHeaderTimes(_ children: inout [(box: Box, bytes: [UInt8])], seconds: UInt64) throws -> String {
+        var movieHeaders = 0, trackHeaders = 0
+        for index in children.indices {
+            let (box, bytes) = children[index]
+            if box.type == "mvhd" {
+                children[index].bytes = try HeaderTimes.setting(bytes, headerSize: box.headerSize, seconds: seconds, path: "moov/mvhd")
+                movieHeaders += 1
+            } else if box.type == "trak" {
+                let track = try HeaderTimes.settingTrack(bytes, headerSize: box.headerSize, seconds: seconds, path: pathOfChild(children, index))
+                children[index].bytes = track.bytes
+                trackHeaders += track.set
+            }
+        }
+        guard movieHeaders == 1 else { throw WriteError(.missingStructure, "moov has \(movieHeaders) mvhd boxes") }
+        return "mvhd and \(trackHeaders) track and media header(s)"
     }
 
     /// Where the new `moov` goes. Each case is one function of `MoovLayout` returning the patch.

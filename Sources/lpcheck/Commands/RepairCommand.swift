@@ -33,7 +33,8 @@ struct Repair: ParsableCommand {
         variants and duplicates are never touched. Acts on errors and warnings (--include-info \
         for info findings too). A rewritten still-image-time track keeps the old track's keys and \
         values; a plan that would lose something (keys, the link between hard-linked names) says \
-        what and waits for --force.
+        what and waits for --force. Dates are changed only with --align-dates: the movie then \
+        gets the still's capture instant (a still without a zone has none, and is left).
 
         Each file is written to a temporary file beside it, fsynced, read back and re-checked, then \
         renamed over the original, keeping owner, group, mode, extended attributes and times \
@@ -63,6 +64,9 @@ struct Repair: ParsableCommand {
     @Flag(help: "Also act on info findings (such as missing-cdsc-reference).")
     var includeInfo = false
 
+    @Flag(help: "Write the still's capture instant into its movie where the capture-time rules find they disagree (creationdate key, mvhd/tkhd/mdhd times; nothing else).")
+    var alignDates = false
+
     @Flag(help: "Apply plans that lose something (the plan names it).")
     var force = false
 
@@ -82,6 +86,7 @@ struct Repair: ParsableCommand {
         (run.paths, run.dryRun) = (paths, dryRun)
         (run.options.prefer, run.options.time, run.options.frame, run.options.backup) = (prefer, placement.time, placement.frame, !noBackup)
         (run.options.includeInfo, run.options.force, run.options.keepTimes) = (includeInfo, force, !updateTimes)
+        run.options.alignDates = alignDates
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
         try exiting { try run.run() }
     }
