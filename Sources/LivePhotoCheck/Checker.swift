@@ -93,6 +93,8 @@ public struct Checker {
         }
         facts.removeLast(facts.count - kept)
         var items = Pairing.items(facts, identical: compare)
+        // Files are read only where copies are compared (records checked without their files are not).
+        if compare != nil { Pairing.relateEmbeddedMovies(&items) { FileComparison.identical($0.path, to: $1, of: $2.path) } }
         for sidecar in Sidecars.attach(sidecars, to: &items) {
             leftOut.append(LeftOutFile(path: sidecar.path, reason: "sidecar (.\(sidecar.fileExtension)) describing no file of the scan"))
         }

@@ -66,6 +66,7 @@ public struct CheckItem: Sendable {
         var identifierConflict = false
         var nameMates: [NameMate] = []
         var sidecars: [String] = []
+        var embeddedMovieOf: String?
     }
 
     private mutating func relate(_ change: (inout Relations) -> Void) {
@@ -108,6 +109,12 @@ public struct CheckItem: Sendable {
     public var nameMates: [NameMate] {
         get { relations?.nameMates ?? [] }
         set { relate { $0.nameMates = newValue } }
+    }
+    /// The motion photo whose embedded movie this item's movie is, byte for byte (Google
+    /// Takeout exports both); `duplicateOf` keeps its meaning (a hard link or a whole-file copy).
+    public var embeddedMovieOf: String? {
+        get { relations?.embeddedMovieOf }
+        set { relate { $0.embeddedMovieOf = newValue } }
     }
     /// Sidecar files (`.AAE`, `.xmp`, Takeout `.json`) that belong to the item's files.
     public var sidecars: [String] {

@@ -56,6 +56,7 @@ public enum Pairing {
         let folder = file.folder + "/"
         var keys = ["n" + nameKey(file), "n" + folder + file.nameKey.stem, "n" + folder + file.fileName.lowercased()]
         if let identifier = file.contentIdentifier { keys.append("i" + identifier) }
+        keys += embeddedMovieKeys(file).dropFirst().map { "n" + $0 }
         return keys
     }
 

@@ -9,6 +9,7 @@ public enum RuleRegistry {
         IdentifierShared.self,
         IdentifierVariant.self,
         DuplicateFile.self,
+        MovieEmbeddedInMotionPhoto.self,
         MetadataHandlerNotMdta.self,
         IdentifierInUserData.self,
         MovieAbsent.self,

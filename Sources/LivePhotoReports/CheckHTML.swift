@@ -166,6 +166,9 @@ public enum CheckHTML: Sendable {
         if let original = item.duplicateOf {
             out += "<div class=\"relation\">\(item.hardLink ? "hard link of" : "byte-identical copy of") \(Markup.escape(original))</div>\n"
         }
+        if let motionPhoto = item.embeddedMovieOf {
+            out += "<div class=\"relation\">the movie embedded in \(Markup.escape(motionPhoto)), byte for byte</div>\n"
+        }
         if let original = item.variantOf {
             let marks = item.variantMarks.isEmpty ? "" : " (\(item.variantMarks.map(\.rawValue).joined(separator: ", ")))"
             out += "<div class=\"relation\">another rendition\(marks) of \([original.still, original.movie].compactMap { $0 }.map(Markup.escape).joined(separator: " + "))</div>\n"

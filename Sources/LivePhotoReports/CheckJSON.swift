@@ -97,6 +97,7 @@ public enum CheckJSON: Sendable {
             fields.append(("variantMarks", .array(item.variantMarks.map { .string($0.rawValue) })))
         }
         if item.identifierConflict { fields.append(("identifierConflict", .bool(true))) }
+        if let motionPhoto = item.embeddedMovieOf { fields.append(("embeddedMovieOf", .string(motionPhoto))) }
         if item.carriers.stills + item.carriers.movies > item.fileCount {
             fields.append(("carriers", .object([("stills", .int(Int64(item.carriers.stills))), ("movies", .int(Int64(item.carriers.movies)))])))
         }
