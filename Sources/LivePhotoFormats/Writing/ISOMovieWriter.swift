@@ -22,8 +22,8 @@ public enum ISOMovieWriter {
                 notes.append("drop track \(track.id): '\(format)' PCM audio, which a Motion Photo 1.0 movie does not carry")
             }
         }
-        let all = children
-        children = all.indices.filter { !dropped.contains(MovieRewriter.pathOfChild(all, $0)) }.map { all[$0] }
+        let paths = MovieRewriter.childPaths(children)
+        children = children.indices.filter { !dropped.contains(paths[$0]) }.map { children[$0] }
         guard children.contains(where: { $0.box.type == "trak" }) else { throw WriteError(.missingStructure, "no track is left for the MP4") }
         let ftyp = BoxWriter.box("ftyp", FourCC("mp42").bytes + BoxWriter.u32(0) + FourCC("isom").bytes + FourCC("mp42").bytes)
         let data = movie.boxes.filter { $0.type != "ftyp" && $0.type != "moov" }

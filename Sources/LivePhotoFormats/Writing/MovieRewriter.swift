@@ -51,7 +51,7 @@ public enum MovieRewriter {
         if let placement = edits.stillImageTime {
             let removed = Set(movie.stillImageTimeTracks.map(\.path))
             if let old = movie.stillImageTimeTracks.first {
-                let trakBytes = children.enumerated().first { pathOfChild(children, $0.offset) == old.path }?.element.bytes
+                let trakBytes = childPaths(children).firstIndex(of: old.path).map { children[$0].bytes }
                 switch ReusedTrack.from(old, trakBytes: trakBytes, source: source, value: placement.value) {
                 case .success(let track):
                     reused = track
@@ -64,8 +64,8 @@ public enum MovieRewriter {
                 }
             }
             if !removed.isEmpty {
-                let all = children
-                children = all.indices.filter { !removed.contains(pathOfChild(all, $0)) }.map { all[$0] }
+                let paths = childPaths(children)
+                children = children.indices.filter { !removed.contains(paths[$0]) }.map { children[$0] }
                 notes.append("remove the old still-image-time track(s): \(movie.stillImageTimeTracks.map { "track \($0.id)" }.joined(separator: ", "))")
             }
             guard let video = movie.primaryVideoTrack else { throw WriteError(.missingStructure, "the movie has no video track to place the still on") }
@@ -130,13 +130,14 @@ public enum MovieRewriter {
     /// `mvhd` and every track's `tkhd` and `mdhd` with both times set; names what was set.
     static func settingHeaderTimes(_ children: inout [(box: Box, bytes: [UInt8])], seconds: UInt64) throws -> String {
         var movieHeaders = 0, trackHeaders = 0
+        let paths = childPaths(children)
         for index in children.indices {
             let (box, bytes) = children[index]
             if box.type == "mvhd" {
                 children[index].bytes = try HeaderTimes.setting(bytes, headerSize: box.headerSize, seconds: seconds, path: "moov/mvhd")
                 movieHeaders += 1
             } else if box.type == "trak" {
-                let track = try HeaderTimes.settingTrack(bytes, headerSize: box.headerSize, seconds: seconds, path: pathOfChild(children, index))
+                let track = try HeaderTimes.settingTrack(bytes, headerSize: box.headerSize, seconds: seconds, path: paths[index])
                 children[index].bytes = track.bytes
                 trackHeaders += track.set
             }
@@ -270,10 +271,15 @@ public enum MovieRewriter {
     }
 
     /// The path (`moov/trak[2]`) of the child at `index`, counted as the reader names them.
-    static func pathOfChild(_ children: [(box: Box, bytes: [UInt8])], _ index: Int) -> String {
-        let type = children[index].box.type
-        let position = children[..<index].filter { $0.box.type == type }.count + 1
-        return position > 1 ? "moov/\(type)[\(position)]" : "moov/\(type)"
+    /// Every child's path (`moov/trak[2]`), counted in one pass: a path per child counted
+    /// anew was quadratic in the children, which a hostile moov has by the thousand.
+    static func childPaths(_ children: [(box: Box, bytes: [UInt8])]) -> [String] {
+        var seen: [FourCC: Int] = [:]
+        return children.map { child in
+            let position = (seen[child.box.type] ?? 0) + 1
+            seen[child.box.type] = position
+            return position > 1 ? "moov/\(child.box.type)[\(position)]" : "moov/\(child.box.type)"
+        }
     }
 
     /// Media after a leading moov up to this size is moved (offsets shifted, file stays compact
