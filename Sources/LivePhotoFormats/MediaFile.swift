@@ -119,6 +119,9 @@ public enum MotionPhotoSource: String, Sendable, Codable, CaseIterable, CustomSt
     case mpvd
     /// A JPEG's Samsung SEF `MotionPhoto_Data` record, with no motion-photo XMP.
     case samsungTrailer = "Samsung trailer"
+    /// Nothing declares it: a JPEG not ending with its image, whose tail is a whole movie found
+    /// by its `ftyp` (Samsung files whose XMP and SEF trailer were stripped).
+    case trailingMovie = "trailing movie"
 
     public var description: String { rawValue }
 }

@@ -209,7 +209,14 @@ extension Still {
     /// Finds an embedded movie from XMP (`GCamera:MicroVideo*`, `GCamera:MotionPhoto` with a
     /// `Container:Directory`) or a Samsung `mpvd` box, and checks that a movie starts where it is said to.
     static func motionPhoto(_ still: Still, xmp: XMPPacket?, source: ByteSource) throws -> MotionPhoto? {
-        guard var motion = try declaredMotionPhoto(still, xmp: xmp, source: source) ?? trailerMotionPhoto(still, source: source) else { return nil }
+        var tail: [UInt8]?
+        func lastBytes() -> [UInt8]? {
+            // The last 64 bytes of a JPEG, read once for both probes (the range the EOI check reads).
+            if tail == nil, still.format == .jpeg, source.size >= 8 { tail = try? source.read(at: source.size - min(source.size, 64), count: Int(min(source.size, 64))) }
+            return tail
+        }
+        guard var motion = try declaredMotionPhoto(still, xmp: xmp, source: source) ?? trailerMotionPhoto(still, tail: lastBytes(), source: source)
+                ?? trailingMotionPhoto(still, tail: lastBytes(), source: source) else { return nil }
         motion.directory = xmp?.directory ?? []
         let trailer = SamsungTrailer.read(from: source)
         motion.samsungTrailer = trailer?.range
@@ -231,6 +238,8 @@ extension Still {
             motion.movieCutShort = cutShort(walk.cutShort, ending: min(mpvd.end, source.size), "the mpvd box")
         } else if let record = trailer?.motionPhoto, let range = EmbeddedMovie.extent(at: record.data.lowerBound, in: source, limit: record.data.upperBound) {
             (motion.movieRange, motion.foundBy) = (range, .samsungTrailer)
+        } else if motion.source == .trailingMovie {
+            motion.foundBy = .ftypSearch
         } else if motion.videoFound, let offset = motion.videoOffset, let walk = EmbeddedMovie.walk(at: offset, in: source) {
             (motion.movieRange, motion.foundBy) = (walk.range, .described)
             motion.movieCutShort = cutShort(walk.cutShort, ending: source.size, "the file")
@@ -319,13 +328,26 @@ extension Still {
     /// A Samsung JPEG whose movie is declared only by its SEF trailer's `MotionPhoto_Data`
     /// record (no motion-photo XMP). The probe reads the last 64 bytes, the range the check of
     /// the image's EOI reads next, so that read costs nothing more.
-    static func trailerMotionPhoto(_ still: Still, source: ByteSource) -> MotionPhoto? {
-        let probe = min(source.size, 64)
-        guard still.format == .jpeg, probe >= 8, let tail = try? source.read(at: source.size - probe, count: Int(probe)),
-              tail.suffix(4).elementsEqual(Array("SEFT".utf8)),
+    static func trailerMotionPhoto(_ still: Still, tail: [UInt8]?, source: ByteSource) -> MotionPhoto? {
+        guard still.format == .jpeg, let tail, tail.count >= 8, tail.suffix(4).elementsEqual(Array("SEFT".utf8)),
               let record = SamsungTrailer.read(from: source)?.motionPhoto, movieStarts(at: record.data.lowerBound, in: source) else { return nil }
         return MotionPhoto(source: .samsungTrailer, version: nil, videoOffset: record.data.lowerBound, videoLength: Int64(record.data.count),
                            videoFound: true, presentationTimestampUs: nil)
+    }
+
+    /// A JPEG whose movie nothing declares (no motion-photo XMP, no SEF trailer; immich
+    /// #30654), found by the `ftyp` after its image. Searched only when the file does not end
+    /// with an EOI marker (its last 64 bytes, the range the EOI check reads), so a plain JPEG
+    /// costs no read more; claimed only when a whole movie runs from that `ftyp` to the file's end.
+    static func trailingMotionPhoto(_ still: Still, tail: [UInt8]?, source: ByteSource) -> MotionPhoto? {
+        guard still.format == .jpeg, let tail, tail.count >= 8, !tail.suffix(2).elementsEqual([0xFF, 0xD9]), !tail.suffix(4).elementsEqual(Array("SEFT".utf8)),
+              let scan = still.jpeg?.segments.last(where: { $0.marker == 0xDA }),
+              let start = EmbeddedMovie.search(in: source, range: scan.payloadOffset..<source.size),
+              let walk = EmbeddedMovie.walk(at: start, in: source), walk.cutShort == nil, walk.range.upperBound == source.size else { return nil }
+        // Nothing gives an offset or a length: the movie's place is what the search found.
+        var motion = MotionPhoto(source: .trailingMovie, version: nil, videoOffset: nil, videoLength: nil, videoFound: true, presentationTimestampUs: nil)
+        motion.movieRange = walk.range
+        return motion
     }
 
     static func movieStarts(at offset: Int64, in source: ByteSource) -> Bool {

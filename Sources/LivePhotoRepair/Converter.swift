@@ -52,7 +52,11 @@ public enum Converter {
         }
         if let cut = motion.movieCutShort { throw RepairProblem("\(facts.path): the embedded movie is cut short: \(cut)") }
         if motion.foundBy == .ftypSearch {
-            plan.reasons.append("the movie was found by its ftyp box at byte \(range.lowerBound), not where the XMP says (\(motion.videoOffset.map(String.init) ?? "nowhere")): the directory is stale")
+            if motion.source == .trailingMovie {
+                plan.reasons.append("the movie was found by its ftyp box at byte \(range.lowerBound): nothing declares it (no motion-photo XMP, no SEF trailer)")
+            } else {
+                plan.reasons.append("the movie was found by its ftyp box at byte \(range.lowerBound), not where the XMP says (\(motion.videoOffset.map(String.init) ?? "nowhere")): the directory is stale")
+            }
         } else if (motion.foundBy == .samsungTrailer || motion.foundBy == .mpvd) && (motion.videoOffset != range.lowerBound || motion.videoLength != Int64(range.count)) {
             plan.reasons.append("the movie was found in the \(motion.foundBy?.rawValue ?? "") (\(range.count) bytes at \(range.lowerBound)), which is authoritative: the XMP says \(motion.videoLength.map(String.init) ?? "?") bytes at \(motion.videoOffset.map(String.init) ?? "?")")
         }

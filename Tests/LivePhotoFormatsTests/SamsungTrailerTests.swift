@@ -29,8 +29,9 @@ struct SamsungTrailerTests {
         #expect(motion.movieRange == Int64(movieAt)..<Int64(movieAt + movie.count))
         #expect(motion.foundBy == .samsungTrailer)
         #expect(read.embeddedMovie?.primaryVideoTrack != nil)
-        // Without the trailer the same file is a plain still.
-        #expect(try Still.read(from: MemorySource(still + movie), format: .jpeg, options: .check).motionPhoto == nil)
+        // Without the trailer the same file is found by its trailing movie alone (issue 28).
+        let stripped = try Still.read(from: MemorySource(still + movie), format: .jpeg, options: .check).motionPhoto
+        #expect(stripped?.source == .trailingMovie && stripped?.movieRange == Int64(still.count)..<Int64(still.count + movie.count))
         if let exiftool = Locations.tool("exiftool") {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-samsung-\(UUID().uuidString).jpg")
             defer { try? FileManager.default.removeItem(at: url) }
