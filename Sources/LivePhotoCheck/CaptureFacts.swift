@@ -52,6 +52,21 @@ public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
         return turns % 2 == 0 ? size : PixelSize(width: size.height, height: size.width)
     }
 
+    /// The parts as lines of text (`dump`): only what the file says.
+    public var lines: [String] {
+        var lines: [String] = []
+        if let time { lines.append("time: \(time.text) (\(time.source))\(time.offset == nil ? ", zone unknown" : "")") }
+        if let headerTime { lines.append("mvhd creation time: \(CaptureTimeText.display(clock: headerTime, offset: nil)) UTC") }
+        let device = [make, model].compactMap { $0 }.joined(separator: " ")
+        if !device.isEmpty || software != nil { lines.append("device: \(device.isEmpty ? "?" : device)\(software.map { ", software \($0)" } ?? "")") }
+        if let latitude, let longitude { lines.append("place: \(SecondsText.format(latitude, decimals: 6)), \(SecondsText.format(longitude, decimals: 6))") }
+        if let size {
+            let shown = displayedSize.map { "\($0.width)×\($0.height)" } ?? "unknown (not a quarter turn)"
+            lines.append("picture: \(size.width)×\(size.height) stored, \(quarterTurns.map { "turned \($0 * 90)°, " } ?? "")shown \(shown)")
+        }
+        return lines
+    }
+
     /// Whether nothing was found.
     public var isEmpty: Bool {
         time == nil && headerTime == nil && make == nil && model == nil && software == nil && latitude == nil && longitude == nil && size == nil
@@ -138,7 +153,7 @@ extension CaptureFacts {
     static let quickTimeEpoch: Double = 2_082_844_800
 
     /// A still's: EXIF dates, device, GPS, Orientation (JPEG) or `irot` (HEIF), picture size.
-    convenience init(still: Still) {
+    public convenience init(still: Still) {
         self.init()
         // Read through the still's optionals in place (a copy of its TIFF or HEIF structure
         // retains every part of it).
@@ -163,7 +178,7 @@ extension CaptureFacts {
 
     /// A movie's: the Keys date, device and place, `mvhd`'s time, the first video track's size
     /// and matrix.
-    convenience init(movie: Movie) {
+    public convenience init(movie: Movie) {
         self.init()
         // One pass over the keys, each matched on its bytes (no key string is built, no item
         // copied).

@@ -50,21 +50,27 @@ enum CaptureTimeText {
             /// `±digits[.digits]` from `start`: its value and where it ends (at most 15 digits).
             func signed(_ start: Int) -> (value: Double, end: Int)? {
                 guard start < bytes.count, bytes[start] == UInt8(ascii: "+") || bytes[start] == UInt8(ascii: "-") else { return nil }
-                var end = start + 1, whole = 0.0, scale = 0.0, digits = 0
+                // The digits as one integer, divided once by the power of ten of the decimals:
+                // the value correctly rounded, as a decimal reader gives it.
+                var end = start + 1, number: Int64 = 0, decimals = 0, digits = 0, point = false
                 while end < bytes.count, digits < 15 {
                     let byte = bytes[end]
                     if (0x30...0x39).contains(byte) {
-                        if scale == 0 { whole = whole * 10 + Double(byte - 0x30) } else { whole += Double(byte - 0x30) / scale; scale *= 10 }
+                        number = number * 10 + Int64(byte - 0x30)
+                        if point { decimals += 1 }
                         digits += 1
-                    } else if byte == UInt8(ascii: "."), scale == 0 {
-                        scale = 10
+                    } else if byte == UInt8(ascii: "."), !point {
+                        point = true
                     } else {
                         break
                     }
                     end += 1
                 }
                 guard digits > 0 else { return nil }
-                return (bytes[start] == UInt8(ascii: "-") ? -whole : whole, end)
+                var scale = 1.0
+                for _ in 0..<decimals { scale *= 10 }
+                let value = Double(number) / scale
+                return (bytes[start] == UInt8(ascii: "-") ? -value : value, end)
             }
             guard let latitude = signed(0), let longitude = signed(latitude.end),
                   abs(latitude.value) <= 90, abs(longitude.value) <= 180 else { return nil }

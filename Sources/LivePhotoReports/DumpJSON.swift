@@ -1,3 +1,4 @@
+import LivePhotoCheck
 import LivePhotoFormats
 
 /// `lpcheck dump --format json`: one object per file (schema: Reports/dump.schema.json).
@@ -30,6 +31,30 @@ public enum DumpJSON {
         ])))
         if let still = file.still { pairs += self.still(still) }
         if let movie = file.movie { pairs += self.movie(movie) }
+        if let capture = file.still.map(CaptureFacts.init(still:)) ?? file.movie.map(CaptureFacts.init(movie:)), !capture.isEmpty {
+            pairs.append(("capture", self.capture(capture)))
+        }
+        return .object(pairs)
+    }
+
+    /// What the agreement rules compare, as the scan records hold it.
+    static func capture(_ capture: CaptureFacts) -> JSONValue {
+        var pairs: [(String, JSONValue)] = []
+        if let time = capture.time {
+            let offset: JSONValue = time.offset.map { .int(Int64($0)) } ?? .null
+            let fields: [(String, JSONValue)] = [("source", .string(time.source)), ("clock", .double(time.clock)), ("offset", offset), ("text", .string(time.text))]
+            pairs.append(("time", .object(fields)))
+        }
+        if let headerTime = capture.headerTime { pairs.append(("headerTime", .double(headerTime))) }
+        for (key, value) in [("make", capture.make), ("model", capture.model), ("software", capture.software)] {
+            if let value { pairs.append((key, .string(value))) }
+        }
+        if let latitude = capture.latitude, let longitude = capture.longitude { pairs += [("latitude", .double(latitude)), ("longitude", .double(longitude))] }
+        if let size = capture.size {
+            let fields: [(String, JSONValue)] = [("width", .int(Int64(size.width))), ("height", .int(Int64(size.height)))]
+            pairs.append(("size", .object(fields)))
+        }
+        if let turns = capture.quarterTurns { pairs.append(("quarterTurns", .int(Int64(turns)))) }
         return .object(pairs)
     }
 

@@ -1,3 +1,4 @@
+import LivePhotoCheck
 import LivePhotoFormats
 
 /// `lpcheck dump` for people: the structure as a tree, then the decoded markers. All text that
@@ -23,6 +24,11 @@ public enum DumpText {
             if let durations = movie.frameDurations {
                 out.line(2, "video frames: \(durations.frameCount), duration nominal \(durations.nominal) min \(durations.minimum) max \(durations.maximum) (timescale \(durations.timescale)\(durations.seconds(durations.nominal).map { ", nominal " + SecondsText.format($0) + " s" } ?? ""))")
             }
+        }
+        let capture = file.still.map(CaptureFacts.init(still:)) ?? file.movie.map(CaptureFacts.init(movie:))
+        if let capture, !capture.isEmpty {
+            out.line(1, "Capture (what the agreement rules compare)")
+            for line in capture.lines { out.line(2, line.terminalSafe) }
         }
         if stats { out.line(1, "stats: read \(file.stats.bytesRead) of \(file.size) bytes in \(file.stats.reads) reads") }
         return out.text
