@@ -55,6 +55,7 @@ enum CaptureAgreement {
     /// A time difference in words: "1 d 0 h", "4 h 30 min", "4 min 36 s", "12.3 s".
     static func span(_ seconds: Double) -> String {
         let value = abs(seconds)
+        guard value.isFinite else { return "an unknown time" }
         let whole = Int(min(value, 1e12).rounded(.down))
         if value >= 86_400 { return "\(whole / 86_400) d \(whole % 86_400 / 3_600) h" }
         if value >= 3_600 { return "\(whole / 3_600) h \(whole % 3_600 / 60) min" }

@@ -67,6 +67,24 @@ public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
         return lines
     }
 
+    /// Why these capture facts cannot have come from the readers (records and cache rows are
+    /// checked): a clock past year 9999 or before 1900 (EXIF and ISO 8601 give four-digit years),
+    /// a zone past ±18 h, a header time no 64-bit field gives, a place off the globe, a size or
+    /// turn no reader gives.
+    var implausibility: String? {
+        if let time, !time.clock.isFinite || time.clock < -2_300_000_000 || time.clock > 253_402_300_800 || abs(time.offset ?? 0) > 64_800 {
+            return "capture time \(time.clock) (zone \(time.offset.map(String.init) ?? "none")) out of range"
+        }
+        if let headerTime, !headerTime.isFinite || headerTime < -Self.quickTimeEpoch || headerTime > MovieFacts.longestTime {
+            return "movie header time \(headerTime) out of range"
+        }
+        if let latitude, !(latitude.isFinite && abs(latitude) <= 90) { return "latitude \(latitude) out of range" }
+        if let longitude, !(longitude.isFinite && abs(longitude) <= 180) { return "longitude \(longitude) out of range" }
+        if let size, size.width < 1 || size.height < 1 || size.width > Int(Int32.max) || size.height > Int(Int32.max) { return "picture size out of range" }
+        if let quarterTurns, !(0...3).contains(quarterTurns) { return "quarter turns \(quarterTurns) out of range" }
+        return nil
+    }
+
     /// Whether nothing was found.
     public var isEmpty: Bool {
         time == nil && headerTime == nil && make == nil && model == nil && software == nil && latitude == nil && longitude == nil && size == nil

@@ -249,6 +249,7 @@ extension FileFacts {
             }
         }
         if let problem = self.movie?.implausibility { return problem }
+        if let problem = self.capture?.implausibility { return problem }
         return self.motionMovie?.implausibility
     }
 }

@@ -165,6 +165,23 @@ struct FileFactsTests {
         #expect(Example.movie { $0.durationSeconds = 6 }.implausibility == nil)
         #expect(Example.movie { $0.durationSeconds = 1e308 }.implausibility?.contains("no reader gives") == true)
         #expect(Example.movie { $0.frames = [MovieFacts.FrameRun(start: 1e300, duration: 0.03)] }.implausibility != nil)
+        // Capture facts: a clock past year 9999, an infinite header time, a place off the globe,
+        // a zone past 18 h, five quarter turns; the every-field example passes.
+        #expect(Example.everyField().implausibility == nil)
+        let changes: [(CaptureFacts) -> Void] = [
+            { $0.time?.clock = 1e300 }, { $0.headerTime = .infinity }, { $0.latitude = 91 }, { $0.time?.offset = 90_000 }, { $0.quarterTurns = 5 },
+            { $0.longitude = .nan },
+        ]
+        for change in changes {
+            let facts = Example.everyField()
+            let capture = CaptureFacts(time: facts.capture?.time, headerTime: facts.capture?.headerTime, make: nil, model: nil, software: nil,
+                                       latitude: facts.capture?.latitude, longitude: facts.capture?.longitude, size: facts.capture?.size, quarterTurns: 1)
+            change(capture)
+            var changed = facts
+            changed.capture = capture
+            #expect(changed.implausibility != nil)
+        }
+        #expect(CaptureAgreement.span(.nan) == "an unknown time")
     }
 }
 
