@@ -30,4 +30,18 @@ struct TrailingMovieTests {
             #expect(MediaFile.inspect(source: MemorySource(bytes), path: "x.jpg", options: .check).still?.motionPhoto == nil, "\(label)")
         }
     }
+
+    @Test("a JPEG cut short (no EOI) is searched no further than 32 MiB after its scan starts: a movie past that is not looked for, nor are the bytes read")
+    func searchIsBounded() throws {
+        let jpeg = try [UInt8](Data(contentsOf: Locations.samples.appendingPathComponent("plain-frame.jpg")))
+        let filler = [UInt8](repeating: 0x55, count: Int(Still.trailingSearchLimit) + 1_000_000)
+        let source = RecordingSource(jpeg + filler + (try Self.movieBytes()))
+        let file = MediaFile.inspect(source: source, path: "cut.jpg", options: .check)
+        #expect(file.still?.motionPhoto == nil)
+        let read = source.ranges.reduce(Int64(0)) { $0 + Int64($1.count) }
+        #expect(read <= Still.trailingSearchLimit + 1_000_000, "\(read) bytes read")
+        // Within the limit the same movie is found.
+        let near = MediaFile.inspect(source: MemorySource(jpeg + [UInt8](repeating: 0x55, count: 1_000_000) + (try Self.movieBytes())), path: "near.jpg", options: .check)
+        #expect(near.still?.motionPhoto?.source == .trailingMovie)
+    }
 }
