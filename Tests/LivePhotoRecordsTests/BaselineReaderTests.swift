@@ -1,5 +1,7 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoFormats
+import LivePhotoReports
 @testable import LivePhotoRecords
 import LivePhotoTestSupport
 import Testing
@@ -30,5 +32,21 @@ struct BaselineReaderTests {
                       Array(String(repeating: "[", count: 10_000).utf8)] {
             #expect(throws: Configuration.Problem.self) { try BaselineReader.read(bytes, path: "b.json") }
         }
+    }
+}
+
+extension BaselineReaderTests {
+    @Test("a report naming a file whose name is not UTF-8 (\\udcXX, as reports write it) is a baseline whose path is the file's bytes again; another lone surrogate is refused")
+    func nonUTF8Names() throws {
+        let raw = PathBytes.string(Array("IMG_".utf8) + [0xE9] + Array(".JPG".utf8))
+        struct Named: Decodable { var path: String }
+        let read = try JSONReader.decode(Named.self, from: Array(#"{"path":"IMG_\udce9.JPG"}"#.utf8))
+        #expect(read.path == raw)
+        #expect(PathBytes.bytes(read.path) == Array("IMG_".utf8) + [0xE9] + Array(".JPG".utf8))
+        #expect(throws: (any Error).self) { try JSONReader.decode(Named.self, from: Array(#"{"path":"IMG_\udc41.JPG"}"#.utf8)) }
+        // What a report writes for such a path reads back as the same path.
+        let written = JSONValue.object([("path", .string(raw))]).serialized(indent: nil)
+        #expect(written.contains(#"\udce9"#))
+        #expect(try JSONReader.decode(Named.self, from: Array(written.utf8)).path == raw)
     }
 }
