@@ -8,7 +8,7 @@ enum CaptureSoftwareMismatch: Rule {
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair, let stillSoftware = item.still?.capture?.software, let movieSoftware = item.movie?.capture?.software,
               stillSoftware != movieSoftware, !stillSoftware.isEmpty, !movieSoftware.isEmpty, stillSoftware.lowercased() != movieSoftware.lowercased() else { return [] }
-        return [finding("The still's EXIF Software is \"\(stillSoftware)\", the movie's software key \"\(movieSoftware)\": the still was written again after the capture.", item.still)]
+        return [finding("The still's EXIF Software is \"\(stillSoftware)\", the movie's software key \"\(movieSoftware)\": so the still was probably written again after the capture (edited or re-saved).", item.still)]
     }
 
     static let examples: [RuleExample] = [
