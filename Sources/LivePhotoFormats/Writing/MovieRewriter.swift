@@ -117,35 +117,6 @@ public enum MovieRewriter {
         return patch
     }
 
-    /// `moov/meta` (made when absent) with a UTF-8 key set.
-    static func setKey(_ key: String, to value: String, in children: inout [(box: Box, bytes: [UInt8])]) throws {
-        let index = children.firstIndex { $0.box.type == "meta" }
-        let existing = index.map { children[$0] }
-        // A meta written here has an 8-byte header, whatever the old one had.
-        let metaBytes = try QuickTimeMeta.settingString(existing?.bytes, headerSize: existing?.box.headerSize ?? 8, key: key, value: value)
-        let box = Box(type: "meta", offset: 0, size: Int64(metaBytes.count), headerSize: 8)
-        if let index { children[index] = (box, metaBytes) } else { children.append((box, metaBytes)) }
-    }
-
-    /// `mvhd` and every track's `tkhd` and `mdhd` with both times set; names what was set.
-    static func settingHeaderTimes(_ children: inout [(box: Box, bytes: [UInt8])], seconds: UInt64) throws -> String {
-        var movieHeaders = 0, trackHeaders = 0
-        let paths = childPaths(children)
-        for index in children.indices {
-            let (box, bytes) = children[index]
-            if box.type == "mvhd" {
-                children[index].bytes = try HeaderTimes.setting(bytes, headerSize: box.headerSize, seconds: seconds, path: "moov/mvhd")
-                movieHeaders += 1
-            } else if box.type == "trak" {
-                let track = try HeaderTimes.settingTrack(bytes, headerSize: box.headerSize, seconds: seconds, path: paths[index])
-                children[index].bytes = track.bytes
-                trackHeaders += track.set
-            }
-        }
-        guard movieHeaders == 1 else { throw WriteError(.missingStructure, "moov has \(movieHeaders) mvhd boxes") }
-        return "mvhd and \(trackHeaders) track and media header(s)"
-    }
-
     /// Where the new `moov` goes. Each case is one function of `MoovLayout` returning the patch.
     public enum MoovPlacement: String, Sendable {
         /// The new moov fits the old one's size (its own free/skip space absorbs the change).
@@ -271,17 +242,6 @@ public enum MovieRewriter {
     }
 
     /// The path (`moov/trak[2]`) of the child at `index`, counted as the reader names them.
-    /// Every child's path (`moov/trak[2]`), counted in one pass: a path per child counted
-    /// anew was quadratic in the children, which a hostile moov has by the thousand.
-    static func childPaths(_ children: [(box: Box, bytes: [UInt8])]) -> [String] {
-        var seen: [FourCC: Int] = [:]
-        return children.map { child in
-            let position = (seen[child.box.type] ?? 0) + 1
-            seen[child.box.type] = position
-            return position > 1 ? "moov/\(child.box.type)[\(position)]" : "moov/\(child.box.type)"
-        }
-    }
-
     /// Media after a leading moov up to this size is moved (offsets shifted, file stays compact
     /// and streamable); above it the old moov is freed and a new one appended.
     public static let shiftLimit: Int64 = 8 << 20

@@ -1,0 +1,42 @@
+/// The rewriter's work on `moov`'s children: their paths, `meta` keys, header times.
+extension MovieRewriter {
+    /// Every child's path (`moov/trak[2]`), counted in one pass: a path per child counted
+    /// anew was quadratic in the children, which a hostile moov has by the thousand.
+    static func childPaths(_ children: [(box: Box, bytes: [UInt8])]) -> [String] {
+        var seen: [FourCC: Int] = [:]
+        return children.map { child in
+            let position = (seen[child.box.type] ?? 0) + 1
+            seen[child.box.type] = position
+            return position > 1 ? "moov/\(child.box.type)[\(position)]" : "moov/\(child.box.type)"
+        }
+    }
+
+    /// `moov/meta` (made when absent) with a UTF-8 key set.
+    static func setKey(_ key: String, to value: String, in children: inout [(box: Box, bytes: [UInt8])]) throws {
+        let index = children.firstIndex { $0.box.type == "meta" }
+        let existing = index.map { children[$0] }
+        // A meta written here has an 8-byte header, whatever the old one had.
+        let metaBytes = try QuickTimeMeta.settingString(existing?.bytes, headerSize: existing?.box.headerSize ?? 8, key: key, value: value)
+        let box = Box(type: "meta", offset: 0, size: Int64(metaBytes.count), headerSize: 8)
+        if let index { children[index] = (box, metaBytes) } else { children.append((box, metaBytes)) }
+    }
+
+    /// `mvhd` and every track's `tkhd` and `mdhd` with both times set; names what was set.
+    static func settingHeaderTimes(_ children: inout [(box: Box, bytes: [UInt8])], seconds: UInt64) throws -> String {
+        var movieHeaders = 0, trackHeaders = 0
+        let paths = childPaths(children)
+        for index in children.indices {
+            let (box, bytes) = children[index]
+            if box.type == "mvhd" {
+                children[index].bytes = try HeaderTimes.setting(bytes, headerSize: box.headerSize, seconds: seconds, path: "moov/mvhd")
+                movieHeaders += 1
+            } else if box.type == "trak" {
+                let track = try HeaderTimes.settingTrack(bytes, headerSize: box.headerSize, seconds: seconds, path: paths[index])
+                children[index].bytes = track.bytes
+                trackHeaders += track.set
+            }
+        }
+        guard movieHeaders == 1 else { throw WriteError(.missingStructure, "moov has \(movieHeaders) mvhd boxes") }
+        return "mvhd and \(trackHeaders) track and media header(s)"
+    }
+}
