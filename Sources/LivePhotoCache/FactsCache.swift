@@ -29,9 +29,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
 
     /// FNV-1a, 64 bits, in hex: a fingerprint of the coder's layout, not a secret.
     static func layoutHash(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return String(hash, radix: 16)
+        String(FNV1a.of(bytes), radix: 16)
     }
 
     /// A row as loaded: the stamp and the facts. Thumbnails stay in the database (they are many

@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// New content identifiers derived from what they are for, so that a dry run prints exactly the
 /// identifiers the real run writes, and a second run on the same files writes the same ones.
 /// 128 bits from two FNV-1a 64-bit hashes of the seed, shaped as an RFC 9562 version 8 UUID
@@ -12,11 +14,9 @@ public enum DeterministicIdentifier {
     }
 
     static func hash(_ text: String, basis: UInt64) -> [UInt8] {
-        var value = basis
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01B3
-        }
+        var hash = FNV1a(basis: basis)
+        hash.add(text.utf8)
+        var value = hash.value
         // Mix the final state so that close seeds differ in every byte.
         value ^= value >> 33
         value = value &* 0xFF51_AFD7_ED55_8CCD
