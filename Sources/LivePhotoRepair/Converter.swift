@@ -85,6 +85,8 @@ public enum Converter {
             FilePlan(path: facts.path, destination: base + ".MOV", patch: moviePatch, identity: identity, identifier: identifier,
                      stillImageTime: placement, quickTimeBrand: true),
         ]
+        plan.files[0].recordLedger([LedgerInput(path: facts.path, part: .still)])
+        plan.files[1].recordLedger([LedgerInput(path: facts.path, part: .movie)])
         plan.losses = stillPatch.losses + moviePatch.losses
     }
 
@@ -118,6 +120,7 @@ public enum Converter {
         var file = FilePlan(path: stillFacts.path, destination: destination, patch: patch, identity: try SafeFileWriter.Identity.of(stillFacts.path),
                             identifier: still.contentIdentifier)
         file.motionPhotoTimestampUs = timestamp
+        file.recordLedger([LedgerInput(path: stillFacts.path), LedgerInput(path: movieFacts.path)])
         plan.files = [file]
         plan.losses = patch.losses
     }

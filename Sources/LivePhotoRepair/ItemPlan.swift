@@ -79,6 +79,12 @@ public struct FilePlan: Sendable {
     public var quickTimeBrand = false
     /// A motion photo is written: its movie must be found where its XMP says, with this timestamp.
     public var motionPhotoTimestampUs: Int64?
+    /// What the output keeps, changes, adds and drops of what it is written from (`Ledger.swift`).
+    public var ledger: PreservationLedger?
+    /// Why there is no ledger.
+    public var ledgerProblem: String?
+    /// What the ledger compares the output with.
+    public var ledgerInputs: [LedgerInput] = []
 }
 
 /// The repair of one item: the files to write, the findings it fixes and those it leaves.

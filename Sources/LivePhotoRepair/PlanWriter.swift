@@ -50,6 +50,7 @@ public enum PlanWriter {
                     plan.files.append(FilePlan(path: movie.path, destination: destination, patch: try copyPatch(movie.path), identity: nil, identifier: edits.identifier))
                 }
             }
+            for index in plan.files.indices { plan.files[index].recordLedger([LedgerInput(path: plan.files[index].path)]) }
             // Replacing a file that has other names splits them: the other names keep the old bytes.
             for file in plan.files where file.destination == file.path {
                 if let links = file.identity?.links, links > 1 {

@@ -88,6 +88,7 @@ public struct ConvertRun {
                         .object([
                             ("path", .string(file.destination)), ("size", .int(file.patch.outputSize)), ("newBytes", .int(file.patch.newBytes)),
                             ("notes", .array(file.patch.notes.map(JSONValue.string))),
+                            ("ledger", PlanText.ledgerJSON(file)),
                         ])
                     })),
                     ("reasons", .array(result.plan.reasons.map(JSONValue.string))),

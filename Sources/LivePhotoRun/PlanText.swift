@@ -1,3 +1,4 @@
+import LivePhotoFormats
 import LivePhotoReports
 import LivePhotoRepair
 
@@ -15,6 +16,11 @@ enum PlanText {
         for file in plan.files {
             lines.append("  \(file.destination.terminalSafe): \(size(file))")
             lines += file.patch.notes.map { "    - \($0.terminalSafe)" }
+            if let ledger = file.ledger {
+                lines += ledger.lines.map { "    \($0.terminalSafe)" }
+            } else if let problem = file.ledgerProblem {
+                lines.append("    ledger: \(problem.terminalSafe)")
+            }
         }
         let needs = force ? "" : " (needs --force)"
         lines += plan.damage.map { "  DAMAGED INPUT: \($0.terminalSafe)\(needs)" }
@@ -22,5 +28,20 @@ enum PlanText {
         lines += leaves
         lines += plan.problems.map { "  cannot: \($0.terminalSafe)" }
         return (lines + after).joined(separator: "\n")
+    }
+
+    /// A file's preservation ledger in a plan's JSON (`ledger` of an output in
+    /// Reports/convert.schema.json): what it is compared with, then the four lists by area and
+    /// name; `problem` says why there are none.
+    static func ledgerJSON(_ file: FilePlan) -> JSONValue {
+        func names(_ list: [PreservationLedger.Name]) -> JSONValue {
+            .array(list.map { .object([("area", .string($0.area.rawValue)), ("name", .string($0.name))]) })
+        }
+        let inputs = JSONValue.array(file.ledgerInputs.map { .object([("path", .string($0.path)), ("part", .optional($0.part?.rawValue))]) })
+        guard let ledger = file.ledger else { return .object([("comparedWith", inputs), ("problem", .optional(file.ledgerProblem))]) }
+        return .object([
+            ("comparedWith", inputs),
+            ("kept", names(ledger.kept)), ("changed", names(ledger.changed)), ("added", names(ledger.added)), ("dropped", names(ledger.dropped)),
+        ])
     }
 }

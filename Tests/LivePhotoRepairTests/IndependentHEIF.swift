@@ -10,6 +10,9 @@ struct IndependentHEIF {
     var order: [UInt32] = []
     var cdsc: [UInt32: [UInt32]] = [:]
     var idat: Range<Int>?
+    var references: [(type: String, from: UInt32, to: [UInt32])] = []
+    /// Each item's properties (`ipma` into `ipco`), in association order.
+    var properties: [UInt32: [(type: String, payload: [UInt8])]] = [:]
     let bytes: [UInt8]
 
     init(_ url: URL) throws {
@@ -25,6 +28,14 @@ struct IndependentHEIF {
             at += size
         }
         guard let meta else { return }
+        // `iloc` may come before `iinf`: locations are joined to the items after the walk.
+        var locations: [UInt32: (method: Int, extents: [(offset: UInt64, length: UInt64)])] = [:]
+        defer {
+            for (id, location) in locations {
+                items[id]?.extents = location.extents
+                items[id]?.method = location.method
+            }
+        }
         for (type, range) in children(meta) {
             let version = Int(bytes[range.lowerBound])
             let body = range.lowerBound + 4
@@ -64,16 +75,41 @@ struct IndependentHEIF {
                         let length = be(p, lengthSize); p += lengthSize
                         extents.append((base + offset, length))
                     }
-                    items[id]?.extents = extents
-                    items[id]?.method = method
+                    locations[id] = (method, extents)
                 }
             case "iref":
-                for (_, reference) in children(body..<range.upperBound) where String(decoding: bytes[(reference.lowerBound - 4)..<reference.lowerBound], as: UTF8.self) == "cdsc" {
-                    let from = UInt32(be(reference.lowerBound, 2))
-                    let count = Int(be(reference.lowerBound + 2, 2))
-                    cdsc[from, default: []] += (0..<count).map { UInt32(be(reference.lowerBound + 4 + 2 * $0, 2)) }
+                let width = version == 0 ? 2 : 4
+                for (type, reference) in children(body..<range.upperBound) {
+                    let from = UInt32(be(reference.lowerBound, width))
+                    let count = Int(be(reference.lowerBound + width, 2))
+                    let to = (0..<count).map { UInt32(be(reference.lowerBound + width + 2 + width * $0, width)) }
+                    references.append((type, from, to))
+                    if type == "cdsc" { cdsc[from, default: []] += to }
                 }
+            case "iprp":
+                readProperties(range)
             default: break
+            }
+        }
+    }
+
+    /// `ipco`'s boxes and `ipma`'s associations (ISO/IEC 23008-12 §9.3).
+    mutating func readProperties(_ iprp: Range<Int>) {
+        var list: [(String, Range<Int>)] = []
+        for (type, range) in children(iprp) where type == "ipco" { list = children(range) }
+        for (type, range) in children(iprp) where type == "ipma" {
+            let version = Int(bytes[range.lowerBound]), flags = Int(bytes[range.lowerBound + 3])
+            var p = range.lowerBound + 4
+            let count = Int(be(p, 4)); p += 4
+            for _ in 0..<count {
+                let id = UInt32(be(p, version < 1 ? 2 : 4)); p += version < 1 ? 2 : 4
+                let associations = Int(bytes[p]); p += 1
+                for _ in 0..<associations {
+                    let index = flags & 1 == 1 ? Int(be(p, 2) & 0x7FFF) : Int(bytes[p] & 0x7F)
+                    p += flags & 1 == 1 ? 2 : 1
+                    guard index > 0, index <= list.count else { continue }
+                    properties[id, default: []].append((list[index - 1].0, Array(bytes[list[index - 1].1])))
+                }
             }
         }
     }

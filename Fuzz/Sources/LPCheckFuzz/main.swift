@@ -79,10 +79,14 @@ func run(_ bytes: [UInt8]) {
         let bytes = HostileStructure.expand(bytes)
         let source = MemorySource(bytes)
         let file = MediaFile.inspect(source: source, path: "input")
+        // The preservation ledger's inventories: of the input, and of each planned output read
+        // through its patch.
+        _ = try? Inventory.read(source: source, path: "input")
         if let movie = file.movie {
             let edits = MovieEdits(contentIdentifier: "11111111-2222-3333-4444-555555555555", stillImageTime: StillImagePlacement(seconds: 0.5), quickTimeBrand: true)
             if let patch = try? MovieRewriter.rewrite(movie, source: source, edits: edits, shiftLimit: 1 << 20),
                let output = try? patch.render(from: source) {
+                _ = try? Inventory.read(source: PatchSource(patch, original: source), path: "output")
                 let again = MediaFile.inspect(source: MemorySource(output), path: "output")
                 _ = again.movie?.stillImageTime
             }
@@ -90,6 +94,7 @@ func run(_ bytes: [UInt8]) {
         if let still = file.still, let patch = try? StillRewriter.settingContentIdentifier(still, source: source, identifier: "11111111-2222-3333-4444-555555555555"),
            let output = try? patch.render(from: source) {
             _ = MediaFile.inspect(source: MemorySource(output), path: "output").contentIdentifier
+            _ = try? Inventory.read(source: PatchSource(patch, original: source), path: "output")
         }
         _ = try? ExifEditor.settingContentIdentifier(bytes, identifier: "11111111-2222-3333-4444-555555555555")
     case .records:

@@ -53,6 +53,28 @@ public struct ItemPropertyAssociations: Equatable {
     }
 }
 
+extension ItemPropertyAssociations {
+    /// Every entry of an `ipma` payload in table order: the preservation ledger compares every
+    /// item's properties. Each entry is checked against the bytes left before it is read.
+    public static func all(parsing reader: inout ByteReader) throws -> [ItemPropertyAssociations] {
+        let header = try FullBoxHeader(&reader)
+        let idWidth = header.version >= 1 ? 4 : 2, indexWidth = header.flags & 1 == 1 ? 2 : 1
+        let count = try reader.entryCount(UInt32.self, entrySize: idWidth + 1, what: "ipma")
+        var entries: [ItemPropertyAssociations] = []
+        for _ in 0..<count {
+            let item = UInt32(truncatingIfNeeded: try reader.uint(idWidth))
+            let associations = Int(try reader.u8())
+            try reader.require(associations * indexWidth, "ipma: the associations of item \(item)")
+            var indices: [UInt16] = []
+            for _ in 0..<associations {
+                indices.append(UInt16(truncatingIfNeeded: try reader.uint(indexWidth)) & (indexWidth == 2 ? 0x7FFF : 0x7F))
+            }
+            entries.append(ItemPropertyAssociations(item: item, properties: indices))
+        }
+        return entries
+    }
+}
+
 /// What an image item's properties say of how it is shown: its stored size (`ispe`), its
 /// rotation (`irot`, anticlockwise quarter turns) and mirroring (`imir`, the axis), in the
 /// order they apply.

@@ -1,0 +1,29 @@
+import LivePhotoFormats
+
+/// What a planned file is written from: a whole file, or one part of a motion photo (its still
+/// without the movie, or the movie alone).
+public struct LedgerInput: Sendable, Equatable {
+    public var path: String
+    public var part: Inventory.Part?
+    public init(path: String, part: Inventory.Part? = nil) { (self.path, self.part) = (path, part) }
+}
+
+extension FilePlan {
+    /// Compares the planned output, read through its patch before anything is written, with
+    /// what it is written from. A file that cannot be inventoried leaves the ledger empty and
+    /// says why.
+    mutating func recordLedger(_ inputs: [LedgerInput]) {
+        ledgerInputs = inputs
+        do {
+            var before = Inventory()
+            for input in inputs {
+                let read = try Inventory.read(source: try FileSource(path: input.path), path: input.path)
+                before = before.merging(input.part.map { read.only($0) } ?? read)
+            }
+            let after = try Inventory.read(source: PatchSource(patch, original: try FileSource(path: path)), path: destination)
+            ledger = PreservationLedger(input: before, output: after)
+        } catch {
+            ledgerProblem = "not compared: \(error)"
+        }
+    }
+}
