@@ -194,6 +194,23 @@ extension CaptureFacts {
         }
     }
 
+    /// A sidecar's: the capture time it states (Takeout's Unix seconds are an instant in UTC;
+    /// XMP's ISO 8601 or EXIF text with its zone when it gives one). Nil when the text is not one.
+    public convenience init?(sidecar: SidecarDate) {
+        switch sidecar.kind {
+        case .takeout:
+            guard let seconds = Double(sidecar.text), seconds.isFinite, abs(seconds) < 100_000_000_000 else { return nil }
+            self.init()
+            time = CaptureTime(source: "Takeout photoTakenTime", clock: seconds.rounded(.down), offset: 0)
+        case .xmp:
+            let source = "XMP " + sidecar.field
+            guard var read = CaptureTimeText.iso8601(sidecar.text, source: source) ?? CaptureTimeText.exif(date: sidecar.text, subSeconds: nil, offset: nil) else { return nil }
+            read.source = source
+            self.init()
+            time = read
+        }
+    }
+
     /// A movie's: the Keys date, device and place, `mvhd`'s time, the first video track's size
     /// and matrix.
     public convenience init(movie: Movie) {

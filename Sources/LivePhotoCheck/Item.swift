@@ -66,7 +66,15 @@ public struct CheckItem: Sendable {
         var identifierConflict = false
         var nameMates: [NameMate] = []
         var sidecars: [String] = []
+        var sidecarTimes: [SidecarTime] = []
         var embeddedMovieOf: String?
+    }
+
+    /// A capture time a sidecar of the item states (Takeout `.json`, `.xmp`).
+    public struct SidecarTime: Sendable, Equatable {
+        public var path: String
+        public var time: CaptureTime
+        public init(path: String, time: CaptureTime) { (self.path, self.time) = (path, time) }
     }
 
     private mutating func relate(_ change: (inout Relations) -> Void) {
@@ -120,6 +128,11 @@ public struct CheckItem: Sendable {
     public var sidecars: [String] {
         get { relations?.sidecars ?? [] }
         set { relate { $0.sidecars = newValue } }
+    }
+    /// The capture times the item's sidecars state, for `sidecar-time-mismatch`.
+    public var sidecarTimes: [SidecarTime] {
+        get { relations?.sidecarTimes ?? [] }
+        set { relate { $0.sidecarTimes = newValue } }
     }
     public var findings: [Finding] = []
 

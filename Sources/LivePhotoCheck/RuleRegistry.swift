@@ -50,6 +50,7 @@ public enum RuleRegistry {
         MotionPhotoMovieQuickTime.self,
         CaptureTimeMismatch.self,
         CaptureZoneMismatch.self,
+        SidecarTimeMismatch.self,
         MovieHeaderTimeMismatch.self,
         CaptureDeviceMismatch.self,
         CaptureSoftwareMismatch.self,

@@ -43,6 +43,7 @@ public enum Sidecars {
         for sidecar in sidecars {
             if let index = describedNames(sidecar).lazy.compactMap({ owner[$0] }).first {
                 items[index].sidecars.append(sidecar.path)
+                if let time = sidecar.capture?.time { items[index].sidecarTimes.append(CheckItem.SidecarTime(path: sidecar.path, time: time)) }
             } else {
                 unattached.append(sidecar)
             }

@@ -333,6 +333,8 @@ public struct MediaFile: Sendable {
     public var stats: ReadStats
     /// Device and inode, when the file was opened.
     public var identity: FileIdentity?
+    /// What a `.json` or `.xmp` sidecar states of its media file's capture time.
+    public var sidecarDate: SidecarDate? = nil
 
     public var kind: Kind {
         if error != nil && still == nil && movie == nil { return format.isMovie ? .movie : format.isStill ? .still : .unknown }
@@ -382,6 +384,7 @@ public struct MediaFile: Sendable {
                 if source.size == 0 {
                     file.error = ParseError(.truncated, "empty file", offset: 0)
                 }
+                file.sidecarDate = SidecarDate.read(source: source, path: path)
             }
         } catch let error as ParseError {
             file.error = error

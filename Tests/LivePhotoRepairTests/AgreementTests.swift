@@ -9,7 +9,8 @@ import Testing
                 "needs ../shared/samples, exiftool and the lpcheck binary"))
 struct AgreementTests {
     static let rules: Set<String> = ["capture-time-mismatch", "capture-zone-mismatch", "movie-header-time-mismatch", "capture-device-mismatch",
-                                     "capture-software-mismatch", "capture-place-mismatch", "orientation-mismatch", "picture-aspect-mismatch"]
+                                     "capture-software-mismatch", "capture-place-mismatch", "orientation-mismatch", "picture-aspect-mismatch",
+                                     "sidecar-time-mismatch"]
 
     /// The agreement rules a check of `folder` reports, by rule, with their messages.
     static func agreementFindings(_ folder: URL) throws -> [String: [String]] {
@@ -92,5 +93,36 @@ struct AgreementTests {
         let found = try Self.agreementFindings(folder)
         #expect(Set(found.keys) == ["capture-time-mismatch", "capture-device-mismatch", "capture-software-mismatch", "capture-place-mismatch", "orientation-mismatch"],
                 "\(found)")
+    }
+
+    /// ExifTool's reading of the still's capture: the instant (Unix seconds, from
+    /// SubSecDateTimeOriginal with its zone) and the local clock (`YYYY-MM-DDTHH:MM:SS`).
+    static func stillCapture(_ still: URL) throws -> (instant: Int, clock: String) {
+        let instant = try Scratch.run("exiftool", ["-s3", "-d", "%s", "-SubSecDateTimeOriginal", still.path]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let clock = try Scratch.run("exiftool", ["-s3", "-d", "%Y-%m-%dT%H:%M:%S", "-DateTimeOriginal", still.path]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (try #require(Int(instant.prefix { $0.isNumber })), clock)
+    }
+
+    @Test("Takeout .json and XMP sidecars: the still's own time passes; a day off, or 7 min off any zone, gives exactly sidecar-time-mismatch",
+          arguments: [(0, 0, false), (86_400, 0, true), (0, 420, true)])
+    func sidecars(takeoutShift: Int, xmpShift: Int, triggers: Bool) throws {
+        let folder = try Self.pair(Self.train.0, Self.train.1) { still, _ in
+            let capture = try Self.stillCapture(still)
+            // Takeout's layout: photoTakenTime.timestamp, Unix seconds as a string.
+            let takeout = "{\"title\": \"train.jpg\", \"photoTakenTime\": {\"timestamp\": \"\(capture.instant + takeoutShift)\", \"formatted\": \"\"}}"
+            try Data(takeout.utf8).write(to: still.deletingLastPathComponent().appendingPathComponent("train.jpg.supplemental-metadata.json"))
+            // An XMP sidecar's date without a zone: the still's clock (shifted by whole minutes).
+            let clock = try #require(ISO8601DateFormatter().date(from: capture.clock + "Z")).addingTimeInterval(TimeInterval(xmpShift))
+            let xmp = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description "
+                + "xmlns:exif=\"http://ns.adobe.com/exif/1.0/\" exif:DateTimeOriginal=\"\(String(ISO8601DateFormatter().string(from: clock).dropLast()))\"/></rdf:RDF></x:xmpmeta>"
+            try Data(xmp.utf8).write(to: still.deletingLastPathComponent().appendingPathComponent("train.xmp"))
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let found = try Self.agreementFindings(folder)
+        #expect(Set(found.keys) == (triggers ? ["sidecar-time-mismatch"] : []), "\(found)")
+        if triggers {
+            #expect(found["sidecar-time-mismatch"]?.count == 1)
+            #expect(found["sidecar-time-mismatch"]?.first?.contains(takeoutShift > 0 ? "train.jpg.supplemental-metadata.json" : "train.xmp") == true)
+        }
     }
 }
