@@ -2,16 +2,19 @@ import Foundation
 
 /// The capture time a sidecar file states about the media file it describes, as written:
 /// Google Takeout's `photoTakenTime.timestamp` (Unix seconds, UTC), or an XMP sidecar's
-/// `exif:DateTimeOriginal`, else `photoshop:DateCreated`, else `xmp:CreateDate`.
-public struct SidecarDate: Sendable, Equatable {
+/// `exif:DateTimeOriginal`, else `photoshop:DateCreated`, else `xmp:CreateDate`. An object:
+/// every file's `MediaFile` holds one slot for it, a reference where a value was three strings.
+public final class SidecarDate: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case takeout, xmp
     }
 
-    public var kind: Kind
+    public let kind: Kind
     /// Where in the sidecar: `photoTakenTime.timestamp`, `exif:DateTimeOriginal`, ...
-    public var field: String
-    public var text: String
+    public let field: String
+    public let text: String
+
+    public static func == (lhs: SidecarDate, rhs: SidecarDate) -> Bool { lhs.kind == rhs.kind && lhs.field == rhs.field && lhs.text == rhs.text }
 
     public init(kind: Kind, field: String, text: String) { (self.kind, self.field, self.text) = (kind, field, text) }
 
