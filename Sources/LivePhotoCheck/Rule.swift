@@ -21,13 +21,19 @@ public struct RuleDescription: Sendable, Equatable {
     /// `FixableRule` (`RuleRegistry.describe`), never declared by hand.
     public var autofixable: Bool = false
     public var category: RuleCategory
+    /// How sure the rule is, and what backs it (`Evidence.swift`).
+    public var confidence: Confidence
+    public var evidence: [Evidence]
 
     /// Whether the rule finds damage to a file's bytes or structure: a writer does not write
     /// from such a file without `--force`.
     public var marksDamage: Bool { category == .damage }
 
-    public init(identifier: String, title: String, severity: Severity, category: RuleCategory, rationale: String, fix: String) {
+    public init(identifier: String, title: String, severity: Severity, category: RuleCategory, confidence: Confidence, evidence: [Evidence],
+                rationale: String, fix: String) {
         self.identifier = identifier
+        self.confidence = confidence
+        self.evidence = evidence
         self.title = title
         self.severity = severity
         self.category = category

@@ -124,6 +124,12 @@ public enum CheckJSON: Sendable {
             ("identifier", .string(rule.identifier)), ("title", .string(rule.title)), ("severity", .string(rule.severity.rawValue)),
             ("category", .string(rule.category.rawValue)), ("autofixable", .bool(rule.autofixable)),
             ("rationale", .string(rule.rationale)), ("fix", .string(rule.fix)),
+            ("confidence", .string(rule.confidence.rawValue)), ("evidence", evidence(rule.evidence)),
         ])
+    }
+
+    /// A rule's sources: kind and citation each.
+    public static func evidence(_ sources: [Evidence]) -> JSONValue {
+        .array(sources.map { .object([("kind", .string($0.kind.rawValue)), ("citation", .string($0.citation))]) })
     }
 }

@@ -73,7 +73,8 @@ public enum CheckSARIF: Sendable {
                 ("fullDescription", .object([("text", .string(rule.rationale))])),
                 ("help", .object([("text", .string(rule.fix))])),
                 ("defaultConfiguration", .object([("level", .string(level(rule.severity)))])),
-                ("properties", .object([("category", .string(rule.category.rawValue)), ("autofixable", .bool(rule.autofixable))])),
+                ("properties", .object([("category", .string(rule.category.rawValue)), ("autofixable", .bool(rule.autofixable)),
+                                        ("confidence", .string(rule.confidence.rawValue)), ("evidence", CheckJSON.evidence(rule.evidence))])),
             ])
         }
         return .object([("driver", .object([

@@ -46,6 +46,25 @@ struct RuleRegistryTests {
         }
     }
 
+    @Test("every rule states its confidence and its sources; a low-confidence rule's findings say what may happen, never that it will")
+    func evidence() {
+        for description in RuleRegistry.descriptions {
+            #expect(!description.evidence.isEmpty, "\(description.identifier): no evidence")
+            #expect(description.evidence.allSatisfy { $0.citation.count >= 8 }, "\(description.identifier): a citation that names nothing")
+            // A measurement or a reference implementation backs what is high, or the bytes themselves.
+            if description.confidence == .high {
+                #expect(description.evidence.contains { $0.kind != .practitionerReports }, "\(description.identifier): high on reports alone")
+            }
+        }
+        for rule in RuleRegistry.all where rule.description.confidence == .low {
+            for example in rule.examples where example.triggers {
+                for finding in rule.check(example.item, context: RuleContext()) {
+                    #expect([" may ", " probably ", " might "].contains { finding.message.contains($0) }, "\(rule.description.identifier): \(finding.message)")
+                }
+            }
+        }
+    }
+
     @Test("every file in Sources/LivePhotoCheck/Rules holds a registered rule")
     func everyRuleFileRegistered() throws {
         let folder = Locations.packageRoot.appendingPathComponent("Sources/LivePhotoCheck/Rules")

@@ -14,7 +14,7 @@ struct RecipeTests {
     enum ScratchRule: Rule {
         static let description = RuleDescription(
             identifier: "scratch-recipe-rule", title: "Scratch rule of the recipe test", severity: .error, category: .structure,
-            rationale: "Stands in for a new rule.", fix: "Nothing to fix.")
+            confidence: .high, evidence: [.fileContent("the still's name")], rationale: "Stands in for a new rule.", fix: "Nothing to fix.")
 
         static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
             item.still.map { [Finding(rule: description.identifier, severity: description.severity, message: "A still <named> \($0.fileName).", path: $0.path)] } ?? []

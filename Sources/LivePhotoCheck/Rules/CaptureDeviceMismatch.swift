@@ -2,6 +2,7 @@
 enum CaptureDeviceMismatch: Rule {
     static let description = RuleDescription(
         identifier: "capture-device-mismatch", title: "Still and movie name different devices", severity: .warning, category: .agreement,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (the same Make and Model in still and movie)")],
         rationale: "A camera writes its Make and Model into the still's EXIF and the same into the movie's `com.apple.quicktime.make` and `.model` keys (every iPhone pair in ../shared/samples). Two devices mean the halves come from two captures, or a tool wrote one of them.",
         fix: "Pair the still with the movie of its own capture.")
 

@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum CapturePlaceMismatch: Rule {
     static let description = RuleDescription(
         identifier: "capture-place-mismatch", title: "Still and movie give different places", severity: .warning, category: .agreement,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (within 3 m)")],
         rationale: "A camera writes one GPS fix into the still's EXIF and the movie's `com.apple.quicktime.location.ISO6709` key: they agree within 3 m in every camera pair in ../shared/samples (the key has four decimals, about 10 m). More than 100 m apart, the halves come from two captures, or a tool moved one.",
         fix: "Pair the still with the movie of its own capture, or write one position into both.")
 

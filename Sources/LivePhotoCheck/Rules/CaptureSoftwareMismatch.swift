@@ -2,6 +2,7 @@
 enum CaptureSoftwareMismatch: Rule {
     static let description = RuleDescription(
         identifier: "capture-software-mismatch", title: "Still and movie written by different software", severity: .info, category: .agreement,
+        confidence: .low, evidence: [.measured(Evidence.samples + " (the same iOS version in still and movie)"), .practitioners("icloudpd #1100; osxphotos #486 (edited stills beside original movies)")],
         rationale: "In every camera pair the still's EXIF Software and the movie's `com.apple.quicktime.software` key name the same iOS version (../shared/samples). Other software in the still means it was edited or re-saved after the capture: the movie may show the original picture (an edited still beside the original movie).",
         fix: "If the edit should move too, export the pair again from the library that edited it; otherwise nothing.")
 

@@ -4,6 +4,7 @@ enum CaptureTimeMismatch: FixableRule {
 
     static let description = RuleDescription(
         identifier: "capture-time-mismatch", title: "Still and movie give different capture times", severity: .warning, category: .agreement,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (Keys date 0-2 s before the still)"), .practitioners("immich-app/immich #4375, #14459; icloudpd #1065")],
         rationale: "In every camera pair the movie's `com.apple.quicktime.creationdate` key is 0–2 s before the still's DateTimeOriginal + SubSecTimeOriginal, in the still's OffsetTimeOriginal zone (measured on the iPhone pairs in ../shared/samples). A movie dated another moment was written by a tool that stamped it anew, or belongs to another capture; photo libraries (Immich, iCloud exports) then show the two halves at different times. With one side's zone unknown, only a difference no whole number of quarter hours up to 14 h explains is reported.",
         fix: "`lpcheck repair --align-dates` writes the still's capture instant into the movie (its creationdate key and header times, nothing else), or pair the still with its own movie.")
 

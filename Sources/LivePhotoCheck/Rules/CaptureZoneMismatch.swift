@@ -4,6 +4,7 @@ enum CaptureZoneMismatch: FixableRule {
 
     static let description = RuleDescription(
         identifier: "capture-zone-mismatch", title: "Movie dated in another time zone than the still", severity: .warning, category: .agreement,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (the still's zone in the Keys date)"), .practitioners("phockup PR #218; immich-app/immich #14459")],
         rationale: "The movie's `com.apple.quicktime.creationdate` carries the zone of the still's OffsetTimeOriginal in every camera pair measured (+01:00, +09:00, +13:00 in ../shared/samples). The same instant written in another zone is what converters and time-shift tools leave; apps that show local times show the movie at another hour than its still.",
         fix: "`lpcheck repair --align-dates` rewrites the movie's creation date in the still's zone.")
 

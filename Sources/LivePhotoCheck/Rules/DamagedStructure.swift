@@ -2,6 +2,7 @@
 enum DamagedStructure: Rule {
     static let description = RuleDescription(
         identifier: "damaged-structure", title: "Damaged structure", severity: .warning, category: .damage,
+        confidence: .medium, evidence: [.fileContent("the reader's warnings with their offsets"), .specification(Evidence.isoBMFF)],
         rationale: "Part of the file contradicts itself (a count that does not fit its box, stray bytes, a bad segment) but the markers could still be read. Other tools may fail where lpcheck went on.",
         fix: "Re-export or re-mux the file; the message gives the byte offset and path.")
 

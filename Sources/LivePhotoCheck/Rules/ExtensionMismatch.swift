@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum ExtensionMismatch: Rule {
     static let description = RuleDescription(
         identifier: "extension-mismatch", title: "Content does not match the extension", severity: .warning, category: .structure,
+        confidence: .medium, evidence: [.practitioners("importers choosing a reader by extension (Immich, PhotoPrism)")],
         rationale: "Importers and Photos decide by extension before they look inside; JPEG data named .HEIC, or an MP4 named .MOV, is imported wrongly or paired with nothing.",
         fix: "Rename the file to match its content.")
 

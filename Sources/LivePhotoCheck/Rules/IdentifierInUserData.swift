@@ -4,6 +4,7 @@ enum IdentifierInUserData: FixableRule {
 
     static let description = RuleDescription(
         identifier: "identifier-in-user-data", title: "Movie identifier only in udta", severity: .warning, category: .identifier,
+        confidence: .medium, evidence: [.specification(Evidence.quickTimeMetadata), .measured(Evidence.samples + " (moov/meta in every camera movie)"), .practitioners("ffmpeg -movflags use_metadata_tags writes keys into moov/udta/meta")],
         rationale: "Cameras write the content identifier in moov/meta. ffmpeg (-movflags use_metadata_tags) writes keys/ilst into moov/udta/meta instead; ExifTool reads it there, but it is not where Photos' own files carry it.",
         fix: "`lpcheck repair` writes the identifier into moov/meta as well.")
 

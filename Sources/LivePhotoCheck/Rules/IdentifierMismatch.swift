@@ -4,6 +4,7 @@ enum IdentifierMismatch: FixableRule {
 
     static let description = RuleDescription(
         identifier: "identifier-mismatch", title: "Still and movie identifiers differ", severity: .error, category: .identifier,
+        confidence: .high, evidence: [.measured(Evidence.samples), .vendor("Apple Developer, AVMetadataIdentifier.quickTimeMetadataContentIdentifier and .quickTimeMetadataStillImageTime"), .practitioners("makelive (RhetTbull/makelive) and LimitPoint LivePhoto, which write these markers to make pairs Photos accepts")],
         rationale: "Photos treats a still and a movie as one Live Photo only when both carry the same content identifier.",
         fix: "Make them equal: `lpcheck repair --prefer still|movie|new`.")
 

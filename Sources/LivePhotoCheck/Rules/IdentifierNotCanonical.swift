@@ -4,6 +4,7 @@ enum IdentifierNotCanonical: FixableRule {
 
     static let description = RuleDescription(
         identifier: "identifier-not-canonical", title: "Identifier is not an upper-case UUID", severity: .warning, category: .identifier,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (upper case in every camera file)"), .vendor("Apple Developer, NSUUID.uuidString (upper case)")],
         rationale: "Cameras write upper-case UUIDs. Identifiers are compared as strings, so a lower-case copy on one side breaks the pair, and tools that normalise case disagree with tools that do not.",
         fix: "Rewrite the identifier in upper case in both files: `lpcheck repair`.")
 

@@ -4,13 +4,14 @@ enum IdentifierNotUUID: FixableRule {
 
     static let description = RuleDescription(
         identifier: "identifier-not-uuid", title: "Identifier is not a UUID", severity: .warning, category: .identifier,
+        confidence: .low, evidence: [.measured(Evidence.samples + " (every camera identifier is a UUID)"), .practitioners("makelive and Live Photo generators, which write UUIDs; no report of another form pairing in every Photos version")],
         rationale: "Cameras and AVFoundation write a UUID (8-4-4-4-12 hexadecimal digits). Other strings pair in some Photos versions and not in others.",
         fix: "Give the pair a new UUID: `lpcheck repair --prefer new`.")
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         item.compactMapFiles { file in
             guard let identifier = file.contentIdentifier, !IdentifierShape.isUUID(identifier) else { return nil }
-            return finding("The content identifier \"\(identifier)\" is not a UUID.", file)
+            return finding("The content identifier \"\(identifier)\" is not a UUID: Photos may not pair it (cameras write UUIDs).", file)
         }
     }
 

@@ -4,6 +4,7 @@ enum IdentifierShared: FixableRule {
 
     static let description = RuleDescription(
         identifier: "identifier-shared", title: "Identifier shared by files that cannot be told apart", severity: .error, category: .identifier,
+        confidence: .medium, evidence: [.vendor("Apple Developer, AVMetadataIdentifier.quickTimeMetadataContentIdentifier and .quickTimeMetadataStillImageTime"), .practitioners("immich-app/immich issues on Live Photos matched to the wrong movie")],
         rationale: "Each Live Photo needs its own identifier. An original and its edits, re-exports, copies and downsized movies share one by design (see identifier-variant and duplicate-file); but when stills or movies that are named like none of the others carry one identifier, Photos pairs them unpredictably or merges different shots.",
         fix: "`lpcheck repair` keeps the identifier on the camera original and on every pair that works, and gives the conflicting files a new one.")
 

@@ -2,6 +2,7 @@
 enum IdentifierVariant: Rule {
     static let description = RuleDescription(
         identifier: "identifier-variant", title: "Another rendition of a Live Photo", severity: .info, category: .identifier,
+        confidence: .high, evidence: [.measured(Evidence.samples), .practitioners("Photos exports of edits (IMG_E1234) carrying the original's identifier")],
         rationale: "Photos and other exporters write edits (`IMG_E1234`, `-edited`), re-exports (`IMG_1234 (1)`) and downsized copies with the original's identifier. They belong to that Live Photo; nothing is wrong, but a library importer may show them as separate photos.",
         fix: "Nothing to fix. Keep or drop the rendition; repair never changes its identifier.")
 

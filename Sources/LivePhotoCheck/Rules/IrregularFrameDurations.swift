@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum IrregularFrameDurations: Rule {
     static let description = RuleDescription(
         identifier: "irregular-frame-durations", title: "Irregular frame durations", severity: .warning, category: .timing,
+        confidence: .low, evidence: [.measured(Evidence.samples + " (camera frame rates vary up to 2x)"), .practitioners("generated movies with dropped or mistimed frames")],
         rationale: "Camera movies vary their frame rate a little (a frame of 1/30 s next to one of 1/15 s); durations that differ by more than the tolerance (`frameDurationRatio`, default 3×, the last frame aside) usually mean dropped or mistimed frames from a converter.",
         fix: "Re-encode or re-mux with a constant frame rate.")
 
@@ -20,7 +21,7 @@ enum IrregularFrameDurations: Rule {
             longest = max(longest, duration)
         }
         guard shortest.isFinite, longest / shortest > context.frameDurationRatio else { return [] }
-        return [finding("Frame durations range from \(SecondsText.format(shortest, decimals: 4)) s to \(SecondsText.format(longest, decimals: 4)) s (more than \(SecondsText.format(context.frameDurationRatio, decimals: 4))× apart).", movie)]
+        return [finding("Frame durations range from \(SecondsText.format(shortest, decimals: 4)) s to \(SecondsText.format(longest, decimals: 4)) s (more than \(SecondsText.format(context.frameDurationRatio, decimals: 4))× apart): frames may have been dropped or mistimed.", movie)]
     }
 
     static let examples: [RuleExample] = [

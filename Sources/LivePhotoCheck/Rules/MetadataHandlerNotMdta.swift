@@ -4,6 +4,7 @@ enum MetadataHandlerNotMdta: FixableRule {
 
     static let description = RuleDescription(
         identifier: "metadata-handler-not-mdta", title: "Movie metadata handler is not mdta", severity: .error, category: .identifier,
+        confidence: .high, evidence: [.specification(Evidence.quickTimeMetadata), .measured(Evidence.samples)],
         rationale: "The content identifier is a keys/ilst item, which QuickTime reads only when moov/meta's handler is 'mdta'. Under another handler the identifier is invisible to Photos.",
         fix: "`lpcheck repair` rewrites moov/meta with the 'mdta' handler.")
 

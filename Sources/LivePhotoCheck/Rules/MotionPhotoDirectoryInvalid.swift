@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoDirectoryInvalid: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-directory-invalid", title: "Motion photo directory is malformed", severity: .error, category: .motionPhoto,
+        confidence: .high, evidence: [.reference(Evidence.checker + " (CheckContainerMetadata)"), .specification(Evidence.motionPhotoFormat)],
         rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckContainerMetadata) requires a Container:Directory of exactly 2 items, or 3 when one has Item:Semantic GainMap, in the order Primary, GainMap, MotionPhoto (semantics compared without case); Item:Mime image/jpeg, image/heic or image/avif for the images and video/mp4 for the movie; the primary's Item:Length absent or 0; the other items' Item:Length present and not negative; no negative Item:Padding; Container:Version, when given, 1. A directory it rejects is not a motion photo to Google's reader.",
         fix: "Rewrite the directory as Motion Photo 1.0 lays it out (`lpcheck convert` writes one from a Live Photo).")
 

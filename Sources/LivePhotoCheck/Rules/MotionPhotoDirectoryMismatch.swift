@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoDirectoryMismatch: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-directory-mismatch", title: "Motion photo directory disagrees with the file", severity: .warning, category: .motionPhoto,
+        confidence: .high, evidence: [.specification(Evidence.motionPhotoFormat)],
         rationale: "Motion Photo 1.0 (Container:Directory) gives the movie's Item:Length, its bytes counted from the end of the file, and the primary's Item:Padding, the bytes between the image and the movie (in HEIC the mpvd header). Readers find the movie from these numbers: when they are stale (the still was re-compressed after export) or wrong, players show no motion. Where Google's checker sums them (a JPEG whose image end is found, a HEIF mpvd box), motion-photo-size-sum and motion-photo-mpvd-mismatch report them instead.",
         fix: "Re-export the motion photo, or convert it (lpcheck convert finds the movie by its own boxes).")
 

@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoLocatorsDisagree: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-locators-disagree", title: "Motion photo locators disagree", severity: .warning, category: .motionPhoto,
+        confidence: .medium, evidence: [.specification(Evidence.motionPhotoFormat), .practitioners("Samsung's SEF trailer and the older MicroVideoOffset, read by different apps")],
         rationale: "A motion photo can say where its movie is in several ways: the Container:Directory lengths counted from the end (Motion Photo 1.0), GCamera:MotionPhotoOffset or MicroVideoOffset (a distance from the end), a top-level mpvd box (HEIF), a Samsung SEF trailer record (JPEG). Readers use different ones: Google's reads the directory (and the mpvd box in HEIF), older Google Photos the MicroVideo offset, Samsung Gallery its trailer. When one of them misses the movie, the readers that use it show a still photo, although another reader plays the movie.",
         fix: "Make every locator point at the movie, or remove the stale ones.")
 

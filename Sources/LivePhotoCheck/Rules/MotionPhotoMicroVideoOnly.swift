@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoMicroVideoOnly: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-microvideo-only", title: "Motion photo uses only the old MicroVideo properties", severity: .warning, category: .motionPhoto,
+        confidence: .medium, evidence: [.specification(Evidence.motionPhotoFormat + " (readers ignore MicroVideo)"), .practitioners("older Google Photos versions that read MicroVideo")],
         rationale: "GCamera:MicroVideo, MicroVideoVersion and MicroVideoOffset are the format before Motion Photo 1.0. The 1.0 format page says readers ignore them (only GCamera:MotionPhoto with a Container:Directory counts); Google Photos versions before it played them, and some still do. A file that has nothing else is a motion photo only to those.",
         fix: "Add GCamera:MotionPhoto, MotionPhotoVersion and a Container:Directory (Motion Photo 1.0).")
 

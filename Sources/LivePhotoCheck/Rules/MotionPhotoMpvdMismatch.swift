@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoMpvdMismatch: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-mpvd-mismatch", title: "Motion photo mpvd box disagrees with the XMP", severity: .error, category: .motionPhoto,
+        confidence: .high, evidence: [.reference(Evidence.checker + " (CheckMpvdBox)"), .specification(Evidence.motionPhotoFormat)],
         rationale: "In HEIF the movie is in a top-level mpvd box. Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckMpvdBox) requires that box, last (its start plus its size is the file's size), its payload as long as the movie's Item:Length, and its header (8 bytes, 16 with a 64-bit size) as long as the primary's Item:Padding.",
         fix: "Put the movie in a top-level mpvd box at the end and write its sizes into the directory (`lpcheck convert` does).")
 

@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoTimestampOutside: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-timestamp-outside", title: "Motion photo timestamp is on no frame", severity: .warning, category: .motionPhoto,
+        confidence: .medium, evidence: [.specification(Evidence.motionPhotoFormat)],
         rationale: "GCamera:MotionPhotoPresentationTimestampUs is the presentation time, in microseconds, of the movie frame the still was taken from; -1 means unspecified (players then use the frame just before the middle). A time before the first frame or after the last one points at no frame, and players and converters fall back to a guess.",
         fix: "Set MotionPhotoPresentationTimestampUs to the still's frame, or -1.")
 

@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoUnusualTracks: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-unusual-tracks", title: "Motion photo movie has unusually many tracks", severity: .warning, category: .motionPhoto,
+        confidence: .medium, evidence: [.reference(Evidence.checker + " (CheckVideoTrackData, warnings)")],
         rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckVideoTrackData) warns about more than 2 video tracks, more than 1 sound track or more than 1 metadata ('meta') track: motion photos have at most a low- and a high-resolution video, one audio and one metadata track.",
         fix: "Drop the extra tracks when embedding the movie (`lpcheck convert` drops Apple's timed-metadata tracks).")
 

@@ -2,6 +2,7 @@
 enum MotionPhotoVideoMissing: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-video-missing", title: "Motion photo without its embedded movie", severity: .error, category: .motionPhoto,
+        confidence: .high, evidence: [.specification(Evidence.motionPhotoFormat), .reference(Evidence.checker)],
         rationale: "The XMP (GCamera:MotionPhoto or MicroVideo, Container:Directory) says a movie is appended to the still, but no movie starts at the offset it gives: the movie was cut off or the offsets are wrong.",
         fix: "Re-export the motion photo, or fix Item:Length / MicroVideoOffset to the appended movie's length. When the movie was split off on purpose (kept as its own file), remove the stale motion-photo XMP instead (GCamera:MotionPhoto*, GCamera:MicroVideo*, Container:Directory; for example `exiftool -XMP-GCamera:all= -XMP-Container:all= FILE`), so that no reader looks for a movie that is not there.")
 

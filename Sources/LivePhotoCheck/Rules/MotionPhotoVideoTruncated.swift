@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoVideoTruncated: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-video-truncated", title: "Motion photo movie is cut short", severity: .error, category: .motionPhoto,
+        confidence: .high, evidence: [.specification(Evidence.isoBMFF), .fileContent("a top-level box claims more bytes than the file holds")],
         rationale: "The movie inside the motion photo starts (its ftyp box is there), but one of its top-level boxes, usually mdat, claims more bytes than the file (or the mpvd box) has: the file was cut short in a transfer, and the movie's frames are partly gone.",
         fix: "Copy the file again from its source.")
 

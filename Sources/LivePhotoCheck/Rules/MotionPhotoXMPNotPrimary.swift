@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoXMPNotPrimary: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-xmp-not-primary", title: "Motion photo XMP is not the primary image's", severity: .error, category: .motionPhoto,
+        confidence: .high, evidence: [.reference("Google libmotionphoto, heif_container_splitter.cc (ChooseXmpItemId)"), .specification("ISO/IEC 23008-12 (cdsc item references)")],
         rationale: "In HEIF, XMP is an item whose cdsc reference says which item it describes. Google's reader takes the first XMP item that describes the primary item, and the first XMP item only when none does (libmotionphoto, heif_container_splitter.cc, ChooseXmpItemId); libheif gives the primary image only an XMP item that describes it. An iPhone HEIC with an HDR gain map has two XMP items, the gain map's own first: GCamera and Container properties written there (or into any item that describes another image) are found by ExifTool, which reads every packet, but not by Google Photos or libheif.",
         fix: "Write the properties into the XMP item whose cdsc names the primary, or add such an item (cdsc to the primary, and to a tmap item where there is one). `lpcheck convert --to motion-photo` writes them there.")
 

@@ -2,6 +2,7 @@
 enum MovieAbsent: Rule {
     static let description = RuleDescription(
         identifier: "movie-absent", title: "Live Photo still without its movie", severity: .error, category: .pairing,
+        confidence: .high, evidence: [.fileContent("no movie of the scan carries the identifier or shares the name")],
         rationale: "The still carries a content identifier, so it was part of a Live Photo, but no movie of the scan pairs with it: none carries that identifier, and none with its folder and name could pair.",
         fix: "Put the movie beside the still, or make one: `lpcheck make STILL MOVIE --output DIR`.")
 

@@ -4,6 +4,7 @@ enum MovieHeaderTimeMismatch: FixableRule {
 
     static let description = RuleDescription(
         identifier: "movie-header-time-mismatch", title: "Movie header time far from the still's capture", severity: .info, category: .agreement,
+        confidence: .low, evidence: [.measured(Evidence.samples + " (mvhd 4 min 36 s off in IMG_3853.MOV)"), .specification("Apple, QuickTime File Format Specification: movie header atom")],
         rationale: "Without a `com.apple.quicktime.creationdate` key, the movie's only date is `mvhd`'s creation time (UTC). It is a weak witness: in unedited camera files it agrees within seconds, yet IMG_3853.MOV's is 4 min 36 s after its still, and exports rewrite it. So only more than 10 minutes (with the still's zone known) or more than any zone explains (without it) is said, and only as information.",
         fix: "`lpcheck repair --align-dates` gives the movie a `com.apple.quicktime.creationdate` key and header times of the still's capture instant.")
 

@@ -4,6 +4,7 @@ enum MovieMissingIdentifier: FixableRule {
 
     static let description = RuleDescription(
         identifier: "movie-missing-identifier", title: "Movie has no content identifier", severity: .error, category: .identifier,
+        confidence: .high, evidence: [.measured(Evidence.samples), .vendor("Apple Developer, AVMetadataIdentifier.quickTimeMetadataContentIdentifier and .quickTimeMetadataStillImageTime"), .specification(Evidence.quickTimeMetadata)],
         rationale: "Photos pairs a movie with its still through com.apple.quicktime.content.identifier in moov/meta (keys + ilst). Without it the movie is not part of a Live Photo.",
         fix: "Write the still's identifier into the movie's keys/ilst: `lpcheck repair` (moov/meta is added if absent).")
 

@@ -4,6 +4,7 @@ enum MovieNotQuickTime: FixableRule {
 
     static let description = RuleDescription(
         identifier: "movie-not-quicktime", title: "Movie is not QuickTime", severity: .error, category: .structure,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (brand qt in every camera movie)"), .practitioners("makelive (RhetTbull/makelive) and LimitPoint LivePhoto, which write these markers to make pairs Photos accepts")],
         rationale: "Live Photo movies are QuickTime files (major brand 'qt  '). An MP4-branded movie is not paired by Photos, even with the right metadata.",
         fix: "`lpcheck make STILL MOVIE --output DIR` writes a QuickTime movie without re-encoding.")
 

@@ -2,6 +2,7 @@
 enum NoVideoTrack: Rule {
     static let description = RuleDescription(
         identifier: "no-video-track", title: "Movie has no video", severity: .error, category: .timing,
+        confidence: .high, evidence: [.fileContent("no track with handler 'vide' and samples"), .measured(Evidence.samples)],
         rationale: "A Live Photo movie needs a video track with frames; audio or metadata alone shows nothing.",
         fix: "Pair the still with a movie that has video.")
 

@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum OrientationMismatch: Rule {
     static let description = RuleDescription(
         identifier: "orientation-mismatch", title: "Movie shown turned against its still", severity: .warning, category: .agreement,
+        confidence: .medium, evidence: [.measured(Evidence.samples), .practitioners("immich-app/immich #5473, #15068; photoprism #3811 (movies played rotated)")],
         rationale: "Still and movie agree as shown: EXIF Orientation 6 (HEIF `irot`) goes with a track matrix of 90°, Orientation 1 with 0° (every camera pair in ../shared/samples). A web export bakes the rotation into the still's pixels, so raw flags may differ while the pictures agree; lpcheck compares the shown shapes. A portrait still beside a landscape movie (or the reverse) plays turned when the photo is pressed (immich #5473, photoprism #3811).",
         fix: "Give the movie's video track the matrix that shows it as the still is shown (no re-encode needed), or the still the orientation of its movie.")
 

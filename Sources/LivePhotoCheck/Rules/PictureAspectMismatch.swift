@@ -5,6 +5,7 @@ import LivePhotoFormats
 enum PictureAspectMismatch: Rule {
     static let description = RuleDescription(
         identifier: "picture-aspect-mismatch", title: "Still and movie pictures of different shapes", severity: .warning, category: .agreement,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (4:3 stills with 4:3 movies)"), .practitioners("photoprism #5013 (edited stills beside original movies)")],
         rationale: "A camera records the still and the movie at one aspect: 4032×3024 or 5712×4284 stills go with 1440×1080 or 1920×1440 movies (4:3, every camera pair in ../shared/samples). A still of another shape (more than 3% apart, as shown) was cropped or edited after the capture, or belongs to another one; the movie then shows more or less than the photo. Generated pairs may crop on purpose, so this is a warning, not an error.",
         fix: "Pair the original still with its movie, or crop the movie to the still (which re-encodes it).")
 

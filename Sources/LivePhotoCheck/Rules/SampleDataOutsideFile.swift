@@ -2,6 +2,7 @@
 enum SampleDataOutsideFile: Rule {
     static let description = RuleDescription(
         identifier: "sample-data-outside-file", title: "Sample data outside the file", severity: .error, category: .damage,
+        confidence: .high, evidence: [.fileContent("chunk offsets and sample sizes against the file's size"), .specification(Evidence.isoBMFF + " §8.7 (sample tables)")],
         rationale: "A track's chunk offsets and sample sizes say where its frames are. When they point past the end of the file, add up to more than the file holds, or disagree with each other (stsc placing fewer samples than stsz counts), players find no data for those frames: ffmpeg decodes nothing and Photos shows no motion, though every marker reads. Judged from the tables' extremes (highest chunk offset, total of the sizes, the last chunk's end); the media data is not read.",
         fix: "Re-mux the movie from a complete source; the message names the track's table and the numbers that disagree.")
 

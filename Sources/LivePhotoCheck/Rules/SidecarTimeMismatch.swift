@@ -2,6 +2,7 @@
 enum SidecarTimeMismatch: Rule {
     static let description = RuleDescription(
         identifier: "sidecar-time-mismatch", title: "A sidecar gives another capture time than its file", severity: .warning, category: .agreement,
+        confidence: .medium, evidence: [.practitioners("GooglePhotosTakeoutHelper #378, #311"), .specification("Adobe XMP Specification Part 2 (exif:DateTimeOriginal, photoshop:DateCreated, xmp:CreateDate)")],
         rationale: "Google Takeout writes each photo's `photoTakenTime` (Unix seconds, UTC) into a `.json` beside it; Google Photos Takeout Helper takes the date of the files it exports from there (GooglePhotosTakeoutHelper #378), and users report Takeout files whose own dates differ from their JSON (#311). XMP sidecars (written by Lightroom, darktable, digiKam) carry `exif:DateTimeOriginal`, `photoshop:DateCreated` or `xmp:CreateDate`. When sidecar and file disagree, a library dates the photo by whichever its importer trusts. Compared with the still's DateTimeOriginal (+ SubSecTimeOriginal, OffsetTimeOriginal), else the movie's creationdate key: Takeout's whole seconds and a writer's rounding are allowed 2 s; with one side's zone unknown, only what no whole number of quarter hours up to 14 h explains is reported.",
         fix: "Decide which date is right: correct the file (ExifTool `-DateTimeOriginal=`, or `lpcheck repair --align-dates` for the movie of a pair) or the sidecar, or remove a stale sidecar.")
 

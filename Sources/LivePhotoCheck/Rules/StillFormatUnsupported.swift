@@ -4,6 +4,7 @@ import LivePhotoFormats
 enum StillFormatUnsupported: Rule {
     static let description = RuleDescription(
         identifier: "still-format-unsupported", title: "Still format not usable for a Live Photo", severity: .error, category: .structure,
+        confidence: .medium, evidence: [.vendor("Apple Developer, PHAssetResourceType.pairedVideo with JPEG or HEIC photos"), .practitioners("makelive (RhetTbull/makelive) and LimitPoint LivePhoto, which write these markers to make pairs Photos accepts")],
         rationale: "Photos builds Live Photos from JPEG and HEIC stills. PNG, AVIF, GIF, WebP or TIFF stills carrying a Live Photo identifier are shown as plain photos.",
         fix: "Convert the still to JPEG or HEIC, then `lpcheck make` the pair.")
 

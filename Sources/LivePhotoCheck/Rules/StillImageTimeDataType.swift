@@ -6,6 +6,7 @@ enum StillImageTimeDataType: FixableRule {
 
     static let description = RuleDescription(
         identifier: "still-image-time-data-type", title: "Still-image-time has the wrong data type", severity: .warning, category: .stillImageTime,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (well-known type 65, one byte)"), .specification("Apple, QuickTime File Format Specification: well-known data types")],
         rationale: "Cameras declare still-image-time with dtyp well-known type 65 (signed 8-bit integer) and store one byte. Other types are not what Photos is known to read.",
         fix: "Rewrite the track as signed 8-bit: `lpcheck repair`.")
 

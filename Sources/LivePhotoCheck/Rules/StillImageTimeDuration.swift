@@ -6,6 +6,7 @@ enum StillImageTimeDuration: FixableRule {
 
     static let description = RuleDescription(
         identifier: "still-image-time-duration", title: "Still-image-time sample duration", severity: .warning, category: .timing,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (one tick)"), .practitioners("software writers (makelive, LimitPoint) write one frame")],
         rationale: "Cameras write a one-tick sample; software writes one frame. A sample of zero duration, or longer than one video frame, does not mark a single frame.",
         fix: "Rewrite the sample as one tick placed by the edit list: `lpcheck repair`.")
 

@@ -4,6 +4,7 @@ enum StillImageTimeMissing: FixableRule {
 
     static let description = RuleDescription(
         identifier: "still-image-time-missing", title: "No still-image-time track", severity: .error, category: .stillImageTime,
+        confidence: .high, evidence: [.measured(Evidence.samples), .vendor("Apple Developer, AVMetadataIdentifier.quickTimeMetadataContentIdentifier and .quickTimeMetadataStillImageTime"), .practitioners("makelive (RhetTbull/makelive) and LimitPoint LivePhoto, which write these markers to make pairs Photos accepts")],
         rationale: "Photos needs a timed-metadata track (sample entry mebx) declaring mdta/com.apple.quicktime.still-image-time to know where the still sits in the movie; without it the pair shows as a plain photo. Re-muxing with ffmpeg drops this track.",
         fix: "Add the track (no re-encoding): `lpcheck repair`, optionally with `--time` or `--frame`.")
 

@@ -4,6 +4,7 @@ enum StillImageTimeNoSample: FixableRule {
 
     static let description = RuleDescription(
         identifier: "still-image-time-no-sample", title: "Still-image-time declared but not stored", severity: .error, category: .stillImageTime,
+        confidence: .high, evidence: [.specification(Evidence.quickTimeMetadata), .measured(Evidence.samples)],
         rationale: "The track declares the key but no sample holds it (an empty track, an unreadable sample, or a sample using another local key id), so Photos finds no moment.",
         fix: "Rewrite the track with one sample: `lpcheck repair`.")
 

@@ -6,6 +6,7 @@ enum StillImageTimeNotOnFrame: FixableRule {
 
     static let description = RuleDescription(
         identifier: "still-image-time-not-on-frame", title: "Still moment not on a video frame", severity: .warning, category: .stillImageTime,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (the moment on a video frame in every camera movie)"), .specification(Evidence.isoBMFF + " (composition of edit lists)")],
         rationale: "The still should match a frame of the movie. A moment before the first frame, after the last, or in a gap of the video's edit list shows no frame.",
         fix: "Place the sample on a frame: `lpcheck repair --frame N`.")
 

@@ -6,6 +6,7 @@ enum StillImageTimeOutsideMovie: FixableRule {
 
     static let description = RuleDescription(
         identifier: "still-image-time-outside-movie", title: "Still moment outside the movie", severity: .error, category: .stillImageTime,
+        confidence: .medium, evidence: [.specification(Evidence.isoBMFF + " §8.6.6 (edit lists)"), .measured(Evidence.samples)],
         rationale: "The still-image-time sample, placed by its track's edit list, must fall inside the movie's duration. An edit list that never presents the sample, or a time past the end, leaves Photos without a moment.",
         fix: "Place the sample inside the movie: `lpcheck repair --time SECONDS` or `--frame N`.")
 

@@ -4,6 +4,7 @@ enum StillImageTimeValue: FixableRule {
 
     static let description = RuleDescription(
         identifier: "still-image-time-value", title: "Unusual still-image-time value", severity: .warning, category: .stillImageTime,
+        confidence: .medium, evidence: [.measured(Evidence.samples + " (-1 in camera movies)"), .practitioners("AVFoundation-based writers (LimitPoint LivePhoto) store 0")],
         rationale: "Cameras store -1 and AVFoundation-based software stores 0. Other values are not known to work.",
         fix: "Rewrite the value as -1: `lpcheck repair`.")
 

@@ -4,6 +4,7 @@ enum StillMissingIdentifier: FixableRule {
 
     static let description = RuleDescription(
         identifier: "still-missing-identifier", title: "Still has no content identifier", severity: .error, category: .identifier,
+        confidence: .high, evidence: [.measured(Evidence.samples), .vendor("Apple Developer, AVMetadataIdentifier.quickTimeMetadataContentIdentifier and .quickTimeMetadataStillImageTime"), .practitioners("makelive (RhetTbull/makelive) and LimitPoint LivePhoto, which write these markers to make pairs Photos accepts"), .practitioners("ExifTool Apple tags: 0x0011 ContentIdentifier (MediaGroupUUID in older versions)")],
         rationale: "Photos pairs a still with its movie through the Apple MakerNote's content identifier (tag 0x0011). Without it the still shows as a plain photo.",
         fix: "Write the movie's identifier into the still's MakerNote: `lpcheck repair` (the MakerNote is added if absent).")
 

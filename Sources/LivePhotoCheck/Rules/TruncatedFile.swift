@@ -2,6 +2,7 @@
 enum TruncatedFile: Rule {
     static let description = RuleDescription(
         identifier: "truncated-file", title: "File is truncated", severity: .error, category: .damage,
+        confidence: .high, evidence: [.fileContent("a structure announced past the end of the file"), .specification("ITU-T T.81 (JPEG EOI) and ISO/IEC 14496-12 (box sizes)")],
         rationale: "The file ends before a structure it announces (media data cut off, a JPEG without its end marker): the image or movie will not display completely, even if its metadata reads.",
         fix: "Restore the complete file from its source; the message gives where it ends.")
 

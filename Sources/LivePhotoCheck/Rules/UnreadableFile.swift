@@ -2,6 +2,7 @@
 enum UnreadableFile: Rule {
     static let description = RuleDescription(
         identifier: "unreadable-file", title: "File cannot be read", severity: .error, category: .damage,
+        confidence: .high, evidence: [.fileContent("the reader's error and byte offset"), .specification(Evidence.isoBMFF)],
         rationale: "The file's structure is broken where the Live Photo markers live (or it cannot be opened), so nothing about it can be checked.",
         fix: "Restore the file from a backup or re-export it; the message gives the byte offset and box or segment path of the damage.")
 

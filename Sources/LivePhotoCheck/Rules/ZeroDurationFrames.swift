@@ -2,6 +2,7 @@
 enum ZeroDurationFrames: Rule {
     static let description = RuleDescription(
         identifier: "zero-duration-frames", title: "Video frames of zero duration", severity: .error, category: .timing,
+        confidence: .medium, evidence: [.specification(Evidence.isoBMFF + " §8.6.1.2 (decoding time to sample)"), .practitioners("players' reports of frames never shown")],
         rationale: "A frame with zero duration is never shown and breaks players' timing; some generators write it for the last frame.",
         fix: "Re-mux the movie with correct timestamps (for example ffmpeg with -c copy and a fixed frame rate).")
 

@@ -5,7 +5,7 @@ import LivePhotoReports
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rules", abstract: "List the rules: identifier, severity, whether repair fixes it, title.")
 
-    @Flag(help: "Also print each rule's rationale and fix.")
+    @Flag(help: "Also print each rule's rationale, fix, confidence and sources.")
     var details = false
 
     @Option(name: .shortAndLong, help: "text or markdown (the catalogue in docs/rules.md).")
