@@ -14,6 +14,7 @@ import Yams
 ///   maxMovieSeconds: 10
 ///   frameDurationRatio: 4
 /// failOn: warning               # error (default), warning, info or never
+/// expect: live-photo            # every item a Live Photo pair (or motion-photo); see unexpected-item
 /// ```
 public struct Configuration: Sendable {
     /// Severity per rule; nil disables the rule.
@@ -61,8 +62,12 @@ public struct Configuration: Sendable {
             if loaded == nil { return configuration }
             throw Problem(description: "\(source): expected a mapping at the top level")
         }
-        for key in root.keys where !["rules", "exclude", "settings", "failOn"].contains(key) {
-            throw Problem(description: "\(source): unknown key '\(key)' (expected rules, exclude, settings, failOn)")
+        for key in root.keys where !["rules", "exclude", "settings", "failOn", "expect"].contains(key) {
+            throw Problem(description: "\(source): unknown key '\(key)' (expected rules, exclude, settings, failOn, expect)")
+        }
+        if let expect = root["expect"] {
+            guard let value = Expectation(rawValue: "\(expect)") else { throw Problem(description: "\(source): expect must be live-photo or motion-photo") }
+            configuration.context.expect = value
         }
         if let rules = root["rules"] {
             guard let map = rules as? [String: Any] else { throw Problem(description: "\(source): 'rules' must map rule identifiers to off/info/warning/error") }

@@ -50,10 +50,23 @@ public struct RuleContext: Sendable {
     /// shortest are reported (`irregular-frame-durations`).
     public var frameDurationRatio: Double = 3
 
-    public init(maxMovieSeconds: Double = 6, frameDurationRatio: Double = 3) {
+    /// What every item should be (`--expect`, `expect:`): an item of another kind is an error
+    /// (`unexpected-item`). Nil: any kind is fine.
+    public var expect: Expectation?
+
+    public init(maxMovieSeconds: Double = 6, frameDurationRatio: Double = 3, expect: Expectation? = nil) {
         self.maxMovieSeconds = maxMovieSeconds
         self.frameDurationRatio = frameDurationRatio
+        self.expect = expect
     }
+}
+
+/// What a generator under test should have written, item by item.
+public enum Expectation: String, Sendable, CaseIterable {
+    /// A still and its movie, paired.
+    case livePhoto = "live-photo"
+    /// An Android motion photo: one still with its movie inside.
+    case motionPhoto = "motion-photo"
 }
 
 /// An example a rule must trigger on, or must stay silent on. The registry-wide test runs them all.
@@ -61,9 +74,15 @@ public struct RuleExample: Sendable {
     public var item: CheckItem
     public var triggers: Bool
     public var note: String
+    /// The settings the example runs with (a rule that acts only when a setting is given).
+    public var context = RuleContext()
 
-    public static func triggers(_ note: String, _ item: CheckItem) -> RuleExample { RuleExample(item: item, triggers: true, note: note) }
-    public static func passes(_ note: String, _ item: CheckItem) -> RuleExample { RuleExample(item: item, triggers: false, note: note) }
+    public static func triggers(_ note: String, _ item: CheckItem, context: RuleContext = RuleContext()) -> RuleExample {
+        RuleExample(item: item, triggers: true, note: note, context: context)
+    }
+    public static func passes(_ note: String, _ item: CheckItem, context: RuleContext = RuleContext()) -> RuleExample {
+        RuleExample(item: item, triggers: false, note: note, context: context)
+    }
 }
 
 /// One rule: a description, a pure check over an item's models, and examples. A new rule is

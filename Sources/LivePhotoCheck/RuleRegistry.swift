@@ -14,6 +14,7 @@ public enum RuleRegistry {
         IdentifierInUserData.self,
         MovieAbsent.self,
         StillAbsent.self,
+        UnexpectedItem.self,
         StillImageTimeMissing.self,
         StillImageTimeNoSample.self,
         StillImageTimeDataType.self,

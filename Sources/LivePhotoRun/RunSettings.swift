@@ -11,6 +11,8 @@ public struct RunSettings: Sendable {
     public var config: String?
     public var baseline: String?
     public var failOn: Configuration.FailLevel?
+    /// `--expect`: what every item should be (over the configuration's `expect`).
+    public var expect: Expectation?
     public var version: String
     public var io: RunIO
 
@@ -33,6 +35,7 @@ public struct RunSettings: Sendable {
             throw RunFailure(status: 2)
         }
         if let failOn { checker.configuration.failOn = failOn }
+        if let expect { checker.configuration.context.expect = expect }
         checker.version = version
         return checker
     }

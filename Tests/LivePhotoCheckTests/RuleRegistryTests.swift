@@ -19,7 +19,7 @@ struct RuleRegistryTests {
         #expect(examples.contains { $0.triggers }, "\(entry): no failing example")
         #expect(examples.contains { !$0.triggers }, "\(entry): no passing example")
         for example in examples {
-            let findings = rule.check(example.item, context: RuleContext())
+            let findings = rule.check(example.item, context: example.context)
             #expect(findings.allSatisfy { $0.rule == rule.description.identifier && !$0.message.isEmpty })
             if example.triggers {
                 #expect(!findings.isEmpty, "\(entry) should trigger on: \(example.note)")
@@ -58,7 +58,7 @@ struct RuleRegistryTests {
         }
         for rule in RuleRegistry.all where rule.description.confidence == .low {
             for example in rule.examples where example.triggers {
-                for finding in rule.check(example.item, context: RuleContext()) {
+                for finding in rule.check(example.item, context: example.context) {
                     #expect([" may ", " probably ", " might "].contains { finding.message.contains($0) }, "\(rule.description.identifier): \(finding.message)")
                 }
             }

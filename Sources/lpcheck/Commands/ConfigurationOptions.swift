@@ -4,6 +4,11 @@ import LivePhotoCheck
 import LivePhotoReports
 import LivePhotoRun
 
+extension Expectation: ExpressibleByArgument {
+    public var defaultValueDescription: String { rawValue }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
 extension Configuration.FailLevel: ExpressibleByArgument {
     // Spelled out: ArgumentParser's default describes each case through `String(describing:)`,
     // whose first protocol-conformance lookups are paid at every start (BENCHMARKS.md).
@@ -23,10 +28,15 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: "Fail (exit 1) on findings at or above: error, warning, info, never. Default: the config's failOn, else error.")
     var failOn: Configuration.FailLevel?
 
+    @Option(help: "What every item should be, for gating a generator's output: live-photo or motion-photo. Any other item is an error (unexpected-item), with the reason. Default: the config's expect, else none.")
+    var expect: Expectation?
+
     /// The run layer's settings from these options, saying what it has to say on standard
     /// output and standard error.
     var run: RunSettings {
-        RunSettings(config: config, baseline: baseline, failOn: failOn, version: LPCheck.configuration.version, io: .standard)
+        var settings = RunSettings(config: config, baseline: baseline, failOn: failOn, version: LPCheck.configuration.version, io: .standard)
+        settings.expect = expect
+        return settings
     }
 }
 
