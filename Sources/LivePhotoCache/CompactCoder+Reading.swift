@@ -184,6 +184,7 @@ extension CompactCoder {
                 (kinds.primaryFrameTimestampUs, kinds.unsortedScoreIndex, kinds.metadataError) = (try optional(signed), try optional(int), try optional(string))
                 return kinds
             }
+            movie.wallpaperKeys = try optional { MovieFacts.WallpaperKeys(rawValue: UInt8(truncatingIfNeeded: try varint())) }
             return movie
         }
     }

@@ -217,6 +217,7 @@ enum CompactCoder {
                 optional(kinds.unsortedScoreIndex, int)
                 optional(kinds.metadataError, string)
             }
+            optional(movie.wallpaperKeys) { varint(UInt64($0.rawValue)) }
         }
     }
 }

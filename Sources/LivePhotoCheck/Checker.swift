@@ -46,8 +46,11 @@ public struct Checker {
         files.removeAll()
         // Rules are pure functions of an item: run them on all cores.
         let rules = ruleRun
-        let findings = Parallel.map(items, jobs: jobs) { rules.findings($0) }
-        for index in items.indices { items[index].findings = findings[index] }
+        let checked = Parallel.map(items, jobs: jobs) { item -> (findings: [Finding], verdicts: Verdicts) in
+            let findings = rules.findings(item)
+            return (findings, rules.verdicts(item, findings: findings))
+        }
+        for index in items.indices { (items[index].findings, items[index].verdicts) = checked[index] }
         return report(roots: scanned.roots, items: CheckItems(items), problems: scanned.problems, leftOut: leftOut)
     }
 
@@ -59,9 +62,7 @@ public struct Checker {
 
     /// The rules this check runs, at their configured severities, with the baseline.
     public var ruleRun: RuleRun {
-        RuleRun(active: rules.compactMap { rule -> (any Rule.Type, Severity)? in
-            configuration.severity(of: RuleRegistry.describe(rule)).map { (rule, $0) }
-        }, context: configuration.context, baseline: baseline)
+        RuleRun(rules: rules, severity: configuration.severity(of:), context: configuration.context, baseline: baseline)
     }
 
     /// Checks one group of files on its own: pairs them and runs the rules on the items. Gives
@@ -71,7 +72,7 @@ public struct Checker {
     public func checkedItems(_ files: inout [FileFacts], leftOut: inout [LeftOutFile], rules: RuleRun,
                              compare: ((FileFacts, FileFacts) -> Bool)?) -> [CheckItem] {
         var items = pairedItems(&files, leftOut: &leftOut, compare: compare)
-        for index in items.indices { items[index].findings = rules.findings(items[index]) }
+        for index in items.indices { rules.check(&items[index]) }
         return items
     }
 

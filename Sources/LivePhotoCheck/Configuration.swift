@@ -15,6 +15,7 @@ import Yams
 ///   frameDurationRatio: 4
 /// failOn: warning               # error (default), warning, info or never
 /// expect: live-photo            # every item a Live Photo pair (or motion-photo); see unexpected-item
+/// profile: wallpaper            # photos (default), wallpaper or google-photos
 /// ```
 public struct Configuration: Sendable {
     /// Severity per rule; nil disables the rule.
@@ -22,6 +23,8 @@ public struct Configuration: Sendable {
     public var exclude: [String] = []
     public var context = RuleContext()
     public var failOn: FailLevel?
+    /// The target the check is for: which rules it reports (`Target.reports`).
+    public var profile = Target.photos
 
     public init() {}
 
@@ -62,8 +65,12 @@ public struct Configuration: Sendable {
             if loaded == nil { return configuration }
             throw Problem(description: "\(source): expected a mapping at the top level")
         }
-        for key in root.keys where !["rules", "exclude", "settings", "failOn", "expect"].contains(key) {
-            throw Problem(description: "\(source): unknown key '\(key)' (expected rules, exclude, settings, failOn, expect)")
+        for key in root.keys where !["rules", "exclude", "settings", "failOn", "expect", "profile"].contains(key) {
+            throw Problem(description: "\(source): unknown key '\(key)' (expected rules, exclude, settings, failOn, expect, profile)")
+        }
+        if let profile = root["profile"] {
+            guard let value = Target(rawValue: "\(profile)") else { throw Problem(description: "\(source): profile must be photos, wallpaper or google-photos") }
+            configuration.profile = value
         }
         if let expect = root["expect"] {
             guard let value = Expectation(rawValue: "\(expect)") else { throw Problem(description: "\(source): expect must be live-photo or motion-photo") }
@@ -98,7 +105,8 @@ public struct Configuration: Sendable {
                 switch key {
                 case "maxMovieSeconds": configuration.context.maxMovieSeconds = number
                 case "frameDurationRatio": configuration.context.frameDurationRatio = number
-                default: throw Problem(description: "\(source): unknown setting '\(key)' (maxMovieSeconds, frameDurationRatio)")
+                case "wallpaperMaxMovieSeconds": configuration.context.wallpaperMaxMovieSeconds = number
+                default: throw Problem(description: "\(source): unknown setting '\(key)' (maxMovieSeconds, frameDurationRatio, wallpaperMaxMovieSeconds)")
                 }
             }
         }
@@ -109,9 +117,10 @@ public struct Configuration: Sendable {
         return configuration
     }
 
-    /// The severity a rule runs at; nil when disabled.
+    /// The severity a rule runs at; nil when disabled: as configured, else its own when the
+    /// profile reports it.
     public func severity(of rule: RuleDescription) -> Severity? {
         if let configured = severities[rule.identifier] { return configured }
-        return rule.severity
+        return profile.reports(rule) ? rule.severity : nil
     }
 }

@@ -30,6 +30,7 @@ public enum Example {
         movie.frameDurations = FrameDurations(table, timescale: 600)
         movie.frames = [MovieFacts.FrameRun(start: 0, duration: 1.0 / 30, count: 60)]
         movie.timedMetadataTrackCount = 1
+        movie.wallpaperKeys = [.auto, .vitalityScore]
         movie.stillImageTimeTracks = [MovieFacts.StillImageTimeTrack(
             trackID: 3, path: "moov/trak[3]", declaredType: WellKnownType.int8, sampleCount: 1, referencesVideo: true, sampleHoldsKey: true)]
         movie.stillImageTime = StillImageTime(
@@ -181,6 +182,7 @@ public enum Example {
         var kinds = MovieFacts.TrackKinds(audio: 1, metadata: 2, motionPhotoMetadata: true)
         (kinds.primaryFrameTimestampUs, kinds.unsortedScoreIndex, kinds.metadataError) = (1_466_666, 3, "descriptor of 90 bytes")
         movie.trackKinds = kinds
+        movie.wallpaperKeys = [.auto, .vitalityScore]
         movie.videoTrackCount = 1
         movie.frameDurations = FrameDurations(timescale: 600, frameCount: 88, nominal: 20, minimum: 19, maximum: 21, zeroDurationFrames: 1)
         movie.frames = [MovieFacts.FrameRun(start: 0.1, duration: 1.0 / 30, count: 87), MovieFacts.FrameRun(start: 3.0, duration: 0.04, count: 1)]

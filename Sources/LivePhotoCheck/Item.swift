@@ -135,6 +135,8 @@ public struct CheckItem: Sendable {
         set { relate { $0.sidecarTimes = newValue } }
     }
     public var findings: [Finding] = []
+    /// Whether the item will work on each target that judges its kind (`Profile.swift`).
+    public var verdicts = Verdicts()
 
     public struct Carriers: Sendable, Equatable {
         public var stills = 0

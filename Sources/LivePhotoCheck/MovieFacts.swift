@@ -21,6 +21,17 @@ public struct MovieFacts: Sendable, Codable {
     /// The tracks Google's motion-photo checker counts (optional so that facts records written
     /// before it read).
     public var trackKinds: TrackKinds?
+    /// Which of the keys iOS 17 cameras write for the lock screen's wallpaper `moov/meta` holds
+    /// (nil in records written before they were read).
+    public var wallpaperKeys: WallpaperKeys?
+
+    /// `com.apple.quicktime.live-photo.auto` and `.live-photo.vitality-score`.
+    public struct WallpaperKeys: OptionSet, Sendable, Codable, Equatable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let auto = WallpaperKeys(rawValue: 1)
+        public static let vitalityScore = WallpaperKeys(rawValue: 2)
+    }
 
     /// Tracks by handler, as libmotionphoto's MP4 reader counts them: sound tracks, `meta`
     /// tracks, and whether one of those is a motion photo's own metadata track (a `mett` entry
@@ -110,6 +121,12 @@ extension MovieFacts {
         durationSeconds = movie.durationSeconds
         metadataHandler = movie.metadataHandler
         hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
+        var keys = WallpaperKeys()
+        for index in movie.metadata.indices {
+            if movie.metadata[index].key == LivePhotoKeys.livePhotoAuto { keys.insert(.auto) }
+            if movie.metadata[index].key == LivePhotoKeys.vitalityScore { keys.insert(.vitalityScore) }
+        }
+        wallpaperKeys = keys
         contentIdentifierLocation = movie.contentIdentifierLocation
         let videoIDs = movie.videoTrackIDs
         videoTrackCount = videoIDs.count

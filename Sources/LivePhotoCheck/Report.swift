@@ -52,6 +52,11 @@ public struct CheckReport: Sendable {
     public func count(_ severity: Severity) -> Int { totals.gating[severity] ?? 0 }
 
     public func count(_ kind: ItemKind) -> Int { totals.kinds[kind] ?? 0 }
+    /// How many items got `verdict` for `target`.
+    public func count(_ target: Target, _ verdict: Verdict) -> Int {
+        guard let row = Target.allCases.firstIndex(of: target), let column = Verdict.allCases.firstIndex(of: verdict) else { return 0 }
+        return totals.verdicts[row * Verdict.allCases.count + column]
+    }
 
     public var fileCount: Int { totals.files }
 
@@ -91,6 +96,8 @@ public struct ReportTotals: Sendable, Equatable {
     /// Items by the severity of their most severe gating finding.
     public var itemsByWorstGating: [Severity: Int] = [:]
     public var kinds: [ItemKind: Int] = [:]
+    /// Items by target and verdict (`Target.allCases` × `Verdict.allCases`, row by row).
+    public var verdicts = [Int](repeating: 0, count: Target.allCases.count * Verdict.allCases.count)
     public var items = 0
     public var files = 0
     public var bytesRead: Int64 = 0
@@ -117,6 +124,9 @@ public struct ReportTotals: Sendable, Equatable {
         if countingKind { kinds[item.kind, default: 0] += 1 }
         files += item.fileCount
         bytesRead += (item.still?.bytesRead ?? 0) + (item.movie?.bytesRead ?? 0)
+        for (row, target) in Target.allCases.enumerated() {
+            if let verdict = item.verdicts[target], let column = Verdict.allCases.firstIndex(of: verdict) { verdicts[row * Verdict.allCases.count + column] += 1 }
+        }
         var worst: Severity?
         for finding in item.findings {
             if finding.baselined {
@@ -138,6 +148,7 @@ public struct ReportTotals: Sendable, Equatable {
         rules.merge(other.rules, uniquingKeysWith: +)
         itemsByWorstGating.merge(other.itemsByWorstGating, uniquingKeysWith: +)
         kinds.merge(other.kinds, uniquingKeysWith: +)
+        for index in verdicts.indices where index < other.verdicts.count { verdicts[index] += other.verdicts[index] }
         baselined += other.baselined
         items += other.items
         files += other.files

@@ -5,8 +5,23 @@ public enum RuleCategory: String, Sendable, CaseIterable, CustomStringConvertibl
     case agreement
     case motionPhoto = "motion-photo"
     case stillImageTime = "still-image-time"
+    /// What the lock screen's Live Photo wallpaper is reported to need beyond Photos.
+    case wallpaper
 
     public var description: String { rawValue }
+
+    /// The targets a rule of this category judges unless it says otherwise: Live Photo rules
+    /// Photos and the wallpaper, motion-photo rules Google Photos, damage all three; agreement
+    /// between still and movie none (a library's concern, not a platform's).
+    var defaultTargets: Set<Target> {
+        switch self {
+        case .damage: return Set(Target.allCases)
+        case .identifier, .pairing, .structure, .timing, .stillImageTime: return [.photos, .wallpaper]
+        case .motionPhoto: return [.googlePhotos]
+        case .wallpaper: return [.wallpaper]
+        case .agreement: return []
+        }
+    }
 }
 
 /// A rule's description: the stable identifier (it appears in reports, CI logs and
@@ -24,13 +39,17 @@ public struct RuleDescription: Sendable, Equatable {
     /// How sure the rule is, and what backs it (`Evidence.swift`).
     public var confidence: Confidence
     public var evidence: [Evidence]
+    /// The targets whose verdict the rule's errors decide (`Profile.swift`); none: the rule is
+    /// reported for every profile and decides no verdict.
+    public var targets: Set<Target>
 
     /// Whether the rule finds damage to a file's bytes or structure: a writer does not write
     /// from such a file without `--force`.
     public var marksDamage: Bool { category == .damage }
 
     public init(identifier: String, title: String, severity: Severity, category: RuleCategory, confidence: Confidence, evidence: [Evidence],
-                rationale: String, fix: String) {
+                targets: Set<Target>? = nil, rationale: String, fix: String) {
+        self.targets = targets ?? category.defaultTargets
         self.identifier = identifier
         self.confidence = confidence
         self.evidence = evidence
@@ -49,6 +68,9 @@ public struct RuleContext: Sendable {
     /// Frame durations (the last frame aside) whose longest is more than this many times the
     /// shortest are reported (`irregular-frame-durations`).
     public var frameDurationRatio: Double = 3
+
+    /// Movies longer than this may not move as a lock-screen wallpaper (`wallpaper-movie-too-long`).
+    public var wallpaperMaxMovieSeconds: Double = 3
 
     /// What every item should be (`--expect`, `expect:`): an item of another kind is an error
     /// (`unexpected-item`). Nil: any kind is fine.

@@ -4,6 +4,9 @@ public enum LivePhotoKeys {
     /// The capture date cameras write (ISO 8601 with the zone).
     public static let creationDate = "com.apple.quicktime.creationdate"
     public static let stillImageTime = "com.apple.quicktime.still-image-time"
+    /// Keys iOS 17 cameras write in `moov/meta` for the lock screen's Live Photo wallpaper.
+    public static let livePhotoAuto = "com.apple.quicktime.live-photo.auto"
+    public static let vitalityScore = "com.apple.quicktime.live-photo.vitality-score"
 }
 
 /// Where the still image sits in the movie.

@@ -120,7 +120,7 @@ extension BoundedFactsCheck {
             }
             item.still = try file(decided.still)
             item.movie = try file(decided.movie)
-            item.findings = rules.findings(item)
+            rules.check(&item)
             return item
         }
 

@@ -165,11 +165,11 @@ public enum PlanWriter {
     }
 
     /// Every rule's findings on the item's own files, at default severities, without the
-    /// pairing rules (what the rest of a library holds): what `make` knows of its inputs, and
-    /// what an output is held to.
+    /// pairing rules (what the rest of a library holds) and the rules a check for Photos leaves
+    /// out (the wallpaper's): what `make` knows of its inputs, and what an output is held to.
     public static func fileFindings(_ item: CheckItem) -> [Finding] {
         let context = RuleContext()
-        return RuleRegistry.all.filter { $0.description.category != .pairing }.flatMap { $0.check(item, context: context) }
+        return RuleRegistry.all.filter { $0.description.category != .pairing && Target.photos.reports($0.description) }.flatMap { $0.check(item, context: context) }
     }
 }
 

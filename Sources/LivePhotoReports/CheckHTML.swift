@@ -44,6 +44,14 @@ public enum CheckHTML: Sendable {
             out += "<tr><td>\(kind.rawValue)</td><td>\(report.count(kind))</td></tr>\n"
         }
         out += "</table>\n"
+        let judged = Target.allCases.filter { target in Verdict.allCases.contains { report.count(target, $0) > 0 } }
+        if !judged.isEmpty {
+            out += "<table class=\"summary\"><tr><th>target</th>" + Verdict.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr>\n"
+            for target in judged {
+                out += "<tr><td>\(target.rawValue)</td>" + Verdict.allCases.map { "<td>\(report.count(target, $0))</td>" }.joined() + "</tr>\n"
+            }
+            out += "</table>\n"
+        }
         let folders = sections(report)
         let (order, ranked, chosen, shown) = selection(report, folders: folders, limit: limit)
         let position = Dictionary(uniqueKeysWithValues: shown.enumerated().map { ($1, $0) })
@@ -161,6 +169,7 @@ public enum CheckHTML: Sendable {
             out += "<div class=\"nothumb\">\(item.still == nil ? "no still" : "no thumbnail")</div>\n"
         }
         out += "<div>\n<span class=\"kind\">\(item.kind.rawValue)</span>\n"
+        for (target, verdict) in item.verdicts.all { out += "<span class=\"verdict \(verdict.rawValue)\">\(target.rawValue): \(verdict.rawValue)</span>\n" }
         let files = [item.still?.path, item.movie?.path].compactMap { $0 }.map(Markup.escape).joined(separator: "<br>")
         out += "<div class=\"files\">\(files)</div>\n"
         if let original = item.duplicateOf {

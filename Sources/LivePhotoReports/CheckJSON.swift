@@ -63,6 +63,9 @@ public enum CheckJSON: Sendable {
             ("infos", .int(Int64(report.count(.info)))),
             ("baselined", .int(Int64(report.baselinedCount))),
             ("kinds", .object(ItemKind.allCases.map { ($0.rawValue, .int(Int64(report.count($0)))) })),
+            ("verdicts", .object(Target.allCases.map { target in
+                (target.rawValue, .object(Verdict.allCases.map { ($0.rawValue, .int(Int64(report.count(target, $0)))) }))
+            })),
             ("rules", .object(report.countsByRule.map { ($0.rule, .int(Int64($0.count))) })),
             ("ignoredFiles", .int(Int64(report.ignoredFiles))),
             ("bytesRead", .int(report.bytesRead)),
@@ -85,6 +88,7 @@ public enum CheckJSON: Sendable {
                          ("durationSeconds", .optional(time.durationSeconds))])
             } ?? .null),
             ("findings", .array(item.findings.map(finding))),
+            ("verdicts", .object(item.verdicts.all.map { ($0.target.rawValue, .string($0.verdict.rawValue)) })),
         ]
         // Identifier groups, sidecars and same-named files: present when they say something
         // (absent means none, false or empty), so a plain pair costs no more than before.

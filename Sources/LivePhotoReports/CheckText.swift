@@ -20,6 +20,8 @@ public enum CheckText: Sendable {
             let files = [item.still?.path, item.movie?.path].compactMap { $0?.terminalSafe }.joined(separator: " + ")
             let identifier = item.contentIdentifier.map { " [\($0.terminalSafe)]" } ?? ""
             out += "\(paint(item.kind.rawValue, "1")) \(files)\(identifier)\n"
+            let verdicts = item.verdicts.all
+            if !verdicts.isEmpty { out += "  verdicts: " + verdicts.map { "\($0.target.rawValue) \($0.verdict.rawValue)" }.joined(separator: ", ") + "\n" }
             if let original = item.duplicateOf { out += "  \(item.hardLink ? "hard link of" : "copy of") \(original.terminalSafe)\n" }
             if let original = item.variantOf {
                 out += "  variant of " + [original.still, original.movie].compactMap { $0?.terminalSafe }.joined(separator: " + ") + "\n"
@@ -44,6 +46,11 @@ public enum CheckText: Sendable {
         out += "\n\(report.fileCount) files in \(report.items.count) items (\(kinds.isEmpty ? "none" : kinds))"
         if report.ignoredFiles > 0 { out += "; \(report.ignoredFiles) other files left out" + (verbose ? "" : " (--verbose lists them)") }
         out += "\n"
+        let judged = Target.allCases.compactMap { target -> String? in
+            let counts = Verdict.allCases.map { (verdict: $0, count: report.count(target, $0)) }.filter { $0.count > 0 }
+            return counts.isEmpty ? nil : "\(target.rawValue) " + counts.map { "\($0.count) \($0.verdict.rawValue)" }.joined(separator: ", ")
+        }
+        if !judged.isEmpty { out += "verdicts: " + judged.joined(separator: "; ") + "\n" }
         let baselined = report.baselinedCount
         out += "\(report.count(.error)) errors, \(report.count(.warning)) warnings, \(report.count(.info)) infos"
         if baselined > 0 { out += " (\(baselined) more accepted by the baseline)" }

@@ -13,6 +13,8 @@ public struct RunSettings: Sendable {
     public var failOn: Configuration.FailLevel?
     /// `--expect`: what every item should be (over the configuration's `expect`).
     public var expect: Expectation?
+    /// `--profile`: the target the check is for (over the configuration's `profile`).
+    public var profile: Target?
     public var version: String
     public var io: RunIO
 
@@ -36,6 +38,7 @@ public struct RunSettings: Sendable {
         }
         if let failOn { checker.configuration.failOn = failOn }
         if let expect { checker.configuration.context.expect = expect }
+        if let profile { checker.configuration.profile = profile }
         checker.version = version
         return checker
     }

@@ -29,9 +29,9 @@ struct RuleRegistryTests {
         }
     }
 
-    @Test("the camera pair example raises nothing from any rule")
+    @Test("the camera pair example raises nothing from any rule (but the wallpaper's: it is a JPEG pair)")
     func cleanPair() {
-        for rule in RuleRegistry.all {
+        for rule in RuleRegistry.all where rule.description.identifier != "wallpaper-still-not-heic" {
             #expect(rule.check(Example.pair(), context: RuleContext()).isEmpty, "\(rule.description.identifier)")
         }
     }

@@ -26,6 +26,8 @@ struct SharedSamplesCheckTests {
         #expect(item.pairedBy == .identifier)
         #expect(item.movie?.path.hasSuffix(movie) == true)
         #expect(item.findings.filter { $0.severity >= .warning }.isEmpty, "\(item.findings.map(\.message))")
+        #expect(item.verdicts.photos == .pass)
+        #expect(item.verdicts.googlePhotos == nil)
     }
 
     @Test("Apple files that are not Live Photos raise no error", arguments: [
@@ -50,6 +52,8 @@ struct SharedSamplesCheckTests {
         let item = try item(name)
         #expect(item.kind == .stillOnly)
         #expect(item.findings.contains { $0.rule == "movie-absent" })
+        // A half of a Live Photo does not play as one.
+        #expect(item.verdicts.photos == .fail && item.verdicts.wallpaper == .fail)
     }
 
     @Test("the shared identifier, the broken motion photo and the truncated HEICs are reported")

@@ -37,6 +37,13 @@ struct GoogleMotionPhotoTests {
             .map { "\($0["severity"] as? String ?? "?") \($0["rule"] as? String ?? "?")" }.sorted()
     }
 
+    /// The verdicts of the first item `check` gives for one file.
+    static func verdicts(_ file: URL) throws -> [String: String] {
+        let check = try Scratch.lpcheck(["check", file.path, "--format", "json", "--fail-on", "never"])
+        let report = try #require(try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any], "\(check.stderr)")
+        return ((report["items"] as? [[String: Any]])?.first?["verdicts"] as? [String: String]) ?? [:]
+    }
+
     /// The primary image's XMP as libheif gives it (pillow-heif), or "" when it gives none.
     static func libheifXMP(_ url: URL) throws -> String {
         let script = "import sys,pillow_heif\nf=pillow_heif.open_heif(sys.argv[1])\nsys.stdout.buffer.write(f.info.get('xmp') or b'')"
@@ -128,6 +135,7 @@ struct GoogleMotionPhotoTests {
     @Test("crafted JPEG and HEIC motion photos each give the rule of Google's checker they break", arguments: [
         ("three items in the wrong order", "train", "error motion-photo-directory-invalid"),
         ("a size sum that does not add up", "train", "error motion-photo-size-sum"),
+        ("the movie's Item:Length 1000 more than the file holds", "train", "error motion-photo-size-sum"),
         ("a negative timestamp", "train", "error motion-photo-timestamp-negative"),
         ("version 2", "train", "error motion-photo-version"),
         ("mpvd not last", "IMG_3853", "error motion-photo-mpvd-mismatch"),
@@ -140,6 +148,7 @@ struct GoogleMotionPhotoTests {
         let output = try Self.converted([pair], in: folder)
         let made = try #require(try FileManager.default.contentsOfDirectory(at: output, includingPropertiesForKeys: nil).first)
         #expect(try Self.findings(made) == [])
+        #expect(try Self.verdicts(made) == ["google-photos": "pass"])
         var bytes = [UInt8](try Data(contentsOf: made))
         switch change {
         case "three items in the wrong order":
@@ -151,6 +160,12 @@ struct GoogleMotionPhotoTests {
             // The primary's Padding (the first in the directory).
             bytes = try Self.editingJPEGXMP(bytes) { packet in
                 try #require(packet.range(of: "Item:Padding=\"0\"").map { packet.replacingCharacters(in: $0, with: "Item:Padding=\"41\"") })
+            }
+        case "the movie's Item:Length 1000 more than the file holds":
+            bytes = try Self.editingJPEGXMP(bytes) { packet in
+                let lengths = packet.matches(of: /Item:Length="([0-9]+)"/)
+                let last = try #require(lengths.last)
+                return packet.replacingCharacters(in: last.range, with: "Item:Length=\"\(try #require(Int(last.1)) + 1000)\"")
             }
         case "a negative timestamp":
             bytes = try Self.editingJPEGXMP(bytes) { packet in
@@ -167,6 +182,8 @@ struct GoogleMotionPhotoTests {
         try Data(bytes).write(to: crafted)
         let errors = try Self.findings(crafted).filter { $0.hasPrefix("error") }
         #expect(errors == [rule] || change == "three items in the wrong order" && errors.contains(rule), "\(change): \(errors)")
+        // What Google's checker rejects fails the google-photos target (issue 29).
+        #expect(try Self.verdicts(crafted) == ["google-photos": "fail"], "\(change)")
     }
 
     @Test("vendor data between the image and the movie (holding FF D9 itself): counted in Padding it passes, left out it is motion-photo-size-sum")

@@ -3,6 +3,7 @@ enum DuplicateFile: Rule {
     static let description = RuleDescription(
         identifier: "duplicate-file", title: "Duplicate of another file", severity: .info, category: .pairing,
         confidence: .high, evidence: [.fileContent("device and inode, or every byte compared")],
+        targets: [],
         rationale: "A hard link is one file under two names; a byte-identical copy holds the same photo twice. Neither is a conflict: both carry the identifier of the file they duplicate.",
         fix: "Nothing to fix. Remove the copy if it is not wanted; repair leaves duplicates alone.")
 

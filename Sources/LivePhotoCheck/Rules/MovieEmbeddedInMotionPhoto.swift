@@ -3,6 +3,7 @@ enum MovieEmbeddedInMotionPhoto: Rule {
     static let description = RuleDescription(
         identifier: "movie-embedded-in-motion-photo", title: "Movie is the one inside a motion photo", severity: .info, category: .pairing,
         confidence: .high, evidence: [.fileContent("the standalone movie's bytes compared with the embedded movie's"), .practitioners("immich-app/immich #30654, #18045")],
+        targets: [],
         rationale: "Google Takeout exports a motion photo and, beside it under the same name, its movie as a file of its own (immich #30654, #18045). Imported both, a library shows the clip twice. lpcheck says so only when the file's bytes equal the motion photo's embedded range, never from names or sizes alone.",
         fix: "Keep the motion photo (it holds the movie) and leave the standalone copy out of the import, or delete it.")
 

@@ -3,6 +3,7 @@ enum UnexpectedItem: Rule {
     static let description = RuleDescription(
         identifier: "unexpected-item", title: "Not what the run expects (--expect)", severity: .error, category: .pairing,
         confidence: .high, evidence: [.fileContent("the item's kind as lpcheck pairs the files: its markers and partners")],
+        targets: [],
         rationale: "A generator's output is gated on what it should be, not only on what is wrong with it: a plain JPEG and a one-frame GIF break no Live Photo rule, since they are no Live Photo at all, and a check without an expectation passes them. With `--expect live-photo` every item must be a still paired with its movie; with `--expect motion-photo`, a still with its movie inside. Copies and other renditions of an expected item (duplicate, variant) pass; every other item is an error naming what it is instead.",
         fix: "Make the generator write what is expected (`lpcheck make STILL MOVIE` pairs a still with a movie; `lpcheck convert --to motion-photo` makes a motion photo of a pair), or leave the item out of the checked folder.")
 

@@ -4,6 +4,11 @@ import LivePhotoCheck
 import LivePhotoReports
 import LivePhotoRun
 
+extension Target: ExpressibleByArgument {
+    public var defaultValueDescription: String { rawValue }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
 extension Expectation: ExpressibleByArgument {
     public var defaultValueDescription: String { rawValue }
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
@@ -31,11 +36,15 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: "What every item should be, for gating a generator's output: live-photo or motion-photo. Any other item is an error (unexpected-item), with the reason. Default: the config's expect, else none.")
     var expect: Expectation?
 
+    @Option(help: "The target checked for: photos (default), wallpaper (adds the lock screen's requirements) or google-photos (Motion Photo 1.0 and Google's checker). Every item gets a verdict for each target that judges it. Default: the config's profile, else photos.")
+    var profile: Target?
+
     /// The run layer's settings from these options, saying what it has to say on standard
     /// output and standard error.
     var run: RunSettings {
         var settings = RunSettings(config: config, baseline: baseline, failOn: failOn, version: LPCheck.configuration.version, io: .standard)
         settings.expect = expect
+        settings.profile = profile
         return settings
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoTestSupport
+import Testing
+
+/// Profiles (which rules a check reports) and verdicts (whether an item will work on each target).
+struct ProfileTests {
+    static func checked(_ item: CheckItem, profile: Target = .photos, configure: (inout Configuration) -> Void = { _ in }) -> CheckItem {
+        var checker = Checker(roots: [])
+        checker.configuration.profile = profile
+        configure(&checker.configuration)
+        var item = item
+        checker.ruleRun.check(&item)
+        return item
+    }
+
+    @Test("verdicts: a JPEG camera-like pair passes Photos and is uncertain as a wallpaper (only a low-confidence rule fails); a pair without a movie identifier fails both")
+    func verdicts() {
+        let pair = Self.checked(Example.pair())
+        #expect(pair.verdicts.photos == .pass && pair.verdicts.wallpaper == .uncertain && pair.verdicts.googlePhotos == nil)
+        // The wallpaper's rules are not reported for Photos, yet decide the wallpaper's verdict.
+        #expect(pair.findings.isEmpty)
+        let broken = Self.checked(Example.pair(movie: Example.movie(identifier: nil)))
+        #expect(broken.verdicts.photos == .fail && broken.verdicts.wallpaper == .fail)
+        let heic = Self.checked(Example.pair(still: Example.still("IMG_0001.HEIC", format: .heic)))
+        #expect(heic.verdicts.wallpaper == .pass)
+        // A rule switched off in the configuration still decides the verdict: the platform does not read it.
+        let off = Self.checked(Example.pair(movie: Example.movie(identifier: nil))) { $0.severities["movie-missing-identifier"] = .some(nil); $0.severities["identifier-mismatch"] = .some(nil) }
+        #expect(off.verdicts.photos == .fail && !off.findings.contains { $0.rule == "movie-missing-identifier" })
+    }
+
+    @Test("motion photos get a google-photos verdict, nothing else; plain stills none")
+    func googlePhotos() {
+        let motion = Self.checked(Example.motionPhotoItem())
+        #expect(motion.verdicts.all.map(\.target) == [.googlePhotos])
+        // The example is no complete Motion Photo 1.0 file: its verdict follows its errors.
+        let rejected = motion.findings.contains { $0.severity == .error && RuleRegistry.rule($0.rule)?.description.targets.contains(.googlePhotos) == true }
+        #expect(motion.verdicts.googlePhotos == (rejected ? .fail : .pass), "\(motion.findings.map(\.rule))")
+        let missing = Self.checked(Example.motionPhotoItem { $0.videoFound = false })
+        #expect(missing.verdicts.googlePhotos == .fail, "\(missing.findings.map(\.rule))")
+        #expect(Self.checked(CheckItem(kind: .notLivePhoto, still: Example.still(identifier: nil))).verdicts.all.isEmpty)
+    }
+
+    @Test("profiles: photos leaves the wallpaper's rules out, wallpaper reports them, google-photos leaves the Live Photo rules out and keeps damage, agreement and motion photos")
+    func profiles() throws {
+        func reports(_ profile: Target, _ identifier: String) throws -> Bool {
+            var configuration = Configuration()
+            configuration.profile = profile
+            return configuration.severity(of: try #require(RuleRegistry.rule(identifier)).description) != nil
+        }
+        #expect(try !reports(.photos, "wallpaper-keys-missing") && reports(.wallpaper, "wallpaper-keys-missing") && !reports(.googlePhotos, "wallpaper-keys-missing"))
+        #expect(try reports(.photos, "movie-missing-identifier") && reports(.wallpaper, "movie-missing-identifier") && !reports(.googlePhotos, "movie-missing-identifier"))
+        #expect(try reports(.photos, "motion-photo-size-sum") && reports(.googlePhotos, "motion-photo-size-sum"))
+        #expect(try reports(.googlePhotos, "truncated-file") && reports(.googlePhotos, "capture-time-mismatch") && reports(.googlePhotos, "unexpected-item"))
+        let wallpaper = Self.checked(Example.pair(), profile: .wallpaper)
+        #expect(wallpaper.findings.map(\.rule) == ["wallpaper-still-not-heic"])
+        #expect(try Configuration.parse("profile: google-photos\n").profile == .googlePhotos)
+        #expect(throws: Configuration.Problem.self) { try Configuration.parse("profile: lockscreen\n") }
+    }
+}
