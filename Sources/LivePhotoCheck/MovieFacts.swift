@@ -122,9 +122,13 @@ extension MovieFacts {
         metadataHandler = movie.metadataHandler
         hasContentIdentifierKey = movie.metadata.contains { $0.key == LivePhotoKeys.contentIdentifier }
         var keys = WallpaperKeys()
+        // Told apart by length first (a camera movie has a dozen keys): a string comparison each
+        // cost more than the rest of this reading.
+        let autoLength = LivePhotoKeys.livePhotoAuto.utf8.count, vitalityLength = LivePhotoKeys.vitalityScore.utf8.count
         for index in movie.metadata.indices {
-            if movie.metadata[index].key == LivePhotoKeys.livePhotoAuto { keys.insert(.auto) }
-            if movie.metadata[index].key == LivePhotoKeys.vitalityScore { keys.insert(.vitalityScore) }
+            let length = movie.metadata[index].key.utf8.count
+            if length == autoLength && movie.metadata[index].key == LivePhotoKeys.livePhotoAuto { keys.insert(.auto) }
+            if length == vitalityLength && movie.metadata[index].key == LivePhotoKeys.vitalityScore { keys.insert(.vitalityScore) }
         }
         wallpaperKeys = keys
         contentIdentifierLocation = movie.contentIdentifierLocation

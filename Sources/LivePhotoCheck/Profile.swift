@@ -8,6 +8,15 @@ public enum Target: String, Sendable, CaseIterable {
     /// Google Photos: a Motion Photo 1.0 file plays its movie.
     case googlePhotos = "google-photos"
 
+    /// One bit a target, for sets of targets held in a byte.
+    var bit: UInt8 {
+        switch self {
+        case .photos: return 1
+        case .wallpaper: return 2
+        case .googlePhotos: return 4
+        }
+    }
+
     /// Whether a check for this target reports a rule's findings. `photos` reports every rule but
     /// those of the wallpaper alone; `wallpaper` every rule; `google-photos` the rules of motion
     /// photos, of damage and those of no target (pairing relations, agreement, expectations).

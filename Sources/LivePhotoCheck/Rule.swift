@@ -116,6 +116,9 @@ public protocol Rule: Sendable {
     /// What repair does about the rule's findings, nil for nothing. Conform to `FixableRule` to
     /// set it (a protocol witness, so no dynamic cast is needed to ask).
     static var repairKind: FixKind? { get }
+    /// Whether `check` finds something: what a verdict asks of a rule the report does not run.
+    /// A rule whose messages cost more than its test says so in an implementation of its own.
+    static func fires(_ item: CheckItem, context: RuleContext) -> Bool
 }
 
 /// What `lpcheck repair` does about a rule's findings. The planner acts on kinds, never on rule names.
@@ -144,6 +147,8 @@ extension FixableRule {
 
 extension Rule {
     public static var repairKind: FixKind? { nil }
+
+    public static func fires(_ item: CheckItem, context: RuleContext) -> Bool { !check(item, context: context).isEmpty }
 
     /// A finding of this rule, at its default severity, about `file`.
     static func finding(_ message: String, _ file: FileFacts?, offset: Int64? = nil) -> Finding {

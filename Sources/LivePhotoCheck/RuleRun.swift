@@ -8,19 +8,25 @@ public struct RuleRun: Sendable {
     let baseline: Baseline?
     /// Rules whose errors decide verdicts but which the report does not run (another profile's,
     /// or switched off by the configuration): run for the verdicts alone.
-    let unreported: [any Rule.Type]
+    let unreported: [(rule: any Rule.Type, targets: UInt8, confidence: Confidence)]
     /// The rules whose errors decide verdicts (an error by default, a target): their targets and
     /// confidence. The configuration grades what fails the gate, not what a platform does.
-    let judging: [String: (targets: Set<Target>, confidence: Confidence)]
+    let judging: [String: (targets: UInt8, confidence: Confidence)]
 
     init(rules: [any Rule.Type], severity: (RuleDescription) -> Severity?, context: RuleContext, baseline: Baseline?) {
-        var active: [(rule: any Rule.Type, severity: Severity)] = [], unreported: [any Rule.Type] = []
-        var judging: [String: (targets: Set<Target>, confidence: Confidence)] = [:]
+        var active: [(rule: any Rule.Type, severity: Severity)] = [], unreported: [(rule: any Rule.Type, targets: UInt8, confidence: Confidence)] = []
+        var judging: [String: (targets: UInt8, confidence: Confidence)] = [:]
         for rule in rules {
             let description = RuleRegistry.describe(rule)
             let judges = description.severity == .error && !description.targets.isEmpty
-            if judges { judging[description.identifier] = (description.targets, description.confidence) }
-            if let graded = severity(description) { active.append((rule, graded)) } else if judges { unreported.append(rule) }
+            // Targets as bits: a set's hashing cost more than the rest of a verdict.
+            let targets = description.targets.reduce(UInt8(0)) { $0 | $1.bit }
+            if judges { judging[description.identifier] = (targets, description.confidence) }
+            if let graded = severity(description) {
+                active.append((rule, graded))
+            } else if judges {
+                unreported.append((rule, targets, description.confidence))
+            }
         }
         (self.active, self.unreported, self.judging, self.context, self.baseline) = (active, unreported, judging, context, baseline)
     }
@@ -35,25 +41,25 @@ public struct RuleRun: Sendable {
     /// and the unreported rules: fail on an error of a rule of high or medium confidence,
     /// uncertain on errors of low-confidence rules alone.
     public func verdicts(_ item: CheckItem, findings: [Finding]) -> Verdicts {
+        // Every target judges Live Photos or motion photos, never both: no collection is made
+        // for the targets of an item (this runs on every item of a check).
+        let judged: (Target, Target?)
+        switch item.kind {
+        case .pair, .stillOnly, .movieOnly: judged = (.photos, .wallpaper)
+        case .motionPhoto: judged = (.googlePhotos, nil)
+        default: return Verdicts()
+        }
+        var worst: (Confidence?, Confidence?) = (nil, nil)
+        func note(_ targets: UInt8, _ confidence: Confidence) {
+            if targets & judged.0.bit != 0, worst.0.map({ confidence > $0 }) ?? true { worst.0 = confidence }
+            if let second = judged.1, targets & second.bit != 0, worst.1.map({ confidence > $0 }) ?? true { worst.1 = confidence }
+        }
+        for finding in findings { if let rule = judging[finding.rule] { note(rule.targets, rule.confidence) } }
+        for (rule, targets, confidence) in unreported where rule.fires(item, context: context) { note(targets, confidence) }
+        func verdict(_ confidence: Confidence?) -> Verdict { confidence.map { $0 == .low ? .uncertain : .fail } ?? .pass }
         var verdicts = Verdicts()
-        let judged = Target.allCases.filter { $0.judges(item.kind) }
-        guard !judged.isEmpty else { return verdicts }
-        var worst: [Target: Confidence] = [:]
-        func note(_ identifier: String) {
-            guard let rule = judging[identifier] else { return }
-            for target in judged where rule.targets.contains(target) {
-                if worst[target].map({ rule.confidence > $0 }) ?? true { worst[target] = rule.confidence }
-            }
-        }
-        for finding in findings { note(finding.rule) }
-        for rule in unreported where !rule.check(item, context: context).isEmpty { note(rule.description.identifier) }
-        for target in judged {
-            switch worst[target] {
-            case nil: verdicts[target] = .pass
-            case .low?: verdicts[target] = .uncertain
-            default: verdicts[target] = .fail
-            }
-        }
+        verdicts[judged.0] = verdict(worst.0)
+        if let second = judged.1 { verdicts[second] = verdict(worst.1) }
         return verdicts
     }
 

@@ -88,7 +88,7 @@ public enum CheckJSON: Sendable {
                          ("durationSeconds", .optional(time.durationSeconds))])
             } ?? .null),
             ("findings", .array(item.findings.map(finding))),
-            ("verdicts", .object(item.verdicts.all.map { ($0.target.rawValue, .string($0.verdict.rawValue)) })),
+            ("verdicts", verdicts(item.verdicts)),
         ]
         // Identifier groups, sidecars and same-named files: present when they say something
         // (absent means none, false or empty), so a plain pair costs no more than before.
@@ -109,6 +109,15 @@ public enum CheckJSON: Sendable {
             fields.append(("nameMates", .array(item.nameMates.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })))
         }
         if !item.sidecars.isEmpty { fields.append(("sidecars", .array(item.sidecars.map(JSONValue.string)))) }
+        return .object(fields)
+    }
+
+    /// An item's verdicts by target: built field by field (this runs for every item).
+    static func verdicts(_ verdicts: Verdicts) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if let photos = verdicts.photos { fields.append(("photos", .string(photos.rawValue))) }
+        if let wallpaper = verdicts.wallpaper { fields.append(("wallpaper", .string(wallpaper.rawValue))) }
+        if let google = verdicts.googlePhotos { fields.append(("google-photos", .string(google.rawValue))) }
         return .object(fields)
     }
 

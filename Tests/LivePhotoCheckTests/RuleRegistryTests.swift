@@ -20,6 +20,7 @@ struct RuleRegistryTests {
         #expect(examples.contains { !$0.triggers }, "\(entry): no passing example")
         for example in examples {
             let findings = rule.check(example.item, context: example.context)
+            #expect(rule.fires(example.item, context: example.context) == !findings.isEmpty, "\(entry): fires disagrees with check on \(example.note)")
             #expect(findings.allSatisfy { $0.rule == rule.description.identifier && !$0.message.isEmpty })
             if example.triggers {
                 #expect(!findings.isEmpty, "\(entry) should trigger on: \(example.note)")

@@ -9,8 +9,12 @@ enum WallpaperKeysMissing: Rule {
         rationale: "iOS 17 cameras write `com.apple.quicktime.live-photo.auto` and `com.apple.quicktime.live-photo.vitality-score` into the movie's `moov/meta`; users of generators that do not write them report \"Motion not available\" on the lock screen. Older camera movies lack them too, and no source says which of them the lock screen reads: low confidence.",
         fix: "`lpcheck make --profile wallpaper` writes both keys (auto 1, vitality score 1) into the movie it makes.")
 
+    static func fires(_ item: CheckItem, context: RuleContext) -> Bool {
+        item.kind == .pair && (item.movie?.movie?.wallpaperKeys).map { !$0.isSuperset(of: [.auto, .vitalityScore]) } == true
+    }
+
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard item.kind == .pair, let movie = item.movie, let keys = movie.movie?.wallpaperKeys, !keys.isSuperset(of: [.auto, .vitalityScore]) else { return [] }
+        guard fires(item, context: context), let movie = item.movie, let keys = movie.movie?.wallpaperKeys else { return [] }
         let missing = [(MovieFacts.WallpaperKeys.auto, "live-photo.auto"), (.vitalityScore, "live-photo.vitality-score")].filter { !keys.contains($0.0) }.map(\.1)
         return [finding("The movie has no com.apple.quicktime.\(missing.joined(separator: " or com.apple.quicktime.")) key: the lock screen may show it without motion.", movie)]
     }

@@ -9,8 +9,12 @@ enum WallpaperMovieTooLong: Rule {
         rationale: "Since iOS 17 the lock screen refuses the motion of many generated Live Photos (\"Motion not available\"). Generator authors report that movies of about 3 s work and longer ones did not; another reporter put the limit at a minute, and the camera movies measured last 1.2 to 3.4 s. The sources disagree, so this is low confidence: a movie over `wallpaperMaxMovieSeconds` (default 3 s) may not move.",
         fix: "Trim the movie to 3 s or less before making the pair (`lpcheck make` never re-encodes; trim with your editor or `ffmpeg -t 3 -c copy` at a keyframe).")
 
+    static func fires(_ item: CheckItem, context: RuleContext) -> Bool {
+        item.kind == .pair && (item.movie?.movie?.durationSeconds).map { $0 > context.wallpaperMaxMovieSeconds + 0.0005 } == true
+    }
+
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard item.kind == .pair, let movie = item.movie, let duration = movie.movie?.durationSeconds, duration > context.wallpaperMaxMovieSeconds + 0.0005 else { return [] }
+        guard fires(item, context: context), let movie = item.movie, let duration = movie.movie?.durationSeconds else { return [] }
         return [finding("The movie lasts \(SecondsText.format(duration, decimals: 3)) s, more than \(SecondsText.format(context.wallpaperMaxMovieSeconds, decimals: 3)) s: the lock screen may show it without motion.", movie)]
     }
 

@@ -8,8 +8,10 @@ enum WallpaperStillNotHEIC: Rule {
         rationale: "A user comparing generated Live Photos with camera ones that work as wallpapers found the camera stills to be HEIC; another reported that a HEIC still alone did not make the motion work. Contradicted: low confidence.",
         fix: "Make the pair from a HEIC still (converting a JPEG to HEIC re-encodes it, which lpcheck does not do).")
 
+    static func fires(_ item: CheckItem, context: RuleContext) -> Bool { item.kind == .pair && item.still?.format == .jpeg }
+
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard item.kind == .pair, let still = item.still, still.format == .jpeg else { return [] }
+        guard fires(item, context: context), let still = item.still else { return [] }
         return [finding("The still is a JPEG: the lock screen may show the Live Photo without motion (camera wallpapers are HEIC).", still)]
     }
 

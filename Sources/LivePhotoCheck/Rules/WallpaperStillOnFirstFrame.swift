@@ -9,9 +9,17 @@ enum WallpaperStillOnFirstFrame: Rule {
         rationale: "Cameras place the still in the middle of the movie (0.5 to 1.5 s in, in every camera pair measured); generators often put it on the first frame (still-image-time at 0). Generator authors list the still frame's position among what made the lock screen refuse the motion. Unconfirmed: low confidence.",
         fix: "Place the still away from the first frame: `lpcheck repair --time S` (or `--frame N`), or `lpcheck make --profile wallpaper`, which does so.")
 
+    /// The moment, when it is on the first of several frames.
+    static func moment(_ item: CheckItem) -> Double? {
+        guard item.kind == .pair, let facts = item.movie?.movie, let seconds = facts.stillImageTime?.seconds, let first = facts.frames.first,
+              facts.frameCount > 1, seconds < first.start + first.duration else { return nil }
+        return seconds
+    }
+
+    static func fires(_ item: CheckItem, context: RuleContext) -> Bool { moment(item) != nil }
+
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard item.kind == .pair, let movie = item.movie, let facts = movie.movie, let seconds = facts.stillImageTime?.seconds,
-              let first = facts.frames.first, facts.frameCount > 1, seconds < first.start + first.duration else { return [] }
+        guard let seconds = moment(item), let movie = item.movie else { return [] }
         return [finding("The still moment (\(SecondsText.format(seconds, decimals: 3)) s) is on the movie's first frame: the lock screen may show it without motion.", movie)]
     }
 
