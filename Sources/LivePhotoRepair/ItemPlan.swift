@@ -48,6 +48,8 @@ public struct ItemEdits: Sendable {
     public var brand = false
     /// Write the still's capture instant into the movie.
     public var captureDate: CaptureDateEdit?
+    /// Add the lock screen's keys to the movie (`make --profile wallpaper`).
+    public var wallpaperKeys = false
 
     public init(identifier: String? = nil, moment: Moment? = nil, brand: Bool = false, captureDate: CaptureDateEdit? = nil) {
         self.identifier = identifier

@@ -13,6 +13,9 @@ public struct MakeRun {
     public var identifier: String?
     public var options = RepairOptions()
     public var force = false
+    /// `wallpaper`: the lock screen's keys too, and what the wallpaper's rules find that make
+    /// cannot change (a JPEG still, a long movie, a moment asked for on the first frame).
+    public var profile = Target.photos
     public var io: RunIO
 
     public init(still: String, movie: String, output: String, io: RunIO) {
@@ -55,7 +58,9 @@ public struct MakeRun {
         var item = CheckItem(kind: .pair, still: stillFacts, movie: movieFacts, pairedBy: .name)
         item.findings = PlanWriter.fileFindings(item)
         // make always writes both markers, the track and the brand, whatever is there already.
-        var plan = PlanWriter.plan(item, edits: ItemEdits(identifier: chosen, moment: moment, brand: true), acting: [], destinations: destinations)
+        var edits = ItemEdits(identifier: chosen, moment: moment, brand: true)
+        edits.wallpaperKeys = profile == .wallpaper
+        var plan = PlanWriter.plan(item, edits: edits, acting: [], destinations: destinations)
         say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
         // Losses are notes here (the inputs stay as they are); damage waits for --force.
         plan.losses = []
@@ -65,6 +70,22 @@ public struct MakeRun {
             io.error("lpcheck: nothing written: \(failure.terminalSafe)")
             throw RunFailure(status: 1)
         }
+        if profile == .wallpaper { sayWallpaperLimits(still: destinations[still], movie: destinations[movie]) }
         say("content identifier: \(chosen)")
+    }
+
+    /// What the wallpaper's rules still find in the written pair: what make cannot change
+    /// without re-encoding (a JPEG still, a long movie) or was asked for (a moment on the
+    /// first frame).
+    func sayWallpaperLimits(still: String?, movie: String?) {
+        guard let still, let movie else { return }
+        let item = CheckItem(kind: .pair, still: FileFacts(MediaFile.inspect(path: still, options: .check)),
+                             movie: FileFacts(MediaFile.inspect(path: movie, options: .check)), pairedBy: .identifier)
+        let findings = RuleRegistry.all.filter { $0.description.category == .wallpaper }.flatMap { $0.check(item, context: RuleContext()) }
+        for finding in findings {
+            let why = finding.rule == "wallpaper-still-on-first-frame" ? "--time or --frame place the moment elsewhere" : "make does not re-encode"
+            say("wallpaper, not done (\(why)): \(finding.message.terminalSafe)")
+        }
+        if findings.isEmpty { say("wallpaper: none of the lock screen's reported requirements is left unmet (all are low confidence)") }
     }
 }

@@ -77,4 +77,34 @@ struct MakeTests {
         #expect(try Scratch.lpcheck(["make", still, movie, "--output", folder.path, "--force"]).status == 0)
         #expect(try Scratch.lpcheck(["make", still, movie, "--output", folder.path, "--time", "1", "--frame", "2"]).status == 2)
     }
+
+    @Test("make --profile wallpaper writes the lock screen's two keys (ExifTool reads them), names what it cannot do for a JPEG still, and a HEIC still passes the wallpaper's rules")
+    func wallpaper() throws {
+        let folder = try Scratch.folder("make-wallpaper")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movie = Locations.samples.appendingPathComponent("plain-clip.mov").path
+        let jpeg = folder.appendingPathComponent("jpeg")
+        let made = try Scratch.lpcheck(["make", Locations.samples.appendingPathComponent("plain-frame.jpg").path, movie, "--output", jpeg.path, "--profile", "wallpaper"])
+        #expect(made.status == 0, "\(made.text)\(made.stderr)")
+        #expect(made.text.contains("wallpaper, not done (make does not re-encode): The still is a JPEG"))
+        let keys = try Scratch.run("exiftool", ["-j", "-n", "-Keys:LivePhotoAuto", "-Keys:LivePhotoVitalityScore", jpeg.appendingPathComponent("plain-frame.MOV").path])
+        let record = try #require((try JSONSerialization.jsonObject(with: keys.stdout) as? [[String: Any]])?.first)
+        #expect(record["LivePhotoAuto"] as? Int == 1 && record["LivePhotoVitalityScore"] as? Double == 1)
+        let checked = try Scratch.lpcheck(["check", jpeg.path, "--profile", "wallpaper", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: checked.stdout) as? [String: Any])
+        let item = try #require((report["items"] as? [[String: Any]])?.first)
+        #expect((item["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } == ["wallpaper-still-not-heic"])
+        #expect(item["verdicts"] as? [String: String] == ["photos": "pass", "wallpaper": "uncertain"])
+        // Without the profile, the keys are not written.
+        let plain = folder.appendingPathComponent("plain")
+        #expect(try Scratch.lpcheck(["make", Locations.samples.appendingPathComponent("plain-frame.jpg").path, movie, "--output", plain.path]).status == 0)
+        #expect(MediaFile.inspect(path: plain.appendingPathComponent("plain-frame.MOV").path).movie?.metadata.contains { $0.key == LivePhotoKeys.livePhotoAuto } == false)
+        if let heic = SharedSamples.url("Bai-Mirror__pyheic_struct/apple.HEIC") {
+            let out = folder.appendingPathComponent("heic")
+            let result = try Scratch.lpcheck(["make", heic.path, movie, "--output", out.path, "--profile", "wallpaper"])
+            #expect(result.text.contains("none of the lock screen's reported requirements is left unmet"), "\(result.text)")
+            let heicCheck = try Scratch.lpcheck(["check", out.path, "--profile", "wallpaper"])
+            #expect(heicCheck.status == 0 && heicCheck.text.contains("wallpaper 1 pass"), "\(heicCheck.text)")
+        }
+    }
 }

@@ -53,7 +53,12 @@ public enum QuickTimeMeta {
     /// `meta` with the UTF-8 `key` set to `value` (added to `keys` and `ilst` when absent); every
     /// other key, item and box kept as it is.
     public static func settingString(_ existing: [UInt8]?, headerSize: Int, key: String, value: String) throws -> [UInt8] {
-        let dataBox = BoxWriter.box("data", BoxWriter.u32(WellKnownType.utf8) + BoxWriter.u32(0) + Array(value.utf8))
+        try setting(existing, headerSize: headerSize, key: key, type: WellKnownType.utf8, value: Array(value.utf8))
+    }
+
+    /// `meta` with `key` set to `value`, stored with the well-known data `type`.
+    public static func setting(_ existing: [UInt8]?, headerSize: Int, key: String, type: UInt32, value: [UInt8]) throws -> [UInt8] {
+        let dataBox = BoxWriter.box("data", BoxWriter.u32(type) + BoxWriter.u32(0) + value)
         guard let existing else {
             let keys = KeysBox(entries: [KeysBox.Entry(namespace: "mdta", key: Array(key.utf8))])
             return BoxWriter.box("meta", HandlerBox.metadataBytes + keys.bytes + BoxWriter.box("ilst", BoxWriter.box(FourCC(1), dataBox)))

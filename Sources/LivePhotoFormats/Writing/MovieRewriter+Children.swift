@@ -13,10 +13,28 @@ extension MovieRewriter {
 
     /// `moov/meta` (made when absent) with a UTF-8 key set.
     static func setKey(_ key: String, to value: String, in children: inout [(box: Box, bytes: [UInt8])]) throws {
+        try setKey(key, type: WellKnownType.utf8, value: Array(value.utf8), in: &children)
+    }
+
+    /// The lock screen's keys of iOS 17 cameras, as IMG_3853.MOV holds them (an unsigned integer
+    /// 1 and a float32 1.0), added where the movie has none of its own; says what was added.
+    static func addWallpaperKeys(_ movie: Movie, to children: inout [(box: Box, bytes: [UInt8])]) throws -> [String] {
+        var notes: [String] = []
+        for (key, type, value) in [(LivePhotoKeys.livePhotoAuto, WellKnownType.unsignedBE, [UInt8(1)]),
+                                   (LivePhotoKeys.vitalityScore, WellKnownType.float32, BoxWriter.u32(Float(1).bitPattern))]
+        where !movie.metadata.contains(where: { $0.key == key }) {
+            try setKey(key, type: type, value: value, in: &children)
+            notes.append("add \(key) = \(type == WellKnownType.float32 ? "1.0" : "1") in moov/meta (the lock screen's wallpaper key of iOS 17 cameras)")
+        }
+        return notes
+    }
+
+    /// `moov/meta` (made when absent) with a key set to a value of a well-known data type.
+    static func setKey(_ key: String, type: UInt32, value: [UInt8], in children: inout [(box: Box, bytes: [UInt8])]) throws {
         let index = children.firstIndex { $0.box.type == "meta" }
         let existing = index.map { children[$0] }
         // A meta written here has an 8-byte header, whatever the old one had.
-        let metaBytes = try QuickTimeMeta.settingString(existing?.bytes, headerSize: existing?.box.headerSize ?? 8, key: key, value: value)
+        let metaBytes = try QuickTimeMeta.setting(existing?.bytes, headerSize: existing?.box.headerSize ?? 8, key: key, type: type, value: value)
         let box = Box(type: "meta", offset: 0, size: Int64(metaBytes.count), headerSize: 8)
         if let index { children[index] = (box, metaBytes) } else { children.append((box, metaBytes)) }
     }

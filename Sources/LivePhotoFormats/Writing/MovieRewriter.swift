@@ -9,6 +9,9 @@ public struct MovieEdits: Sendable {
     /// Write this capture date: the `creationdate` key and the movie, track and media header
     /// times (`repair --align-dates`).
     public var captureDate: CaptureDateEdit?
+    /// Add the keys iOS 17 cameras write for the lock screen (`live-photo.auto` 1,
+    /// `live-photo.vitality-score` 1.0) where the movie has none of its own.
+    public var wallpaperKeys = false
 
     public init(contentIdentifier: String? = nil, stillImageTime: StillImagePlacement? = nil, quickTimeBrand: Bool = false, captureDate: CaptureDateEdit? = nil) {
         self.contentIdentifier = contentIdentifier
@@ -17,7 +20,7 @@ public struct MovieEdits: Sendable {
         self.captureDate = captureDate
     }
 
-    public var isEmpty: Bool { contentIdentifier == nil && stillImageTime == nil && !quickTimeBrand && captureDate == nil }
+    public var isEmpty: Bool { contentIdentifier == nil && stillImageTime == nil && !quickTimeBrand && captureDate == nil && !wallpaperKeys }
 }
 
 /// Where the still sits, and the value to store.
@@ -93,6 +96,7 @@ public enum MovieRewriter {
             try setKey(LivePhotoKeys.contentIdentifier, to: identifier, in: &children)
             notes.append("set \(LivePhotoKeys.contentIdentifier) = \(identifier) in moov/meta")
         }
+        if edits.wallpaperKeys { notes += try addWallpaperKeys(movie, to: &children) }
         if let date = edits.captureDate {
             try setKey(LivePhotoKeys.creationDate, to: date.keyText, in: &children)
             let headers = try settingHeaderTimes(&children, seconds: date.quickTimeSeconds)

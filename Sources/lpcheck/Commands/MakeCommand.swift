@@ -38,7 +38,11 @@ struct Make: ParsableCommand {
     @Flag(help: "Replace files already in the output folder, and write from an input with damage (the plan names it).")
     var force = false
 
+    @Option(help: "What the pair is for: photos (default) or wallpaper, which also writes the lock screen's keys of iOS 17 cameras (live-photo.auto, live-photo.vitality-score) and says what it cannot do without re-encoding.")
+    var profile: Target = .photos
+
     func validate() throws {
+        if profile == .googlePhotos { throw ValidationError("make writes Live Photos; for Google Photos, convert them: lpcheck convert DIR --to motion-photo") }
         if let identifier, !IdentifierShape.isUUID(identifier) {
             throw ValidationError("--identifier must be a UUID such as 8E2F3C61-6A1D-4B7E-9F0C-2D5A7B9C1E34")
         }
@@ -46,7 +50,7 @@ struct Make: ParsableCommand {
 
     func run() throws {
         var run = MakeRun(still: still, movie: movie, output: output, io: .standard)
-        (run.identifier, run.force, run.options.time, run.options.frame) = (identifier, force, placement.time, placement.frame)
+        (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
         try exiting { try run.run() }
     }
 }
