@@ -185,6 +185,7 @@ extension CompactCoder {
                 return kinds
             }
             movie.wallpaperKeys = try optional { MovieFacts.WallpaperKeys(rawValue: UInt8(truncatingIfNeeded: try varint())) }
+            movie.referenceDimensions = try optional { PixelSize(width: try int(), height: try int()) }
             return movie
         }
     }

@@ -218,6 +218,10 @@ enum CompactCoder {
                 optional(kinds.metadataError, string)
             }
             optional(movie.wallpaperKeys) { varint(UInt64($0.rawValue)) }
+            optional(movie.referenceDimensions) { size in
+                int(size.width)
+                int(size.height)
+            }
         }
     }
 }

@@ -183,6 +183,7 @@ public enum Example {
         (kinds.primaryFrameTimestampUs, kinds.unsortedScoreIndex, kinds.metadataError) = (1_466_666, 3, "descriptor of 90 bytes")
         movie.trackKinds = kinds
         movie.wallpaperKeys = [.auto, .vitalityScore]
+        movie.referenceDimensions = PixelSize(width: 1920, height: 1440)
         movie.videoTrackCount = 1
         movie.frameDurations = FrameDurations(timescale: 600, frameCount: 88, nominal: 20, minimum: 19, maximum: 21, zeroDurationFrames: 1)
         movie.frames = [MovieFacts.FrameRun(start: 0.1, duration: 1.0 / 30, count: 87), MovieFacts.FrameRun(start: 3.0, duration: 0.04, count: 1)]

@@ -24,6 +24,9 @@ public struct MovieFacts: Sendable, Codable {
     /// Which of the keys iOS 17 cameras write for the lock screen's wallpaper `moov/meta` holds
     /// (nil in records written before they were read).
     public var wallpaperKeys: WallpaperKeys?
+    /// The still-image-time sample's `live-photo-still-image-transform-reference-dimensions`
+    /// (iOS 17 cameras): the video size the still's transform refers to.
+    public var referenceDimensions: PixelSize?
 
     /// `com.apple.quicktime.live-photo.auto` and `.live-photo.vitality-score`.
     public struct WallpaperKeys: OptionSet, Sendable, Codable, Equatable {
@@ -113,6 +116,20 @@ public struct MovieFacts: Sendable, Codable {
 }
 
 extension MovieFacts {
+    /// The reference dimensions in the still-image-time sample, when they are two whole,
+    /// positive floats a picture can have (at most 65,535 each).
+    static func referenceDimensions(_ movie: Movie) -> PixelSize? {
+        guard let time = movie.stillImageTime, let track = movie.tracks.first(where: { $0.id == time.trackID }) else { return nil }
+        let length = LivePhotoKeys.referenceDimensions.utf8.count
+        for sample in track.timedMetadata {
+            for item in sample.items where item.key?.utf8.count == length && item.key == LivePhotoKeys.referenceDimensions {
+                guard case .floats(let values) = item.value, values.count == 2, values.allSatisfy({ $0 >= 1 && $0 <= 65_535 && $0.rounded() == $0 }) else { return nil }
+                return PixelSize(width: Int(values[0]), height: Int(values[1]))
+            }
+        }
+        return nil
+    }
+
     /// Summarises a movie (a movie file, or the movie inside a motion photo).
     public init(_ movie: Movie) {
         self.init()
@@ -131,6 +148,7 @@ extension MovieFacts {
             if length == vitalityLength && movie.metadata[index].key == LivePhotoKeys.vitalityScore { keys.insert(.vitalityScore) }
         }
         wallpaperKeys = keys
+        referenceDimensions = Self.referenceDimensions(movie)
         contentIdentifierLocation = movie.contentIdentifierLocation
         let videoIDs = movie.videoTrackIDs
         videoTrackCount = videoIDs.count

@@ -62,6 +62,7 @@ public enum RuleRegistry {
         WallpaperStillOnFirstFrame.self,
         WallpaperKeysMissing.self,
         WallpaperStillNotHEIC.self,
+        WallpaperDimensionsMismatch.self,
         UnreadableFile.self,
         TruncatedFile.self,
         SampleDataOutsideFile.self,

@@ -7,6 +7,9 @@ public enum LivePhotoKeys {
     /// Keys iOS 17 cameras write in `moov/meta` for the lock screen's Live Photo wallpaper.
     public static let livePhotoAuto = "com.apple.quicktime.live-photo.auto"
     public static let vitalityScore = "com.apple.quicktime.live-photo.vitality-score"
+    /// The size of the video the still-image transform was measured on (iOS 17), in the
+    /// still-image-time sample.
+    public static let referenceDimensions = "com.apple.quicktime.live-photo-still-image-transform-reference-dimensions"
 }
 
 /// Where the still image sits in the movie.

@@ -121,3 +121,29 @@ struct SharedSamplesCheckTests {
         #expect(report.passed)
     }
 }
+
+/// The wallpaper's dimension rule on a real iOS 17 movie: the reference dimensions are read in
+/// a check's own reading, agree with the video, and a video size patched in `tkhd` disagrees.
+@Suite(.enabled(if: Locations.hasSharedSamples, "../shared/samples is absent"))
+struct ReferenceDimensionsTests {
+    @Test("IMG_3853.MOV: reference dimensions 1920×1440 read by a check, equal to the video; a tkhd patched to 1280×960 gives wallpaper-dimensions-mismatch")
+    func referenceDimensions() throws {
+        let url = try #require(SharedSamples.url("gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV"))
+        let facts = FileFacts(MediaFile.inspect(path: url.path, options: Checker(roots: []).inspectOptions))
+        #expect(facts.movie?.referenceDimensions == PixelSize(width: 1920, height: 1440))
+        #expect(facts.capture?.size == PixelSize(width: 1920, height: 1440))
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let moov = try #require(MediaFile.inspect(path: url.path).movie?.boxes.first { $0.type == "moov" })
+        let tkhd = try #require(moov.children.first { $0.type == "trak" }?.children.first { $0.type == "tkhd" })
+        // Width and height, 16.16 fixed point, end the box.
+        let end = Int(tkhd.end)
+        bytes.replaceSubrange((end - 8)..<end, with: [0x05, 0x00, 0, 0, 0x03, 0xC0, 0, 0])
+        let patched = FileFacts(MediaFile.inspect(source: MemorySource(bytes), path: url.path, options: Checker(roots: []).inspectOptions))
+        #expect(patched.capture?.size == PixelSize(width: 1280, height: 960))
+        let still = Example.still("IMG_3853.HEIC", format: .heic)
+        let item = CheckItem(kind: .pair, still: still, movie: patched, pairedBy: .identifier)
+        let rule = try #require(RuleRegistry.rule("wallpaper-dimensions-mismatch"))
+        #expect(rule.check(item, context: RuleContext()).first?.message.contains("1280×960") == true)
+        #expect(rule.check(CheckItem(kind: .pair, still: still, movie: facts, pairedBy: .identifier), context: RuleContext()).isEmpty)
+    }
+}

@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum WallpaperKeysMissing: Rule {
     static let description = RuleDescription(
         identifier: "wallpaper-keys-missing", title: "Movie lacks the wallpaper keys of iOS 17 cameras", severity: .error, category: .wallpaper,
-        confidence: .low, evidence: [.practitioners("RhetTbull/makelive #20 and the MacRumors thread it cites (iOS 17 added metadata the wallpaper reads); makelive #23, #26, #27"),
+        confidence: .low, evidence: [.practitioners("RhetTbull/makelive #20 and the MacRumors thread it cites (its reporter suspected metadata iOS 17 added, later the video's length); makelive #23, #26, #27"),
                                      .measured(Evidence.samples + " (IMG_3853.MOV has both keys, apple.MOV the vitality score; the iOS 10-era movies neither)")],
         rationale: "iOS 17 cameras write `com.apple.quicktime.live-photo.auto` and `com.apple.quicktime.live-photo.vitality-score` into the movie's `moov/meta`; users of generators that do not write them report \"Motion not available\" on the lock screen. Older camera movies lack them too, and no source says which of them the lock screen reads: low confidence.",
         fix: "`lpcheck make --profile wallpaper` writes both keys (auto 1, vitality score 1) into the movie it makes.")
