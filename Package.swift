@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LivePhotoRecords", targets: ["LivePhotoRecords"]),
         .library(name: "LivePhotoRepair", targets: ["LivePhotoRepair"]),
         .library(name: "LivePhotoCache", targets: ["LivePhotoCache"]),
+        .library(name: "LivePhotoObjectStore", targets: ["LivePhotoObjectStore"]),
         // For the fuzz package's structure generators (HostileStructure); not for users.
         .library(name: "LivePhotoTestSupport", targets: ["LivePhotoTestSupport"]),
         .executable(name: "lpcheck", targets: ["lpcheck"]),
@@ -41,6 +42,9 @@ let package = Package(
         .target(name: "LivePhotoCache", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "CSQLite"]),
         // Bytes to models: QuickTime/ISO BMFF boxes, JPEG segments, HEIF items, EXIF, MakerApple, XMP.
         .target(name: "LivePhotoFormats", dependencies: ["CExif", "CLibXML2"]),
+        // S3-compatible object storage: SigV4, ranged GETs and listings (FoundationNetworking),
+        // S3Source, the ByteSource of one object. The only importer of FoundationNetworking.
+        .target(name: "LivePhotoObjectStore", dependencies: ["LivePhotoFormats"]),
         // Discovery, pairing, the rule registry (one rule per file), findings. Reads models, never bytes.
         .target(name: "LivePhotoCheck", dependencies: ["LivePhotoFormats", .product(name: "Yams", package: "Yams")]),
         // Plans and applies edits through LivePhotoFormats' writers; safe file replacement.
@@ -59,7 +63,7 @@ let package = Package(
                 resources: [.embedInCode("Resources/report.css")]),
         .target(name: "LivePhotoRecords", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports"]),
         .target(name: "LivePhotoRun", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoRepair",
-                                                     "LivePhotoCache", "LivePhotoThumbnails"]),
+                                                     "LivePhotoCache", "LivePhotoThumbnails", "LivePhotoObjectStore"]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "lpcheck",
@@ -77,6 +81,7 @@ let package = Package(
         .testTarget(name: "LivePhotoRecordsTests", dependencies: ["LivePhotoRecords", "LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoRepairTests", dependencies: ["LivePhotoRepair", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCacheTests", dependencies: ["LivePhotoCache", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoObjectStoreTests", dependencies: ["LivePhotoObjectStore", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoThumbnailsTests", dependencies: ["LivePhotoThumbnails", "LivePhotoTestSupport"]),
         .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
     ]

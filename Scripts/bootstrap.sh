@@ -12,9 +12,10 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 if command -v dpkg-query >/dev/null 2>&1; then
-  # build: C libraries behind the shims (pkg-config finds them); tests: ExifTool and ffmpeg as
-  # oracles, Chromium to load HTML reports, GNU parallel for the sharded scan.
-  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libheif1 libimage-exiftool-perl ffmpeg chromium parallel ${LPCHECK_EXTRA_PACKAGES:-}; do
+  # build: C libraries behind the shims (pkg-config finds them), libcurl for FoundationNetworking
+  # (object storage; the static release links it); tests: ExifTool and ffmpeg as oracles,
+  # Chromium to load HTML reports, GNU parallel for the sharded scan.
+  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev libheif1 libimage-exiftool-perl ffmpeg chromium parallel ${LPCHECK_EXTRA_PACKAGES:-}; do
     have_pkg "$pkg" || need_packages+=("$pkg")
   done
   if [ ${#need_packages[@]} -gt 0 ]; then
@@ -28,6 +29,12 @@ if command -v dpkg-query >/dev/null 2>&1; then
   if ! command -v pre-commit >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     echo "bootstrap: installing pre-commit (PyPI)"
     python3 -m pip install --quiet pre-commit >/dev/null 2>&1 || echo "bootstrap: pre-commit could not be installed; its test will skip" >&2
+  fi
+  # moto's S3 server, boto3 and botocore: the object-storage tests' bucket on loopback and the
+  # signer's oracle.
+  if command -v python3 >/dev/null 2>&1 && ! python3 -c "import moto.server, boto3, flask_cors" >/dev/null 2>&1; then
+    echo "bootstrap: installing moto[server] and boto3 (PyPI)"
+    python3 -m pip install --quiet "moto[server]" boto3 >/dev/null 2>&1 || echo "bootstrap: moto could not be installed; the object-storage tests will skip" >&2
   fi
   # pillow-heif (libheif), the decoder the convert tests compare HEIC pixels with.
   if command -v python3 >/dev/null 2>&1 && ! python3 -c "import pillow_heif" >/dev/null 2>&1; then

@@ -15,6 +15,10 @@ public struct Checker {
     public var store: (any FactsStore)?
     /// The rules to run (before the configuration's severities): the registry's.
     public var rules: [any Rule.Type] = RuleRegistry.all
+    /// Where `s3://` paths are read (nil: every path is a local file).
+    public var remote: (any RemoteFiles)?
+    /// Files read at once when that differs from `jobs` (reads that wait on the network).
+    public var readJobs: Int?
 
     public init(roots: [String]) { self.roots = roots }
 
@@ -25,8 +29,8 @@ public struct Checker {
 
     /// Reads every file discovery found (the facts `lpcheck scan` records).
     public func scan(_ discovery: Discovery.Result) -> ScanResult {
-        ScanResult(roots: roots, files: Self.inspect(discovery.files, options: inspectOptions, jobs: jobs, progress: progress, store: store,
-                                                     stamps: discovery.stamps.count == discovery.files.count ? discovery.stamps : nil),
+        ScanResult(roots: roots, files: Self.inspect(discovery.files, options: inspectOptions, jobs: readJobs ?? jobs, progress: progress, store: store,
+                                                     stamps: discovery.stamps.count == discovery.files.count ? discovery.stamps : nil, remote: remote),
                    hidden: discovery.hidden, problems: discovery.problems)
     }
 
@@ -116,13 +120,13 @@ public struct Checker {
     /// Reads files on `jobs` threads; results keep the input order. `stamps` (a stamping walk's,
     /// taken before any file is read) stand for the stamps the store is asked with.
     public static func inspect(_ paths: [String], options: InspectOptions, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?,
-                               store: (any FactsStore)? = nil, stamps: [FileStamp?]? = nil) -> [FileFacts] {
+                               store: (any FactsStore)? = nil, stamps: [FileStamp?]? = nil, remote: (any RemoteFiles)? = nil) -> [FileFacts] {
         store?.load()
         let results = ResultBox(count: paths.count)
         let workers = max(1, min(jobs, paths.count))
         Parallel.workers(workers) { _ in
             while let index = results.claim() {
-                let facts = read(paths[index], options: options, store: store, stamp: stamps?[index])
+                let facts = read(paths[index], options: options, store: store, stamp: stamps?[index], remote: remote)
                 let done = results.store(facts, at: index)
                 progress?(done, paths.count)
             }
@@ -133,7 +137,8 @@ public struct Checker {
     /// One file's facts: from the store when its stamp (`stamp` when given: taken before, by the
     /// walk) is unchanged (no byte of it is read), else read, and kept when the file did not
     /// change from that stamp to the end of the read.
-    static func read(_ path: String, options: InspectOptions, store: (any FactsStore)?, stamp: FileStamp?? = nil) -> FileFacts {
+    static func read(_ path: String, options: InspectOptions, store: (any FactsStore)?, stamp: FileStamp?? = nil, remote: (any RemoteFiles)? = nil) -> FileFacts {
+        if let remote, remote.holds(path) { return readRemote(path, options: options, store: store, stamp: stamp ?? nil, remote: remote) }
         guard let store, let before = stamp ?? FileStamp.of(path) else {
             return FileFacts(MediaFile.inspect(path: path, options: options))
         }
@@ -143,6 +148,19 @@ public struct Checker {
         }
         let facts = FileFacts(MediaFile.inspect(path: path, options: options))
         if FileStamp.of(path) == before { store.remember(facts, stamp: before) }
+        return facts
+    }
+
+    /// A remote file's facts: from the store when the listing's stamp (ETag, size, time) is
+    /// known there, else read; kept when the reading did not fail on the way (the reads carry
+    /// the listed ETag, so what was read is the object listed).
+    static func readRemote(_ path: String, options: InspectOptions, store: (any FactsStore)?, stamp: FileStamp?, remote: any RemoteFiles) -> FileFacts {
+        if let store, let stamp, var cached = store.facts(for: path, stamp: stamp) {
+            cached.bytesRead = 0
+            return cached
+        }
+        let facts = FileFacts(remote.inspect(path, options: options))
+        if let store, let stamp, facts.error?.code != .io { store.remember(facts, stamp: stamp) }
         return facts
     }
 

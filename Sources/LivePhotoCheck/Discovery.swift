@@ -222,23 +222,46 @@ public struct Discovery {
     /// them: files, hidden files (named, not read), and paths a walk never reaches (inside a
     /// hidden folder, excluded), which are dropped.
     public func listed(_ paths: [String]) -> Result {
-        var result = Result(files: [], problems: [])
-        for path in paths where !isExcluded(path) {
-            let components = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." && $0 != ".." }
-            guard let name = components.last else { continue }
-            if components.dropLast().contains(where: { $0.hasPrefix(".") }) { continue }
+        var problems: [(path: String, reason: String)] = []
+        var result = sorted(paths.compactMap { path -> (path: String, stamp: FileStamp?)? in
+            // Paths a walk never reaches are dropped before anything is asked of them.
+            guard walkReaches(path) != nil else { return nil }
             var info = stat()
             guard PathBytes.status(path, &info) == 0 else {
-                result.problems.append((path, String(cString: strerror(errno))))
-                continue
+                problems.append((path, String(cString: strerror(errno))))
+                return nil
             }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            if name.hasPrefix(".") { result.hidden.append(path) } else { result.files.append(path) }
+            return (info.st_mode & S_IFMT) == S_IFREG ? (path, nil) : nil
+        }, stamped: false)
+        result.problems = problems
+        return result
+    }
+
+    /// Files named by a listing (objects below an `s3://` prefix, with the stamps the listing
+    /// gave) sorted into what a walk makes of them: files in walk order, hidden files named,
+    /// paths inside hidden folders or excluded dropped. `stamped`: keep the stamps (`Result.stamps`).
+    public func sorted(_ listing: [(path: String, stamp: FileStamp?)], stamped: Bool = true) -> Result {
+        var result = Result(files: [], problems: [])
+        var files: [(path: String, stamp: FileStamp?)] = []
+        for entry in listing {
+            guard let hidden = walkReaches(entry.path) else { continue }
+            if hidden { result.hidden.append(entry.path) } else { files.append(entry) }
         }
-        let files = result.files, hidden = result.hidden
-        result.files = Self.walkOrdered(files.count) { files[$0] }.map { files[$0] }
+        let order = Self.walkOrdered(files.count) { files[$0].path }
+        result.files = order.map { files[$0].path }
+        if stamped { result.stamps = order.map { files[$0].stamp } }
+        let hidden = result.hidden
         result.hidden = Self.walkOrdered(hidden.count) { hidden[$0] }.map { hidden[$0] }
         return result
+    }
+
+    /// Nil when a walk never lists `path` (excluded, inside a hidden folder, no name); else
+    /// whether it is a hidden file.
+    func walkReaches(_ path: String) -> Bool? {
+        guard !isExcluded(path) else { return nil }
+        let components = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." && $0 != ".." }
+        guard let name = components.last, !components.dropLast().contains(where: { $0.hasPrefix(".") }) else { return nil }
+        return name.hasPrefix(".")
     }
 
     /// Indices of `count` paths in the order a walk lists them: a folder's files by name, then its

@@ -21,7 +21,7 @@ public struct ReadStats: Sendable, Equatable, Codable {
     public var largestRead: Int = 0
     public init() {}
 
-    mutating func record(_ count: Int) {
+    public mutating func record(_ count: Int) {
         bytesRead += Int64(count)
         reads += 1
         largestRead = max(largestRead, count)
@@ -30,7 +30,7 @@ public struct ReadStats: Sendable, Equatable, Codable {
 
 extension ByteSource {
     /// Validates a range against the source before anything is allocated.
-    func checkRange(_ offset: Int64, _ count: Int, path: String) throws {
+    public func checkRange(_ offset: Int64, _ count: Int, path: String) throws {
         guard offset >= 0, count >= 0 else {
             throw ParseError(.invalidSize, "negative range", offset: 0, path: path)
         }

@@ -355,11 +355,15 @@ public struct MediaFile: Sendable {
             file.identity = source.identity
             return file
         } catch let error as ParseError {
-            return MediaFile(path: path, size: 0, format: .unknown, still: nil, movie: nil, error: error, stats: ReadStats())
+            return unopened(path, error)
         } catch {
-            return MediaFile(path: path, size: 0, format: .unknown, still: nil, movie: nil,
-                             error: ParseError(.io, "\(error)", offset: 0), stats: ReadStats())
+            return unopened(path, ParseError(.io, "\(error)", offset: 0))
         }
+    }
+
+    /// A file that could not be opened: its path and why, nothing read.
+    public static func unopened(_ path: String, _ error: ParseError) -> MediaFile {
+        MediaFile(path: path, size: 0, format: .unknown, still: nil, movie: nil, error: error, stats: ReadStats())
     }
 
     /// Inspects any source. Never throws: a file that cannot be read carries `error`.

@@ -8,6 +8,8 @@ import LivePhotoReports
 /// outputs, and the exit status. The command fills it from its arguments and calls `run`.
 public struct CheckRun {
     public var paths: [String] = []
+    /// A file of more paths to check, one a line (`-` for standard input).
+    public var filesFrom: String?
     /// `lpcheck scan` record files (`-` for standard input) instead of paths.
     public var facts: [String] = []
     public var stripPrefix: String?
@@ -18,6 +20,9 @@ public struct CheckRun {
     public var reports: [(reporter: any CheckReporter.Type, path: String?)] = []
     public var settings: RunSettings
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Files read at once, when given (`--jobs`); else `jobs`, or `ObjectStoreOptions.defaultJobs`
+    /// when objects are read.
+    public var readJobs: Int?
     public var verbose = false
     public var quiet = false
     public var stats = false
@@ -92,11 +97,18 @@ public struct CheckRun {
     /// The report from the files (or a kept run's outputs written again, then nil) or the records.
     func makeReport(_ checker: Checker, store: FactsCache?, started: Date) throws -> Made? {
         guard facts.isEmpty else { return try recordsReport(checker) }
-        let discovery = Discovery(exclude: checker.configuration.exclude, stamping: store != nil, jobs: jobs).find(paths)
+        var checker = checker
+        let listed = try filesFrom.map { try ScanRun.listedPaths($0, io: io) } ?? []
+        let objects = try settings.objectStore(for: paths + listed)
+        checker.remote = objects.map(S3RemoteFiles.init)
+        checker.readJobs = readJobs ?? (objects == nil ? nil : ObjectStoreOptions.defaultJobs)
+        let discovery = try settings.find(paths, listed: listed, discovery: Discovery(exclude: checker.configuration.exclude, stamping: store != nil, jobs: jobs),
+                                          objects: objects)
         // A check of folders with a cache: the inputs its outputs depend on, when they may be
-        // written again from the cache or kept there (`replayable`).
+        // written again from the cache or kept there (`replayable`; not for listed paths or
+        // objects, which the second walk that proves a kept run does not see).
         var inputs: [UInt8]?
-        if let store, replayable, let settings = runSettings() {
+        if let store, replayable, listed.isEmpty, objects == nil, let settings = runSettings() {
             inputs = RunInputs.bytes(settings: settings, discovery: discovery)
             if let inputs, let run = try replay(inputs, store: store, walked: discovery.files.count, started: started) {
                 store.close()

@@ -24,6 +24,7 @@ public struct ConvertRun {
     var io: RunIO { settings.io }
 
     public func run() throws {
+        try settings.refuseObjects(paths, command: "convert")
         let report = try settings.readableReport(paths)
         if !dryRun { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
         settings.removeLeftovers(report, folders: [output], dryRun: dryRun, json: json)

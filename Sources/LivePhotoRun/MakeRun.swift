@@ -25,6 +25,7 @@ public struct MakeRun {
     func say(_ line: String) { io.output(line + "\n") }
 
     public func run() throws {
+        try RunSettings.refuseObjects([still, movie], command: "make", io: io)
         let stillFile = MediaFile.inspect(path: still, options: .check)
         let movieFile = MediaFile.inspect(path: movie, options: .check)
         guard stillFile.error == nil, stillFile.format == .jpeg || stillFile.format == .heic || stillFile.format == .heif else {

@@ -20,6 +20,7 @@ public struct RepairRun {
     func say(_ line: String) { io.output(line + "\n") }
 
     public func run() throws {
+        try settings.refuseObjects(paths, command: "repair")
         let report = try settings.readableReport(paths)
         settings.removeLeftovers(report, dryRun: dryRun)
         let plans = RepairPlanner.plan(report, options: options)

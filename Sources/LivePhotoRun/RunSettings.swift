@@ -17,6 +17,8 @@ public struct RunSettings: Sendable {
     public var profile: Target?
     public var version: String
     public var io: RunIO
+    /// How `s3://` paths are reached (check and scan).
+    public var objectStoreOptions = ObjectStoreOptions()
 
     public init(config: String?, baseline: String?, failOn: Configuration.FailLevel?, version: String, io: RunIO) {
         (self.config, self.baseline, self.failOn, self.version, self.io) = (config, baseline, failOn, version, io)

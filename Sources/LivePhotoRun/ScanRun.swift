@@ -11,7 +11,9 @@ public struct ScanRun {
     public var filesFrom: String?
     /// The records' file; nil for standard output.
     public var output: String?
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Files read at once; nil: the core count, or `ObjectStoreOptions.defaultJobs` when
+    /// objects are read.
+    public var jobs: Int?
     public var settings: RunSettings
 
     /// Files read and written per batch: memory stays bounded whatever the library's size.
@@ -20,26 +22,13 @@ public struct ScanRun {
     public init(settings: RunSettings) { self.settings = settings }
 
     public func run() throws {
-        var checker = try settings.checker(paths)
-        checker.jobs = jobs
+        let checker = try settings.checker(paths)
         let discovery = Discovery(exclude: checker.configuration.exclude)
-        var found = paths.isEmpty ? Discovery.Result(files: [], problems: []) : discovery.find(paths)
-        if let filesFrom {
-            let data: Data
-            if filesFrom == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else if let read = FileManager.default.contents(atPath: filesFrom) {
-                data = read
-            } else {
-                settings.io.error("lpcheck: cannot read \(filesFrom)")
-                throw RunFailure(status: 2)
-            }
-            // Names are bytes (a list from find keeps non-UTF-8 names as they are).
-            let listed = discovery.listed(data.split(separator: 0x0A, omittingEmptySubsequences: true).map { PathBytes.string(Array($0)) })
-            found.files += listed.files
-            found.hidden += listed.hidden
-            found.problems += listed.problems
-        }
+        let listed = try filesFrom.map { try Self.listedPaths($0, io: settings.io) } ?? []
+        let objects = try settings.objectStore(for: paths + listed)
+        let found = try settings.find(paths, listed: listed, discovery: discovery, objects: objects)
+        let remote = objects.map(S3RemoteFiles.init)
+        let jobs = jobs ?? (objects == nil ? ProcessInfo.processInfo.activeProcessorCount : ObjectStoreOptions.defaultJobs)
         let sink: FileHandle
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
@@ -58,9 +47,24 @@ public struct ScanRun {
         let files = found.files
         while start < files.count {
             let end = min(start + Self.batch, files.count)
-            let facts = Checker.inspect(Array(files[start..<end]), options: checker.inspectOptions, jobs: jobs, progress: nil)
+            let facts = Checker.inspect(Array(files[start..<end]), options: checker.inspectOptions, jobs: jobs, progress: nil, remote: remote)
             write(FactsRecords.files(facts))
             start = end
         }
+    }
+
+    /// The paths of a `--files-from` file (`-`: standard input), one a line, as bytes (a list
+    /// from find keeps non-UTF-8 names as they are); status 2 when it cannot be read.
+    static func listedPaths(_ file: String, io: RunIO) throws -> [String] {
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else if let read = FileManager.default.contents(atPath: file) {
+            data = read
+        } else {
+            io.error("lpcheck: cannot read \(file)")
+            throw RunFailure(status: 2)
+        }
+        return data.split(separator: 0x0A, omittingEmptySubsequences: true).map { PathBytes.string(Array($0)) }
     }
 }

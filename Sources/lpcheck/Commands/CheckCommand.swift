@@ -27,6 +27,10 @@ struct Check: ParsableCommand {
         order (several in one run; one format may go to standard output). The terminal summary is \
         printed unless a report goes to standard output or --quiet is given.
 
+        Object storage: s3://BUCKET/PREFIX paths (and s3:// lines of --files-from) are listed and \
+        read by ranged GETs (a few KB a file), with the same report as for local files; see \
+        --endpoint-url and --region.
+
         Facts: --facts FILE... checks the records of `lpcheck scan` (one scan or many shards) \
         instead of reading files, and reports what check reports on those files; --strip-prefix \
         and --prefix map the paths of shards scanned elsewhere. Record files above 128 MiB are \
@@ -52,8 +56,11 @@ struct Check: ParsableCommand {
         var isPage: Bool { reporter.isPage }
     }
 
-    @Argument(help: "Folders and files to check.")
+    @Argument(help: "Folders and files to check (s3://BUCKET/PREFIX for object storage).")
     var paths: [String] = []
+
+    @Option(help: "Check the paths listed in this file too, one per line (- for standard input).")
+    var filesFrom: String?
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Check the records of lpcheck scan (one or more files; - for standard input) instead of reading files.", valueName: "file"))
     var facts: [String] = []
@@ -76,8 +83,10 @@ struct Check: ParsableCommand {
 
     @OptionGroup var settings: ConfigurationOptions
 
-    @Option(help: "Files read at once, and threads that run the rules and render report items (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var objectStore: ObjectStoreArguments
+
+    @Option(help: "Files read at once, and threads that run the rules and render report items (default: the number of cores; files read at once 32 when s3:// objects are read, whose reads wait on the network).")
+    var jobs: Int?
 
     @Flag(help: "List every item, info findings and left-out files in the terminal summary.")
     var verbose = false
@@ -101,7 +110,7 @@ struct Check: ParsableCommand {
     var thumbnails = false
 
     func validate() throws {
-        guard paths.isEmpty != facts.isEmpty else { throw ValidationError("give folders or files to check, or --facts FILE (not both)") }
+        guard (paths.isEmpty && filesFrom == nil) != facts.isEmpty else { throw ValidationError("give folders or files to check (or --files-from), or --facts FILE (not both)") }
         guard stripPrefix == nil || !facts.isEmpty else { throw ValidationError("--strip-prefix goes with --facts") }
         guard boundedMemory == nil || !facts.isEmpty else { throw ValidationError("--bounded-memory goes with --facts") }
         guard boundedMemory != true || !facts.contains("-") else { throw ValidationError("--bounded-memory reads the record files twice: standard input cannot be one") }
@@ -110,15 +119,17 @@ struct Check: ParsableCommand {
         }
         guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
         guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
-        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
+        guard (jobs ?? 1) >= 1 && (jobs ?? 1) <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
         guard htmlLimit >= 0 else { throw ValidationError("--html-limit must be 0 (no limit) or more") }
     }
 
     func run() throws {
         var run = CheckRun(settings: settings.run)
+        run.settings.objectStoreOptions = objectStore.options
+        (run.filesFrom, run.readJobs) = (filesFrom, jobs)
         (run.paths, run.facts, run.stripPrefix, run.prefix, run.boundedMemory) = (paths, facts, stripPrefix, prefix, boundedMemory)
         run.reports = format.enumerated().map { ($0.element.reporter, $0.offset < output.count ? output[$0.offset] : nil) }
-        (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.options.limit, run.thumbnails) = (jobs, verbose, quiet, stats, cache, htmlLimit, thumbnails)
+        (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.options.limit, run.thumbnails) = (jobs ?? ProcessInfo.processInfo.activeProcessorCount, verbose, quiet, stats, cache, htmlLimit, thumbnails)
         if !noProgress && isatty(2) == 1 {
             run.progress = ProgressBar.update
             run.finishProgress = ProgressBar.finish

@@ -62,3 +62,14 @@ func exiting<T>(_ body: () throws -> T) throws -> T {
         throw ExitCode(failure.status)
     }
 }
+
+/// Options of the commands that read object storage (check, scan).
+struct ObjectStoreArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("For s3:// paths: an S3-compatible service's address (path-style: URL/BUCKET/KEY). Default: AWS S3 of the region. Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN) or ~/.aws/credentials (AWS_PROFILE).", valueName: "url"))
+    var endpointUrl: String?
+
+    @Option(help: "For s3:// paths: the region requests are signed for (default: AWS_REGION, AWS_DEFAULT_REGION, ~/.aws/config, else us-east-1).")
+    var region: String?
+
+    var options: ObjectStoreOptions { ObjectStoreOptions(endpoint: endpointUrl, region: region) }
+}

@@ -12,7 +12,8 @@ struct Scan: ParsableCommand {
         abstract: "Read files and write their facts, one record per line, for check --facts (map/reduce over many machines).",
         discussion: """
         Finds files as check does (or takes them from --files-from, one path per line, - for \
-        standard input) and writes, streaming and in bounded memory, a scan header, a record for \
+        standard input; s3://BUCKET/PREFIX paths list and read objects by ranged GETs, see \
+        --endpoint-url) and writes, streaming and in bounded memory, a scan header, a record for \
         every hidden or unreadable path, and one record per file with everything pairing and the \
         rules read (Reports/facts.schema.json). `lpcheck check --facts FILE...` pairs and checks \
         the records of one or many scans without opening a media file, and gives the report \
@@ -22,7 +23,7 @@ struct Scan: ParsableCommand {
         """
     )
 
-    @Argument(help: "Folders and files to scan.")
+    @Argument(help: "Folders and files to scan (s3://BUCKET/PREFIX for object storage).")
     var paths: [String] = []
 
     @Option(help: "Read the paths to scan from this file, one per line (- for standard input).")
@@ -34,20 +35,23 @@ struct Scan: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the records to this file instead of standard output.")
     var output: String?
 
-    @Option(help: "Files read at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Files read at once (default: the number of cores; 32 when s3:// objects are read, whose reads wait on the network).")
+    var jobs: Int?
 
     @OptionGroup var settings: ConfigurationOptions
+
+    @OptionGroup var objectStore: ObjectStoreArguments
 
     enum Format: String, ExpressibleByArgument { case ndjson }
 
     func validate() throws {
         guard !paths.isEmpty || filesFrom != nil else { throw ValidationError("give folders or files to scan, or --files-from") }
-        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
+        guard (jobs ?? 1) >= 1 && (jobs ?? 1) <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
     }
 
     func run() throws {
         var run = ScanRun(settings: settings.run)
+        run.settings.objectStoreOptions = objectStore.options
         (run.paths, run.filesFrom, run.output, run.jobs) = (paths, filesFrom, output, jobs)
         try exiting { try run.run() }
     }

@@ -1,0 +1,12 @@
+import LivePhotoFormats
+
+/// Files kept elsewhere than on a local file system (objects in S3-compatible storage), read
+/// through a `ByteSource` of their own. The run layer gives the checker one for `s3://` paths;
+/// everything after reading (pairing, rules, reports) is the same.
+public protocol RemoteFiles: Sendable {
+    /// Whether `path` names a file kept there.
+    func holds(_ path: String) -> Bool
+    /// A file's reading, as `MediaFile.inspect` gives a local file's (a failure is the file's
+    /// `error`, with the path and what the store answered).
+    func inspect(_ path: String, options: InspectOptions) -> MediaFile
+}
