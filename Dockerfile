@@ -7,8 +7,9 @@ COPY . .
 RUN ./Scripts/build-release.sh /dist
 
 FROM debian:bookworm-slim
-# libheif1 only serves check --thumbnails (loaded at run time); drop it for a smaller image.
-RUN apt-get update && apt-get install -y --no-install-recommends libexif12 libxml2 libsqlite3-0 libheif1 && rm -rf /var/lib/apt/lists/*
+# libcurl4 and ca-certificates serve s3:// paths (https); libheif1 only serves check --thumbnails
+# (loaded at run time); drop it for a smaller image.
+RUN apt-get update && apt-get install -y --no-install-recommends libexif12 libxml2 libsqlite3-0 libcurl4 ca-certificates libheif1 && rm -rf /var/lib/apt/lists/*
 COPY --from=build /dist/bin/lpcheck /usr/local/bin/lpcheck
 COPY --from=build /dist/share /usr/local/share
 ENTRYPOINT ["lpcheck"]

@@ -124,13 +124,15 @@ public struct Checker {
         store?.load()
         let results = ResultBox(count: paths.count)
         let workers = max(1, min(jobs, paths.count))
-        Parallel.workers(workers) { _ in
+        let work: @Sendable (Int) -> Void = { _ in
             while let index = results.claim() {
                 let facts = read(paths[index], options: options, store: store, stamp: stamps?[index], remote: remote)
                 let done = results.store(facts, at: index)
                 progress?(done, paths.count)
             }
         }
+        // Reads that wait on the network get a thread each; local reads the cores.
+        if remote != nil && workers > 1 { Parallel.threads(workers, work) } else { Parallel.workers(workers, work) }
         return results.values()
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 
 /// Work on several threads: the one place the modules hand work to threads.
@@ -6,6 +7,23 @@ public enum Parallel {
     /// shared queue).
     public static func workers(_ workers: Int, _ body: @Sendable (Int) -> Void) {
         DispatchQueue.concurrentPerform(iterations: workers, execute: body)
+    }
+
+    /// `body(worker)` for `workers` workers, each on a thread of its own, for work that waits
+    /// (network reads): `concurrentPerform` runs as many at once as there are cores, so 32
+    /// readers of object storage on two cores kept two requests in flight.
+    public static func threads(_ workers: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for worker in 0..<workers {
+            group.enter()
+            let thread = Thread {
+                body(worker)
+                group.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
     }
 
     /// `body(chunk, range)` for `chunks` contiguous ranges of `0..<count`, concurrently: chunk

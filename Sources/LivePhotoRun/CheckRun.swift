@@ -1,6 +1,7 @@
 import Foundation
 import LivePhotoCache
 import LivePhotoCheck
+import LivePhotoObjectStore
 import LivePhotoRecords
 import LivePhotoReports
 
@@ -78,7 +79,11 @@ public struct CheckRun {
             let repeated = made.bounded?.repeatedRecords ?? made.repeatedRecords
             printStats(files: report.fileCount, pairs: report.count(.pair), bytesRead: report.bytesRead, started: started, store: store,
                        more: (made.bounded == nil ? "" : ", checked in bounded memory (records read again as the report is written)")
-                           + (repeated > 0 ? ", \(repeated) record(s) repeating an earlier record of the same path byte for byte kept once" : ""))
+                           + (repeated > 0 ? ", \(repeated) record(s) repeating an earlier record of the same path byte for byte kept once" : "")
+                           + (made.objects.map { objects in
+                               let counted = objects.client.counters
+                               return ", \(counted.lists) listing page(s), \(counted.gets) ranged GET(s), \(counted.bodyBytes) bytes received, \(counted.retries) request(s) tried again"
+                           } ?? ""))
         }
         if thumbnails && !shown.isEmpty { HEIFThumbnails.add(&made.report, items: shown, io: io) }
         try finish(made, checker: checker, store: store)
@@ -92,6 +97,8 @@ public struct CheckRun {
         var repeatedRecords = 0
         var inputs: [UInt8]?
         var walkedFiles = 0
+        /// The object store's client, when objects were read (its requests for `--stats`).
+        var objects: S3Files?
     }
 
     /// The report from the files (or a kept run's outputs written again, then nil) or the records.
@@ -129,7 +136,7 @@ public struct CheckRun {
                 && !problems.contains { $0 == root || $0.hasPrefix(root.hasSuffix("/") ? root : root + "/") }
         }
         for note in store?.save(pruningUnder: walked) ?? [] { io.error("lpcheck: \(note)") }
-        return Made(report: report, inputs: inputs, walkedFiles: discovery.files.count)
+        return Made(report: report, inputs: inputs, walkedFiles: discovery.files.count, objects: objects)
     }
 
     /// The report from `lpcheck scan` records, in bounded memory when asked or when they are large.

@@ -16,16 +16,24 @@ struct ReleaseBuildTests {
     static let dist = ReleaseTree.dist
     static let binary = ReleaseTree.binary
 
-    /// What may stay dynamic: the system C libraries behind the shims and the C/C++ runtime.
-    static let allowed = ["linux-vdso", "ld-linux", "libc.so", "libm.so", "libstdc++", "libgcc_s", "libexif", "libxml2", "libsqlite3", "libicu", "libz.so", "liblzma", "libdl", "libpthread", "librt"]
+    /// What the binary itself may load dynamically (its `NEEDED` entries): the system C
+    /// libraries behind the shims, libcurl (FoundationNetworking, for object storage) and the
+    /// C/C++ runtime. What those need in turn is theirs (libcurl brings its TLS and protocol
+    /// libraries); no Swift runtime library is among either.
+    static let allowed = ["ld-linux", "libc.so", "libm.so", "libstdc++", "libgcc_s", "libexif", "libxml2", "libsqlite3", "libcurl", "libdl", "libpthread", "librt"]
 
-    @Test("only system C libraries are linked dynamically")
+    @Test("only system C libraries are linked dynamically: the binary's own needs are the shims' libraries, libcurl and the C runtime; no Swift library anywhere")
     func linkedLibraries() throws {
+        let readelf = try ProcessResult.run(try #require(Locations.tool("readelf")), ["-d", Self.binary.path])
+        let needed = readelf.text.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+        #expect(needed.contains { $0.hasPrefix("libexif") } && needed.contains { $0.hasPrefix("libcurl") })
+        for library in needed { #expect(Self.allowed.contains { library.hasPrefix($0) }, "unexpected dynamic library: \(library)") }
         let ldd = try ProcessResult.run(try #require(Locations.tool("ldd")), [Self.binary.path])
-        let libraries = ldd.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        #expect(libraries.contains { $0.hasPrefix("libexif") })
-        for library in libraries {
-            #expect(Self.allowed.contains { library.hasPrefix($0) || library.contains("/\($0)") }, "unexpected dynamic library: \(library)")
+        for line in ldd.text.split(separator: "\n") {
+            #expect(!["libswift", "libFoundation", "libdispatch", "libBlocksRuntime", "_Testing"].contains { line.contains($0) }, "a Swift runtime library: \(line)")
         }
     }
 
