@@ -118,10 +118,12 @@ public struct MovieFacts: Sendable, Codable {
 extension MovieFacts {
     /// The reference dimensions in the still-image-time sample, when they are two whole,
     /// positive floats a picture can have (at most 65,535 each).
-    static func referenceDimensions(_ movie: Movie) -> PixelSize? {
-        guard let time = movie.stillImageTime, let track = movie.tracks.first(where: { $0.id == time.trackID }) else { return nil }
+    /// `trackID` is the still-image time's track (found once, by `init`): the tracks are looked
+    /// at in place, not copied (this runs for every movie of a check).
+    static func referenceDimensions(_ movie: Movie, trackID: UInt32?) -> PixelSize? {
+        guard let trackID, let index = movie.tracks.firstIndex(where: { $0.id == trackID }) else { return nil }
         let length = LivePhotoKeys.referenceDimensions.utf8.count
-        for sample in track.timedMetadata {
+        for sample in movie.tracks[index].timedMetadata {
             for item in sample.items where item.key?.utf8.count == length && item.key == LivePhotoKeys.referenceDimensions {
                 guard case .floats(let values) = item.value, values.count == 2, values.allSatisfy({ $0 >= 1 && $0 <= 65_535 && $0.rounded() == $0 }) else { return nil }
                 return PixelSize(width: Int(values[0]), height: Int(values[1]))
@@ -148,7 +150,6 @@ extension MovieFacts {
             if length == vitalityLength && movie.metadata[index].key == LivePhotoKeys.vitalityScore { keys.insert(.vitalityScore) }
         }
         wallpaperKeys = keys
-        referenceDimensions = Self.referenceDimensions(movie)
         contentIdentifierLocation = movie.contentIdentifierLocation
         let videoIDs = movie.videoTrackIDs
         videoTrackCount = videoIDs.count
@@ -166,6 +167,7 @@ extension MovieFacts {
                 sampleHoldsKey: track.timedMetadata.contains { $0.items.contains { $0.key == LivePhotoKeys.stillImageTime } })
         }
         stillImageTime = movie.stillImageTime
+        referenceDimensions = Self.referenceDimensions(movie, trackID: stillImageTime?.trackID)
         var kinds = TrackKinds(audio: 0, metadata: 0, motionPhotoMetadata: false)
         for track in movie.tracks {
             if track.handler == "soun" { kinds.audio += 1 }
