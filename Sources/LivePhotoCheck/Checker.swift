@@ -82,6 +82,12 @@ public struct Checker {
 
     /// Pairs the files; sidecars go to their items, the other files that are not media to `leftOut`.
     public func pairedItems(_ facts: inout [FileFacts], leftOut: inout [LeftOutFile], compare: ((FileFacts, FileFacts) -> Bool)?) -> [CheckItem] {
+        // Files in object storage are compared there (and a local file with an object through
+        // both readers).
+        var compare = compare
+        if let remote, let local = compare {
+            compare = { a, b in remote.holds(a.path) || remote.holds(b.path) ? remote.identical(a.path, b.path) : local(a, b) }
+        }
         var kept = 0
         var sidecars: [FileFacts] = []
         for index in facts.indices {
@@ -99,7 +105,13 @@ public struct Checker {
         facts.removeLast(facts.count - kept)
         var items = Pairing.items(facts, identical: compare)
         // Files are read only where copies are compared (records checked without their files are not).
-        if compare != nil { Pairing.relateEmbeddedMovies(&items) { FileComparison.identical($0.path, to: $1, of: $2.path) } }
+        if compare != nil {
+            let remote = remote
+            Pairing.relateEmbeddedMovies(&items) { movie, range, container in
+                if let remote, remote.holds(movie.path) || remote.holds(container.path) { return remote.identical(movie.path, to: range, of: container.path) }
+                return FileComparison.identical(movie.path, to: range, of: container.path)
+            }
+        }
         for sidecar in Sidecars.attach(sidecars, to: &items) {
             leftOut.append(LeftOutFile(path: sidecar.path, reason: "sidecar (.\(sidecar.fileExtension)) describing no file of the scan"))
         }

@@ -9,4 +9,9 @@ public protocol RemoteFiles: Sendable {
     /// A file's reading, as `MediaFile.inspect` gives a local file's (a failure is the file's
     /// `error`, with the path and what the store answered).
     func inspect(_ path: String, options: InspectOptions) -> MediaFile
+    /// Whether two files (either kept here) hold the same bytes, compared byte for byte as
+    /// `FileComparison` compares local files; false when either cannot be read.
+    func identical(_ first: String, _ second: String) -> Bool
+    /// Whether `movie` holds exactly the bytes `range` of `container`.
+    func identical(_ movie: String, to range: Range<Int64>, of container: String) -> Bool
 }

@@ -11,14 +11,7 @@ public enum FileComparison {
     public static func identical(_ first: String, _ second: String) -> Bool {
         guard let a = try? FileSource(path: first), let b = try? FileSource(path: second), a.size == b.size else { return false }
         if a.identity == b.identity { return true }
-        var offset: Int64 = 0
-        let block: Int64 = 1 << 20
-        while offset < a.size {
-            let count = Int(min(block, a.size - offset))
-            guard let left = try? a.read(at: offset, count: count), let right = try? b.read(at: offset, count: count), left == right else { return false }
-            offset += Int64(count)
-        }
-        return true
+        return sameBytes(count: a.size, { try? a.read(at: $0, count: $1) }, { try? b.read(at: $0, count: $1) })
     }
 
     /// Whether `movie` holds exactly the bytes `range` of `container` (a motion photo's embedded
@@ -26,12 +19,19 @@ public enum FileComparison {
     public static func identical(_ movie: String, to range: Range<Int64>, of container: String) -> Bool {
         guard let a = try? FileSource(path: movie), let b = try? FileSource(path: container), a.size == Int64(range.count),
               range.lowerBound >= 0, range.upperBound <= b.size else { return false }
+        return sameBytes(count: a.size, { try? a.read(at: $0, count: $1) }, { try? b.read(at: range.lowerBound + $0, count: $1) })
+    }
+
+    /// Whether `count` bytes read by `left` and by `right` (offset, length; nil when they cannot
+    /// be read) are the same, a megabyte at a time, stopping at the first difference: the one
+    /// comparison files, ranges and objects in storage go through.
+    public static func sameBytes(count: Int64, _ left: (Int64, Int) -> [UInt8]?, _ right: (Int64, Int) -> [UInt8]?) -> Bool {
         var offset: Int64 = 0
         let block: Int64 = 1 << 20
-        while offset < a.size {
-            let count = Int(min(block, a.size - offset))
-            guard let left = try? a.read(at: offset, count: count), let right = try? b.read(at: range.lowerBound + offset, count: count), left == right else { return false }
-            offset += Int64(count)
+        while offset < count {
+            let length = Int(min(block, count - offset))
+            guard let a = left(offset, length), let b = right(offset, length), a.count == length, a == b else { return false }
+            offset += Int64(length)
         }
         return true
     }

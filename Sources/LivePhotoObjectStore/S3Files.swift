@@ -47,6 +47,45 @@ public final class S3Files: @unchecked Sendable {
         return found
     }
 
+    /// Whether two files (objects, or an object and a local file) hold the same bytes, compared
+    /// a megabyte at a time through ranged GETs (nothing kept); false when either cannot be read.
+    public func identical(_ first: String, _ second: String) -> Bool {
+        guard let a = reader(first), let b = reader(second), a.size == b.size else { return false }
+        return FileComparison.sameBytes(count: a.size, a.read, b.read)
+    }
+
+    /// Whether `movie` holds exactly the bytes `range` of `container`.
+    public func identical(_ movie: String, to range: Range<Int64>, of container: String) -> Bool {
+        guard let a = reader(movie), let b = reader(container), a.size == Int64(range.count), range.lowerBound >= 0, range.upperBound <= b.size else { return false }
+        return FileComparison.sameBytes(count: a.size, a.read, { b.read(range.lowerBound + $0, $1) })
+    }
+
+    /// A path's size and a reader of its bytes that keeps nothing: an object by ranged GETs with
+    /// its ETag (exactly the bytes asked for, else nil), a local file by `pread`.
+    func reader(_ path: String) -> (size: Int64, read: (Int64, Int) -> [UInt8]?)? {
+        guard let (bucket, key) = Self.split(path) else {
+            guard let source = try? FileSource(path: path) else { return nil }
+            return (source.size, { try? source.read(at: $0, count: $1) })
+        }
+        lock.lock()
+        let object = listed[path]
+        lock.unlock()
+        var size = object?.size, etag = object?.etag
+        if size == nil {
+            guard let opened = try? S3Source(client: client, bucket: bucket, key: key) else { return nil }
+            (size, etag) = (opened.size, opened.etag)
+        }
+        guard let size else { return nil }
+        let client = client
+        return (size, { offset, count in
+            guard count > 0 else { return [] }
+            guard let response = try? client.get(bucket: bucket, key: key, range: offset..<(offset + Int64(count)), ifMatch: etag),
+                  response.body.count == count,
+                  response.status == 206 ? response.rangeStart == offset : offset == 0 else { return nil }
+            return response.body
+        })
+    }
+
     /// Reads one object as `MediaFile.inspect` reads a file; what the store refused is the
     /// file's error, naming the object and the answer.
     public func inspect(_ path: String, options: InspectOptions) -> MediaFile {
