@@ -16,7 +16,8 @@ Faults (the Nth GET of an object and every Nth after it; the first kind listed w
 a GET's number fires): 500 (an S3 InternalError),
 503 (SlowDown with Retry-After: 0), drop (the connection closed with no answer), truncate
 (the headers and half the body, then closed), hang (no answer for 60 s), whole (200 and the object's
-size in bytes, as a server that ignores Range), shifted (a Content-Range one byte later than the bytes).
+size in bytes, as a server that ignores Range), shifted (a Content-Range one byte later than the bytes), hugesize (a Content-Range
+claiming an object of Int64.max bytes).
 """
 import argparse, http.client, http.server, json, os, re, socket, socketserver, sys, threading, time
 
@@ -116,6 +117,8 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             lower = name.lower()
             if lower in ("transfer-encoding", "connection", "content-length", "server", "date") or (kind == "whole" and lower == "content-range"):
                 continue
+            if kind == "hugesize" and lower == "content-range":
+                value = value.rpartition("/")[0] + "/9223372036854775807"
             if kind == "shifted" and lower == "content-range":
                 first, _, rest = value[len("bytes "):].partition("-")
                 last, _, total = rest.partition("/")

@@ -48,7 +48,7 @@ public final class S3Source: ByteSource {
         fetchedBytes = Int64(head.body.count)
         self.etag = etag ?? head.headers["etag"]
         if head.status == 206 {
-            guard let total = head.totalSize, total >= Int64(head.body.count) else {
+            guard let total = head.totalSize, total >= 0, total >= Int64(head.body.count) else {
                 throw S3Error(what: "s3://\(bucket)/\(key)", status: 206, code: "BadRange", message: "a partial answer without the object's size", retryable: false)
             }
             size = total
@@ -108,13 +108,17 @@ public final class S3Source: ByteSource {
         let heldAfter = held.first(where: { $0.start >= end })?.start
         var stop: Int64
         if count < Self.smallRead {
-            stop = heldAfter == nil && size - offset <= Self.fetchToEndBelow ? size : max(end, offset + Int64(filled ? Self.filledWindow : Self.smallRead))
+            stop = heldAfter == nil && size - offset <= Self.fetchToEndBelow ? size : max(end, ahead(offset, Int64(filled ? Self.filledWindow : Self.smallRead)))
         } else {
-            stop = end + Int64(Self.smallRead)
+            stop = ahead(end, Int64(Self.smallRead))
         }
         stop = min(stop, size, heldAfter ?? size)
         return (start, max(stop, end))
     }
+
+    /// `base + count`, or the object's end when that is nearer: a size a server claims may be
+    /// near `Int64.max`, and read-ahead must not overflow past it.
+    private func ahead(_ base: Int64, _ count: Int64) -> Int64 { base > size - count ? size : base + count }
 
     /// The bytes of `offset..<end` when one held range covers them.
     private func served(_ offset: Int64, _ end: Int64) -> [UInt8]? {

@@ -110,6 +110,17 @@ struct S3ClientTests {
             #expect { _ = try S3Source(client: client, bucket: whole.bucket, key: "l/train.jpg") } throws: { "\($0)".contains("more than the 16384 bytes asked for") }
         }
         whole.stop()
+        // A server that claims an object of Int64.max bytes: read-ahead stops at the claimed end
+        // without overflowing; the reading ends in a clear error or a record, never a trap.
+        let huge = try S3Fixture(uploads: [(Locations.samples.path, "s")], arguments: ["--fault", "hugesize:1"])
+        for key in ["s/camera-pair.mov", "s/camera-pair.jpg"] {
+            let source = try S3Source(client: try Self.client(huge), bucket: huge.bucket, key: key)
+            #expect(source.size == Int64.max)
+            let file = MediaFile.inspect(source: source, path: "s3://x/\(key)", options: .check)
+            #expect(file.error != nil || file.warnings.isEmpty == false || file.format != .unknown, "\(key)")
+            #expect(throws: ParseError.self) { try source.read(at: Int64.max - 10, count: 8) }
+        }
+        huge.stop()
         let shifted = try S3Fixture(uploads: [(Locations.samples.path, "s")], arguments: ["--fault", "shifted:2"])
         let file = MediaFile.inspect(source: try S3Source(client: try Self.client(shifted), bucket: shifted.bucket, key: "s/camera-pair.mov"), path: "s3://x/s/camera-pair.mov", options: .check)
         #expect(file.error?.code == .io && file.movie == nil, "\(String(describing: file.error))")
