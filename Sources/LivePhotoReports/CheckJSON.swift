@@ -28,7 +28,7 @@ public enum CheckJSON: Sendable {
                 sink("[")
                 let items = report.items
                 ParallelPieces.stream(count: items.count, { position in
-                    (position == 0 ? "\n    " : ",\n    ") + item(items[position]).serialized(indent: 2)
+                    item(items[position]).serialized(indent: 2, after: position == 0 ? "\n    " : ",\n    ")
                 }, to: sink)
                 sink("\n  ]")
             } else {

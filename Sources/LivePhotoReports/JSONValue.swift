@@ -26,9 +26,14 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Serialises as if nested `indent` levels deep (nil: compactly), for streaming a document
     /// part by part, with the given escaping of strings.
-    public func serialized(indent: Int?, escaping: Escaping = .report) -> String {
+    public func serialized(indent: Int?, escaping: Escaping = .report) -> String { serialized(indent: indent, after: "", escaping: escaping) }
+
+    /// `prefix` and the serialisation in one string (a streamed piece and its separator are
+    /// not joined afterwards, which copied every item of a report once more).
+    func serialized(indent: Int?, after prefix: String, escaping: Escaping = .report) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
+        out.append(contentsOf: prefix.utf8)
         write(to: &out, indent: indent, html: escaping == .report)
         return String(decoding: out, as: UTF8.self)
     }
@@ -45,9 +50,10 @@ public enum JSONValue: Sendable, Equatable {
             if value.isNaN || value.isInfinite {
                 out += Self.nullBytes
             } else if value == value.rounded(), abs(value) < 1e15 {
-                out += Array(String(Int64(value)).utf8)
+                if value < 0 { out.append(UInt8(ascii: "-")) }
+                Self.digits(UInt64(abs(value)), into: &out)
             } else {
-                out += Array(String(value).utf8)
+                out.append(contentsOf: value.description.utf8)
             }
         case .string(let text): Self.escape(text, into: &out, html: html)
         case .array(let values):

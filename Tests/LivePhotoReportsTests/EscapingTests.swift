@@ -71,6 +71,19 @@ struct EscapingTests {
         for value: UInt64 in [0, 1, 10, UInt64.max, UInt64(Int64.max) + 1] { #expect(JSONValue.uint(value).serialized() == String(value)) }
     }
 
+    @Test("JSON numbers with a fraction are Swift's shortest text; whole ones below 10^15 its integer text; NaN and infinities null")
+    func jsonDoubles() {
+        let values: [Double] = [0, -0.0, 1, -1, -3, 0.5, -0.5, 1.5021666666666666, 0.1, 1e-7, 999_999_999_999_999, -999_999_999_999_999,
+                                1e15, -1e15, 1.7976931348623157e308, Double.leastNonzeroMagnitude]
+            + (1...500).map { Double(bitPattern: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }.filter(\.isFinite)
+            + (1...500).map { Double(Int64($0) &* 7_919 - 1_000_000) / 8 }
+        for value in values {
+            let expected = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+            #expect(JSONValue.double(value).serialized() == expected, "\(value)")
+        }
+        for value in [Double.nan, .infinity, -.infinity] { #expect(JSONValue.double(value).serialized() == "null") }
+    }
+
     @Test("Markup.escape and terminalSafe equal their scalar-by-scalar definitions on every test string")
     func differential() {
         var rawSeen = false
