@@ -28,7 +28,7 @@ public enum CheckJSON: Sendable {
                 sink("[")
                 let items = report.items
                 ParallelPieces.stream(count: items.count, { position in
-                    item(items[position]).serialized(indent: 2, after: position == 0 ? "\n    " : ",\n    ")
+                    json(items[position], after: position == 0 ? "\n    " : ",\n    ")
                 }, to: sink)
                 sink("\n  ]")
             } else {
@@ -75,61 +75,125 @@ public enum CheckJSON: Sendable {
     }
 
     public static func item(_ item: CheckItem) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
-            ("kind", .string(item.kind.rawValue)),
-            ("still", .optional(item.still?.path)),
-            ("movie", .optional(item.movie?.path)),
-            ("contentIdentifier", .optional(item.contentIdentifier)),
-            ("pairedBy", .optional(item.pairedBy?.rawValue)),
-            ("stillIdentifier", .optional(item.still?.contentIdentifier)),
-            ("movieIdentifier", .optional(item.movie?.contentIdentifier)),
-            ("stillImageTime", item.movie?.movie?.stillImageTime.map { time in
-                .object([("value", time.value.map(JSONValue.int) ?? .null), ("seconds", .optional(time.seconds)),
-                         ("durationSeconds", .optional(time.durationSeconds))])
-            } ?? .null),
-            ("findings", .array(item.findings.map(finding))),
-            ("verdicts", verdicts(item.verdicts)),
-        ]
-        // Identifier groups, sidecars and same-named files: present when they say something
-        // (absent means none, false or empty), so a plain pair costs no more than before.
-        if let original = item.duplicateOf {
-            fields.append(("duplicateOf", .string(original)))
-            fields.append(("hardLink", .bool(item.hardLink)))
-        }
-        if let original = item.variantOf {
-            fields.append(("variantOf", .object([("still", .optional(original.still)), ("movie", .optional(original.movie))])))
-            fields.append(("variantMarks", .array(item.variantMarks.map { .string($0.rawValue) })))
-        }
-        if item.identifierConflict { fields.append(("identifierConflict", .bool(true))) }
-        if let motionPhoto = item.embeddedMovieOf { fields.append(("embeddedMovieOf", .string(motionPhoto))) }
-        if item.carriers.stills + item.carriers.movies > item.fileCount {
-            fields.append(("carriers", .object([("stills", .int(Int64(item.carriers.stills))), ("movies", .int(Int64(item.carriers.movies)))])))
-        }
-        if !item.nameMates.isEmpty {
-            fields.append(("nameMates", .array(item.nameMates.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })))
-        }
-        if !item.sidecars.isEmpty { fields.append(("sidecars", .array(item.sidecars.map(JSONValue.string)))) }
-        return .object(fields)
+        var tree = JSONTree()
+        write(item, to: &tree)
+        return tree.value
     }
 
-    /// An item's verdicts by target: built field by field (this runs for every item).
-    static func verdicts(_ verdicts: Verdicts) -> JSONValue {
-        var fields: [(String, JSONValue)] = []
-        if let photos = verdicts.photos { fields.append(("photos", .string(photos.rawValue))) }
-        if let wallpaper = verdicts.wallpaper { fields.append(("wallpaper", .string(wallpaper.rawValue))) }
-        if let google = verdicts.googlePhotos { fields.append(("google-photos", .string(google.rawValue))) }
-        return .object(fields)
+    /// An item's JSON text as the stream writes it, after `prefix`: written field by field, with
+    /// no tree made (this runs for every item of a report).
+    static func json(_ item: CheckItem, after prefix: String) -> String {
+        var writer = JSONWriter(indent: 2, escaping: .report, prefix: prefix)
+        write(item, to: &writer)
+        return writer.text
+    }
+
+    /// An item's fields, declared once for the JSON stream and the tree (`item`).
+    static func write<Fields: JSONFields>(_ item: CheckItem, to fields: inout Fields) {
+        fields.object { fields in
+            fields.field("kind", item.kind.rawValue)
+            fields.field("still", item.still?.path)
+            fields.field("movie", item.movie?.path)
+            fields.field("contentIdentifier", item.contentIdentifier)
+            fields.field("pairedBy", item.pairedBy?.rawValue)
+            fields.field("stillIdentifier", item.still?.contentIdentifier)
+            fields.field("movieIdentifier", item.movie?.contentIdentifier)
+            fields.key("stillImageTime")
+            if let time = item.movie?.movie?.stillImageTime {
+                fields.object { fields in
+                    fields.field("value", time.value)
+                    fields.field("seconds", time.seconds)
+                    fields.field("durationSeconds", time.durationSeconds)
+                }
+            } else {
+                fields.null()
+            }
+            fields.key("findings")
+            fields.array { fields in
+                for finding in item.findings {
+                    fields.element()
+                    write(finding, to: &fields)
+                }
+            }
+            fields.key("verdicts")
+            write(item.verdicts, to: &fields)
+            // Identifier groups, sidecars and same-named files: present when they say something
+            // (absent means none, false or empty), so a plain pair costs no more than before.
+            if let original = item.duplicateOf {
+                fields.field("duplicateOf", original)
+                fields.field("hardLink", item.hardLink)
+            }
+            if let original = item.variantOf {
+                fields.key("variantOf")
+                fields.object { fields in
+                    fields.field("still", original.still)
+                    fields.field("movie", original.movie)
+                }
+                fields.key("variantMarks")
+                fields.array { fields in
+                    for mark in item.variantMarks {
+                        fields.element()
+                        fields.string(mark.rawValue)
+                    }
+                }
+            }
+            if item.identifierConflict { fields.field("identifierConflict", true) }
+            if let motionPhoto = item.embeddedMovieOf { fields.field("embeddedMovieOf", motionPhoto) }
+            if item.carriers.stills + item.carriers.movies > item.fileCount {
+                fields.key("carriers")
+                fields.object { fields in
+                    fields.field("stills", Int64(item.carriers.stills))
+                    fields.field("movies", Int64(item.carriers.movies))
+                }
+            }
+            if !item.nameMates.isEmpty {
+                fields.key("nameMates")
+                fields.array { fields in
+                    for mate in item.nameMates {
+                        fields.element()
+                        fields.object { fields in
+                            fields.field("path", mate.path)
+                            fields.field("reason", mate.reason)
+                        }
+                    }
+                }
+            }
+            if !item.sidecars.isEmpty {
+                fields.key("sidecars")
+                fields.array { fields in
+                    for sidecar in item.sidecars {
+                        fields.element()
+                        fields.string(sidecar)
+                    }
+                }
+            }
+        }
+    }
+
+    /// An item's verdicts by target (targets the item was not judged for are left out).
+    static func write<Fields: JSONFields>(_ verdicts: Verdicts, to fields: inout Fields) {
+        fields.object { fields in
+            if let photos = verdicts.photos { fields.field("photos", photos.rawValue) }
+            if let wallpaper = verdicts.wallpaper { fields.field("wallpaper", wallpaper.rawValue) }
+            if let google = verdicts.googlePhotos { fields.field("google-photos", google.rawValue) }
+        }
     }
 
     public static func finding(_ finding: Finding) -> JSONValue {
-        .object([
-            ("rule", .string(finding.rule)),
-            ("severity", .string(finding.severity.rawValue)),
-            ("message", .string(finding.message)),
-            ("path", .optional(finding.path)),
-            ("offset", finding.offset.map(JSONValue.int) ?? .null),
-            ("baselined", .bool(finding.baselined)),
-        ])
+        var tree = JSONTree()
+        write(finding, to: &tree)
+        return tree.value
+    }
+
+    static func write<Fields: JSONFields>(_ finding: Finding, to fields: inout Fields) {
+        fields.object { fields in
+            fields.field("rule", finding.rule)
+            fields.field("severity", finding.severity.rawValue)
+            fields.field("message", finding.message)
+            fields.field("path", finding.path)
+            fields.field("offset", finding.offset)
+            fields.field("baselined", finding.baselined)
+        }
     }
 
     public static func rule(_ rule: RuleDescription) -> JSONValue {

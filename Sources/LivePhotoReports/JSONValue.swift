@@ -31,82 +31,9 @@ public enum JSONValue: Sendable, Equatable {
     /// `prefix` and the serialisation in one string (a streamed piece and its separator are
     /// not joined afterwards, which copied every item of a report once more).
     func serialized(indent: Int?, after prefix: String, escaping: Escaping = .report) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(1024)
-        out.append(contentsOf: prefix.utf8)
-        write(to: &out, indent: indent, html: escaping == .report)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private func write(to out: inout [UInt8], indent: Int?, html: Bool) {
-        switch self {
-        case .null: out += Self.nullBytes
-        case .bool(let value): out += value ? Self.trueBytes : Self.falseBytes
-        case .int(let value):
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            Self.digits(value.magnitude, into: &out)
-        case .uint(let value): Self.digits(value, into: &out)
-        case .double(let value):
-            if value.isNaN || value.isInfinite {
-                out += Self.nullBytes
-            } else if value == value.rounded(), abs(value) < 1e15 {
-                if value < 0 { out.append(UInt8(ascii: "-")) }
-                Self.digits(UInt64(abs(value)), into: &out)
-            } else {
-                out.append(contentsOf: value.description.utf8)
-            }
-        case .string(let text): Self.escape(text, into: &out, html: html)
-        case .array(let values):
-            if values.isEmpty { out += [UInt8(ascii: "["), UInt8(ascii: "]")]; return }
-            out.append(UInt8(ascii: "["))
-            for (index, value) in values.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.newline(&out, indent.map { $0 + 1 })
-                value.write(to: &out, indent: indent.map { $0 + 1 }, html: html)
-            }
-            Self.newline(&out, indent)
-            out.append(UInt8(ascii: "]"))
-        case .object(let pairs):
-            if pairs.isEmpty { out += [UInt8(ascii: "{"), UInt8(ascii: "}")]; return }
-            out.append(UInt8(ascii: "{"))
-            for (index, pair) in pairs.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.newline(&out, indent.map { $0 + 1 })
-                Self.escape(pair.0, into: &out, html: html)
-                out.append(UInt8(ascii: ":"))
-                if indent != nil { out.append(UInt8(ascii: " ")) }
-                pair.1.write(to: &out, indent: indent.map { $0 + 1 }, html: html)
-            }
-            Self.newline(&out, indent)
-            out.append(UInt8(ascii: "}"))
-        }
-    }
-
-    private static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
-
-    private static func newline(_ out: inout [UInt8], _ indent: Int?) {
-        guard let indent else { return }
-        out.append(UInt8(ascii: "\n"))
-        let count = 2 * indent
-        if count <= spaces.count { out += spaces[..<count] } else { out += repeatElement(UInt8(ascii: " "), count: count) }
-    }
-
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
-
-    /// Decimal digits, written in place (no string made per number).
-    private static func digits(_ value: UInt64, into out: inout [UInt8]) {
-        guard value >= 10 else { return out.append(UInt8(ascii: "0") + UInt8(value)) }
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &buffer) { digits in
-            var rest = value
-            var start = digits.count
-            while rest > 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            out.append(contentsOf: digits[start...])
-        }
+        var writer = JSONWriter(indent: indent, escaping: escaping, prefix: prefix)
+        writer.value(self)
+        return writer.text
     }
 
     /// How strings are escaped.

@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import LivePhotoCheck
 import LivePhotoFormats
-import LivePhotoReports
+@testable import LivePhotoReports
 import LivePhotoTestSupport
 import Testing
 
@@ -71,6 +71,29 @@ struct CheckReportTests {
             copy += 1
         }
         return CheckReport(version: base.version, roots: base.roots, items: items, rules: base.rules, failOn: .error)
+    }
+
+    @Test("an item's JSON written field by field equals its tree's, every optional field present (relations, sidecars, carriers, mates, offsets)")
+    func itemFieldsWrittenOnce() throws {
+        var items = Array(Self.report().items)
+        try #require(items.count >= 3)
+        items[0].identifierConflict = true
+        items[0].embeddedMovieOf = "takeout/PXL_1.MP.jpg"
+        items[0].sidecars = ["shots/IMG_0001.AAE", "shots/IMG_0001.JPG.json"]
+        items[0].carriers = CheckItem.Carriers(stills: 3, movies: 2)
+        items[1].nameMates = [NameMate(path: "shots/IMG_0002 (1).MOV", reason: "another identifier \"x\" <b>")]
+        items[1].variantMarks = []
+        items[2].findings.append(Finding(rule: "r", severity: .warning, message: "line\nbreak & \u{2028}", path: nil, offset: -1))
+        let report = CheckReport(version: "0.0.0-test", roots: ["shots"], items: items, rules: [], failOn: .error)
+        #expect(CheckJSON.render(report) == CheckJSON.document(report).serialized() + "\n")
+        for (index, item) in items.enumerated() {
+            let streamed = CheckJSON.json(item, after: "")
+            #expect(streamed == CheckJSON.item(item).serialized(indent: 2), "item \(index)")
+        }
+        let first = CheckJSON.item(items[0]).serialized(pretty: false)
+        for field in ["\"identifierConflict\":true", "\"embeddedMovieOf\":\"takeout/PXL_1.MP.jpg\"", "\"carriers\":{\"stills\":3,\"movies\":2}", "\"sidecars\":["] {
+            #expect(first.contains(field), "\(field) in \(first)")
+        }
     }
 
     @Test("writers that render items on several cores give the bytes of rendering them one by one, in order")
