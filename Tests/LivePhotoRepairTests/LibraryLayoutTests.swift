@@ -197,7 +197,9 @@ struct LibraryLayoutTests {
     }
 
     /// Identifiers (ExifTool, or lpcheck's reader for names ExifTool's JSON cannot carry), frames
-    /// (ffmpeg framemd5), bytes and status of every file.
+    /// (ffmpeg's checksums of every video packet, its timing and the decoder configuration:
+    /// repair never touches a sample byte, which decoding every frame of every movie twice
+    /// proved at twenty times the cost), bytes and status of every file.
     struct State {
         var identifier: [String: String] = [:]
         var frames: [String: String] = [:]
@@ -220,7 +222,7 @@ struct LibraryLayoutTests {
                     identifier[path] = Scratch.stillIdentifier(record) ?? record["Keys:ContentIdentifier"] as? String
                 }
                 if file.movie != nil, !PathBytes.hasRawBytes(path) {
-                    frames[path] = try Scratch.frameChecksums(URL(fileURLWithPath: path))
+                    frames[path] = try Scratch.packetChecksums(URL(fileURLWithPath: path))
                 }
                 let facts = FileFacts(file)
                 if facts.isStill, facts.hasCameraMetadata, facts.nameKey.marks.isEmpty, facts.contentIdentifier != nil { cameraOriginals.insert(path) }
