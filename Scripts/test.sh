@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds (failing on compiler warnings), runs a
-# short libFuzzer pass over every reader and the repair planner (LPCHECK_FUZZ_SECONDS per target,
-# 0 to skip), builds the self-contained release, then every test.
+# The whole test suite: installs what is missing, builds (failing on compiler warnings), builds
+# the self-contained release and the libFuzzer targets side by side, runs a short fuzzing pass
+# over every reader and the repair planner (LPCHECK_FUZZ_SECONDS per target, 0 to skip), then
+# every test.
 # Tests that need ../shared/samples skip cleanly when that folder is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,12 +18,34 @@ if grep -E "warning:" "$log" | grep -v "/\.build/" | grep -q .; then
 fi
 rm -f "$log"
 seconds="${LPCHECK_FUZZ_SECONDS:-5}"
+release="${LPCHECK_RELEASE_BUILD:-1}"
+# The fuzz targets (unoptimised: a smoke pass needs no speed, and their build takes under half
+# the time of an optimised one) are built beside the self-contained release build: a release
+# build optimises each module in one process for long stretches, which leaves a core idle.
+fuzz_log=".fuzz-build.log"
 if [ "$seconds" != 0 ]; then
-  ./Scripts/fuzz.sh --seconds "$seconds"
+  ./Scripts/fuzz.sh --debug --build-only > "$fuzz_log" 2>&1 &
+  fuzz_build=$!
 fi
 # The self-contained release build (static Swift runtime) that CI systems install; the tests
 # check it (ReleaseBuildTests). LPCHECK_RELEASE_BUILD=0 skips it.
-if [ "${LPCHECK_RELEASE_BUILD:-1}" != 0 ]; then
+if [ "$release" != 0 ]; then
   ./Scripts/build-release.sh .build-release/dist
+fi
+if [ "$seconds" != 0 ]; then
+  if ! wait "$fuzz_build"; then
+    echo "test.sh: the fuzz build failed:" >&2
+    cat "$fuzz_log" >&2
+    exit 1
+  fi
+  rm -f "$fuzz_log"
+  # Every reader and the repair planner, two targets at a time (each is one thread).
+  ./Scripts/fuzz.sh --debug --seconds "$seconds" --jobs 2
+fi
+# The command-line tests run the release build just made (the binary users install, and about
+# fifteen times faster on real files than the development build); ReleaseBuildTests compare
+# the two. Without the release build they run the development build.
+if [ "$release" != 0 ]; then
+  export LPCHECK_TEST_BINARY="$PWD/.build-release/dist/bin/lpcheck"
 fi
 swift test --skip-build "$@"

@@ -20,8 +20,19 @@ public enum Locations {
 
     public static var hasSharedSamples: Bool { sharedSamples != nil }
 
-    /// The built `lpcheck` binary next to the test bundle.
+    /// The `lpcheck` the command-line tests run: `LPCHECK_TEST_BINARY` when set
+    /// (`Scripts/test.sh` sets it to the self-contained release build it made from this tree a
+    /// moment before: the binary users install, about fifteen times faster than the development
+    /// build on real files), else the development build.
     public static var lpcheckBinary: URL? {
+        if let path = ProcessInfo.processInfo.environment["LPCHECK_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return developmentBinary
+    }
+
+    /// The development build of `lpcheck` next to the test bundle.
+    public static var developmentBinary: URL? {
         let candidates = [
             Bundle.main.bundleURL.appendingPathComponent("lpcheck"),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("lpcheck"),

@@ -39,7 +39,7 @@ struct ReleaseBuildTests {
 
     @Test("the release binary writes the same JSON report as the development build on Samples/")
     func sameReport() throws {
-        let development = try #require(Locations.lpcheckBinary)
+        let development = try #require(Locations.developmentBinary)
         let arguments = ["check", Locations.samples.path, "--format", "json", "--no-progress"]
         let release = try ProcessResult.run(Self.binary.path, arguments)
         let debug = try ProcessResult.run(development.path, arguments)
