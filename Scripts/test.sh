@@ -6,7 +6,10 @@
 # Tests that need ../shared/samples skip cleanly when that folder is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# How long each step took, for the log (CI's included).
+step() { echo "test.sh: $1 (${SECONDS} s from the start)"; }
 ./Scripts/bootstrap.sh
+step "installed what was missing"
 # A clean build prints no warning (CI builds a fresh clone, so every file is compiled): a new
 # warning fails the suite. Warnings in dependencies' checkouts are not ours.
 log="$(mktemp)"
@@ -17,6 +20,7 @@ if grep -E "warning:" "$log" | grep -v "/\.build/" | grep -q .; then
   exit 1
 fi
 rm -f "$log"
+step "development build done, no warning"
 seconds="${LPCHECK_FUZZ_SECONDS:-5}"
 release="${LPCHECK_RELEASE_BUILD:-1}"
 # The fuzz targets (unoptimised: a smoke pass needs no speed, and their build takes under half
@@ -26,11 +30,14 @@ fuzz_log=".fuzz-build.log"
 if [ "$seconds" != 0 ]; then
   ./Scripts/fuzz.sh --debug --build-only > "$fuzz_log" 2>&1 &
   fuzz_build=$!
+  # Not left running when a step below fails.
+  trap 'kill "$fuzz_build" 2>/dev/null || true' EXIT
 fi
 # The self-contained release build (static Swift runtime) that CI systems install; the tests
 # check it (ReleaseBuildTests). LPCHECK_RELEASE_BUILD=0 skips it.
 if [ "$release" != 0 ]; then
   ./Scripts/build-release.sh .build-release/dist
+  step "release build done"
 fi
 if [ "$seconds" != 0 ]; then
   if ! wait "$fuzz_build"; then
@@ -39,8 +46,11 @@ if [ "$seconds" != 0 ]; then
     exit 1
   fi
   rm -f "$fuzz_log"
+  trap - EXIT
+  step "fuzz build and seeds done"
   # Every reader and the repair planner, two targets at a time (each is one thread).
   ./Scripts/fuzz.sh --debug --seconds "$seconds" --jobs 2
+  step "fuzzing pass done"
 fi
 # The command-line tests run the release build just made (the binary users install, and about
 # fifteen times faster on real files than the development build); ReleaseBuildTests compare
@@ -48,4 +58,7 @@ fi
 if [ "$release" != 0 ]; then
   export LPCHECK_TEST_BINARY="$PWD/.build-release/dist/bin/lpcheck"
 fi
-swift test --skip-build "$@"
+status=0
+swift test --skip-build "$@" || status=$?
+step "tests done (exit $status)"
+exit $status
