@@ -11,11 +11,12 @@ scratch=.build-release
 swift build -c release --product lpcheck --static-swift-stdlib --scratch-path "$scratch"
 # The man page: ArgumentParser's generate-manual tool run on the binary just built. (Its plugin
 # builds every product in release again first, without the static runtime, which cost a second
-# full release build: 3 min 52 s of every fresh test run here.)
-swift build --product generate-manual --scratch-path "$scratch" >/dev/null
+# full release build: 3 min 52 s of every fresh test run here.) The tool is a development build
+# in .build, where the test command has built ArgumentParser already.
+swift build --product generate-manual >/dev/null
 manual="$scratch/manual"
 mkdir -p "$manual"
-"$(swift build --scratch-path "$scratch" --show-bin-path)/generate-manual" "$scratch/release/lpcheck" --output-directory "$manual" >/dev/null
+"$(swift build --show-bin-path)/generate-manual" "$scratch/release/lpcheck" --output-directory "$manual" >/dev/null
 mkdir -p "$out/bin" "$out/share/man/man1" "$out/share/bash-completion/completions" \
   "$out/share/zsh/site-functions" "$out/share/fish/vendor_completions.d"
 install -m 0755 "$scratch/release/lpcheck" "$out/bin/lpcheck"

@@ -91,8 +91,8 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             if kind == "503":
                 self.send_header("Retry-After", "0")
             self.end_headers()
-            self.wfile.write(body)
             self.record(int(kind), len(body))
+            self.wfile.write(body)
             return
         length = int(self.headers.get("Content-Length") or 0)
         payload = self.rfile.read(length) if length else None
@@ -127,15 +127,17 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if kind == "truncate" and len(body) > 1:
+            self.record("truncated", len(body) // 2)
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
-            self.record("truncated", len(body) // 2)
             self.close_connection = True
             self.connection.close()
             return
+        # Logged before the body goes out: a client that has its answer finds it in the log
+        # (logged after, a test reading the log at once could miss the last request).
+        self.record(status, len(body))
         if self.command != "HEAD":
             self.wfile.write(body)
-        self.record(status, len(body))
 
 
 class ThreadedServer(socketserver.ThreadingMixIn, http.server.HTTPServer):

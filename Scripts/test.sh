@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds (failing on compiler warnings), builds
-# the self-contained release and the libFuzzer targets side by side, runs a short fuzzing pass
-# over every reader and the repair planner (LPCHECK_FUZZ_SECONDS per target, 0 to skip), then
-# every test.
+# the self-contained release while a short fuzzing pass runs over every reader and the repair
+# planner (LPCHECK_FUZZ_SECONDS per target, 0 to skip), then every test.
 # Tests that need ../shared/samples skip cleanly when that folder is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +9,8 @@ cd "$(dirname "$0")/.."
 step() { echo "test.sh: $1 (${SECONDS} s from the start)"; }
 ./Scripts/bootstrap.sh
 step "installed what was missing"
+seconds="${LPCHECK_FUZZ_SECONDS:-5}"
+release="${LPCHECK_RELEASE_BUILD:-1}"
 # A clean build prints no warning (CI builds a fresh clone, so every file is compiled): a new
 # warning fails the suite. Warnings in dependencies' checkouts are not ours.
 log="$(mktemp)"
@@ -21,17 +22,17 @@ if grep -E "warning:" "$log" | grep -v "/\.build/" | grep -q .; then
 fi
 rm -f "$log"
 step "development build done, no warning"
-seconds="${LPCHECK_FUZZ_SECONDS:-5}"
-release="${LPCHECK_RELEASE_BUILD:-1}"
-# The fuzz targets (unoptimised: a smoke pass needs no speed, and their build takes under half
-# the time of an optimised one) are built beside the self-contained release build: a release
-# build optimises each module in one process for long stretches, which leaves a core idle.
-fuzz_log=".fuzz-build.log"
+# The fuzzing pass runs in the background beside the release build: its build (unoptimised: a
+# smoke pass needs no speed, and the build takes under half the time of an optimised one), its
+# seeds (the scan records' from the development build), then every reader and the repair planner
+# for $seconds s each. A release build leaves a core idle for long stretches (it optimises each
+# module in one process), and a fuzzer runs for its seconds whatever else runs.
+fuzz_log=".fuzz-pass.log"
 if [ "$seconds" != 0 ]; then
-  ./Scripts/fuzz.sh --debug --build-only > "$fuzz_log" 2>&1 &
-  fuzz_build=$!
+  ./Scripts/fuzz.sh --debug --seconds "$seconds" > "$fuzz_log" 2>&1 &
+  fuzz_pass=$!
   # Not left running when a step below fails.
-  trap 'kill "$fuzz_build" 2>/dev/null || true' EXIT
+  trap 'kill "$fuzz_pass" 2>/dev/null || true' EXIT
 fi
 # The self-contained release build (static Swift runtime) that CI systems install; the tests
 # check it (ReleaseBuildTests). LPCHECK_RELEASE_BUILD=0 skips it.
@@ -40,16 +41,14 @@ if [ "$release" != 0 ]; then
   step "release build done"
 fi
 if [ "$seconds" != 0 ]; then
-  if ! wait "$fuzz_build"; then
-    echo "test.sh: the fuzz build failed:" >&2
+  if ! wait "$fuzz_pass"; then
+    echo "test.sh: the fuzzing pass failed:" >&2
     cat "$fuzz_log" >&2
     exit 1
   fi
-  rm -f "$fuzz_log"
   trap - EXIT
-  step "fuzz build and seeds done"
-  # Every reader and the repair planner, two targets at a time (each is one thread).
-  ./Scripts/fuzz.sh --debug --seconds "$seconds" --jobs 2
+  grep -E "^fuzz " "$fuzz_log"
+  rm -f "$fuzz_log"
   step "fuzzing pass done"
 fi
 # The command-line tests run the release build just made (the binary users install, and about

@@ -208,6 +208,7 @@ struct LibraryLayoutTests {
         var cameraOriginals = Set<String>()
 
         init(_ paths: [String]) throws {
+            var asExifTool: [String] = []
             for path in Set(paths) {
                 var info = stat()
                 guard PathBytes.status(path, &info) == 0 else { continue }
@@ -218,14 +219,19 @@ struct LibraryLayoutTests {
                 if PathBytes.hasRawBytes(path) {
                     identifier[path] = file.contentIdentifier
                 } else if file.error == nil, file.format != .unknown {
-                    let record = try Scratch.exiftool(URL(fileURLWithPath: path))
-                    identifier[path] = Scratch.stillIdentifier(record) ?? record["Keys:ContentIdentifier"] as? String
+                    asExifTool.append(path)
                 }
                 if file.movie != nil, !PathBytes.hasRawBytes(path) {
                     frames[path] = try Scratch.packetChecksums(URL(fileURLWithPath: path))
                 }
                 let facts = FileFacts(file)
                 if facts.isStill, facts.hasCameraMetadata, facts.nameKey.marks.isEmpty, facts.contentIdentifier != nil { cameraOriginals.insert(path) }
+            }
+            // One ExifTool run for the layout's files (it read them one run each before).
+            let records = try Scratch.exiftool(asExifTool.map { URL(fileURLWithPath: $0) })
+            for path in asExifTool {
+                let record = try #require(records[path], "ExifTool gave no record for \(path)")
+                identifier[path] = Scratch.stillIdentifier(record) ?? record["Keys:ContentIdentifier"] as? String
             }
         }
     }

@@ -45,6 +45,16 @@ enum Scratch {
         return try #require((try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])?.first)
     }
 
+    /// `exiftool(_:)` for many files in one ExifTool run (Perl starts once), keyed by path.
+    static func exiftool(_ urls: [URL]) throws -> [String: [String: Any]] {
+        guard !urls.isEmpty else { return [:] }
+        let result = try run("exiftool", ["-j", "-G1", "-a", "-n", "-ee", "-Apple:ContentIdentifier", "-Apple:MediaGroupUUID", "-Keys:ContentIdentifier", "-StillImageTime"]
+                             + urls.map(\.path))
+        let records = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+        #expect(records.count == urls.count, "\(result.stderr)")
+        return Dictionary(records.compactMap { record in (record["SourceFile"] as? String).map { ($0, record) } }, uniquingKeysWith: { first, _ in first })
+    }
+
     static func stillIdentifier(_ record: [String: Any]) -> String? { (record["Apple:ContentIdentifier"] ?? record["Apple:MediaGroupUUID"]) as? String }
     static func stillImageTime(_ record: [String: Any]) -> Int? { record.first { $0.key.hasSuffix(":StillImageTime") }?.value as? Int }
 
