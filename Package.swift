@@ -72,8 +72,9 @@ let package = Package(
                 "CMallocTuning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Helpers shared by the test targets: sample locations, oracles, a box builder, a schema validator.
-        .target(name: "LivePhotoTestSupport", dependencies: ["LivePhotoFormats"]),
+        // Helpers shared by the test targets: sample locations, oracles, a box builder, a schema
+        // validator, and the fuzz targets' bodies (the Fuzz package hands them libFuzzer's inputs).
+        .target(name: "LivePhotoTestSupport", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoRecords", "LivePhotoReports"]),
         .testTarget(name: "LivePhotoFormatsTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCheckTests", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"],
