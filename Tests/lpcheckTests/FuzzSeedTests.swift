@@ -9,9 +9,11 @@ import Testing
 struct FuzzSeedTests {
     /// The seeds `Fuzz/make_seeds.py` writes (Samples/ and ../shared/samples reduced to
     /// skeletons, their MakerNote, EXIF and XMP blocks, the structure recipes, scan records),
-    /// made once for the suite.
+    /// made once a run in `.fuzz/test-seeds` (ignored by git, made anew each run, so nothing
+    /// piles up in the temporary folder).
     static let seeds: Result<URL, Error> = Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-fuzz-seeds-\(UUID().uuidString)")
+        let folder = Locations.packageRoot.appendingPathComponent(".fuzz/test-seeds")
+        try? FileManager.default.removeItem(at: folder)
         let script = Locations.packageRoot.appendingPathComponent("Fuzz/make_seeds.py").path
         let result = try ProcessResult.run(try #require(Locations.tool("python3")), [script, folder.path])
         guard result.status == 0 else { throw SeedError(message: result.stderr) }
