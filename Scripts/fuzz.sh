@@ -1,27 +1,25 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (address sanitizer on) and runs them, seeded from Samples/ and
-# ../shared/samples. Usage: Scripts/fuzz.sh [--seconds N | --runs N] [--debug] [--jobs N] [--build-only] [TARGET...]
+# ../shared/samples. Usage: Scripts/fuzz.sh [--seconds N | --runs N] [--debug] [--jobs N] [TARGET...]
 # Targets: movie jpeg heif makerapple exif xmp inspect repair convert records (default: all).
 # Corpora grow in .fuzz/corpus/TARGET; a crash, a hang (10 s) or more than 1 GB of memory is saved
 # in .fuzz/crashes/ and the script fails. The writer targets (repair, convert) expand LPHS recipes
 # (HostileStructure) into deep nesting, many boxes, huge counts and offsets, chunks past the end.
 # --debug builds without optimisation (under half the build time, about a fifth of the executions
 # a second: the test command's short pass); --jobs runs that many targets at once (each is one
-# thread); --build-only builds and makes the seeds, and stops.
+# thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=(-max_total_time=10)
 targets=()
 configuration=release
 jobs=1
-build_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) limit=(-max_total_time="$2"); shift 2 ;;
     --runs) limit=(-runs="$2"); shift 2 ;;
     --debug) configuration=debug; shift ;;
     --jobs) jobs="$2"; shift 2 ;;
-    --build-only) build_only=1; shift ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -33,7 +31,6 @@ done
   -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | tail -1)
 mkdir -p .fuzz/seeds .fuzz/corpus .fuzz/crashes
 [ -f .fuzz/seeds/.done ] || { python3 Fuzz/make_seeds.py .fuzz/seeds && touch .fuzz/seeds/.done; }
-[ "$build_only" = 0 ] || exit 0
 bin="${LPCHECK_FUZZ_BINARY:-$(cd Fuzz && swift build -c "$configuration" --show-bin-path)/LPCheckFuzz}"
 # One target: its corpus, its log, its status.
 run_target() {
