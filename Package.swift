@@ -42,9 +42,11 @@ let package = Package(
         .target(name: "LivePhotoCache", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "CSQLite"]),
         // Bytes to models: QuickTime/ISO BMFF boxes, JPEG segments, HEIF items, EXIF, MakerApple, XMP.
         .target(name: "LivePhotoFormats", dependencies: ["CExif", "CLibXML2"]),
-        // S3-compatible object storage: SigV4, ranged GETs and listings (FoundationNetworking),
-        // S3Source, the ByteSource of one object. The only importer of FoundationNetworking.
-        .target(name: "LivePhotoObjectStore", dependencies: ["LivePhotoFormats"]),
+        // S3-compatible object storage: SigV4, ranged GETs and listings (libcurl through
+        // CCurlLoader), S3Source, the ByteSource of one object. The only importer of CCurlLoader.
+        .target(name: "LivePhotoObjectStore", dependencies: ["LivePhotoFormats", "CCurlLoader"]),
+        // libcurl loaded at run time (dlopen) when an s3:// path is read: nothing links it.
+        .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Discovery, pairing, the rule registry (one rule per file), findings. Reads models, never bytes.
         .target(name: "LivePhotoCheck", dependencies: ["LivePhotoFormats", .product(name: "Yams", package: "Yams")]),
         // Plans and applies edits through LivePhotoFormats' writers; safe file replacement.

@@ -12,10 +12,10 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 if command -v dpkg-query >/dev/null 2>&1; then
-  # build: C libraries behind the shims (pkg-config finds them), libcurl for FoundationNetworking
-  # (object storage; the static release links it); tests: ExifTool and ffmpeg as oracles,
+  # build: C libraries behind the shims (pkg-config finds them); run time: libcurl for s3://
+  # paths (loaded by dlopen, nothing links it); tests: ExifTool and ffmpeg as oracles,
   # Chromium to load HTML reports, GNU parallel for the sharded scan.
-  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev libheif1 libimage-exiftool-perl ffmpeg chromium parallel ${LPCHECK_EXTRA_PACKAGES:-}; do
+  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libcurl4 libheif1 libimage-exiftool-perl ffmpeg chromium parallel ${LPCHECK_EXTRA_PACKAGES:-}; do
     have_pkg "$pkg" || need_packages+=("$pkg")
   done
   if [ ${#need_packages[@]} -gt 0 ]; then

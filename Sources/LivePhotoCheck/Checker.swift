@@ -150,7 +150,7 @@ public struct Checker {
 
     /// One file's facts: from the store when its stamp (`stamp` when given: taken before, by the
     /// walk) is unchanged (no byte of it is read), else read, and kept when the file did not
-    /// change from that stamp to the end of the read.
+    /// change from that stamp to the end of the read and no read failed.
     static func read(_ path: String, options: InspectOptions, store: (any FactsStore)?, stamp: FileStamp?? = nil, remote: (any RemoteFiles)? = nil) -> FileFacts {
         if let remote, remote.holds(path) { return readRemote(path, options: options, store: store, stamp: stamp ?? nil, remote: remote) }
         guard let store, let before = stamp ?? FileStamp.of(path) else {
@@ -161,7 +161,8 @@ public struct Checker {
             return cached
         }
         let facts = FileFacts(MediaFile.inspect(path: path, options: options))
-        if FileStamp.of(path) == before { store.remember(facts, stamp: before) }
+        // A read that failed (I/O) says nothing of the file's bytes: it is not kept.
+        if facts.error?.code != .io, FileStamp.of(path) == before { store.remember(facts, stamp: before) }
         return facts
     }
 

@@ -32,9 +32,12 @@ public struct ItemReference: Sendable, Equatable {
 public struct NameMate: Sendable, Equatable {
     public var path: String
     public var reason: String
-    public init(path: String, reason: String) {
+    /// The mate could not be read (an I/O or network failure): whether it pairs is not known.
+    public var unread: Bool
+    public init(path: String, reason: String, unread: Bool = false) {
         self.path = path
         self.reason = reason
+        self.unread = unread
     }
 }
 

@@ -310,8 +310,11 @@ public enum Pairing {
                 }
                 if item.kind == .stillOnly || item.kind == .movieOnly, let index = own.first {
                     item.nameMates = (byName[Pairing.nameKey(files[index])] ?? []).filter { $0 != index }.map { mate in
-                        NameMate(path: files[mate].path, reason: reason(mate, single: index))
+                        NameMate(path: files[mate].path, reason: reason(mate, single: index), unread: files[mate].error?.code == .io)
                     }
+                    // A half whose same-named file could not be read (the disk, the network) may
+                    // well have its other half there: it is not judged alone, as if absent.
+                    if item.nameMates.contains(where: \.unread) { item.kind = .unreadable }
                 }
                 items.append(item)
             }

@@ -11,6 +11,15 @@ public protocol ByteSource: AnyObject {
     /// Reads `count` bytes at `offset`. Throws `.truncated` when the range passes the end.
     func read(at offset: Int64, count: Int) throws -> [UInt8]
     var stats: ReadStats { get }
+    /// The first read that failed for another reason than the file's bytes (an I/O error, a
+    /// network failure, a server's refusal), nil when none did. A reader may have caught that
+    /// error and gone on as if the bytes were damaged: `MediaFile.inspect` makes the file
+    /// unread instead.
+    var readFailure: ParseError? { get }
+}
+
+extension ByteSource {
+    public var readFailure: ParseError? { nil }
 }
 
 /// What a reader fetched from its source: every read it asked for (a read a source serves from
@@ -68,6 +77,7 @@ public final class WindowSource: ByteSource {
     public let start: Int64
     public let size: Int64
     public var stats: ReadStats { base.stats }
+    public var readFailure: ParseError? { base.readFailure }
 
     public init(_ base: ByteSource, range: Range<Int64>) {
         self.base = base

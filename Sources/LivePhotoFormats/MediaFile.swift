@@ -395,6 +395,11 @@ public struct MediaFile: Sendable {
         } catch {
             file.error = ParseError(.io, "\(error)", offset: 0)
         }
+        if let failure = source.readFailure {
+            // A read failed (I/O, the network, a server's refusal) and a reader may have taken
+            // that for damaged bytes: nothing read around it is the file's.
+            (file.format, file.still, file.movie, file.sidecarDate, file.error) = (.unknown, nil, nil, nil, failure)
+        }
         file.stats = source.stats
         return file
     }

@@ -1,13 +1,13 @@
+internal import CCurlLoader
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A client for S3 and S3-compatible object storage: ranged GETs of one object and
-/// ListObjectsV2 pages, signed with Signature Version 4, with timeouts, bounded bodies and
-/// retries (backoff with jitter) on 5xx, throttling, cut connections and cut bodies. Calls
-/// block the calling thread; many threads may call at once (`check` reads files on `--jobs`
-/// threads, each waiting on its own requests).
+/// ListObjectsV2 pages, signed with Signature Version 4, with a deadline on every try, bounded
+/// bodies and retries (backoff with jitter) on 5xx, throttling, cut connections and cut bodies.
+/// Requests go through libcurl, loaded at run time (`CurlHandle`), only to the endpoint: no
+/// redirect is followed, no dot segment of a key is removed. Calls block the calling thread in
+/// poll(2); many threads may call at once (`check` reads files on `--jobs` threads, each
+/// waiting on its own requests).
 public final class S3Client: @unchecked Sendable {
     public struct Settings: Sendable {
         /// `https://s3.REGION.amazonaws.com` by default; `--endpoint-url` for other services.
@@ -17,15 +17,24 @@ public final class S3Client: @unchecked Sendable {
         /// Bucket in the path (`endpoint/bucket/key`), as S3-compatible services expect; else
         /// in the host name (`bucket.s3.REGION.amazonaws.com`).
         public var pathStyle: Bool
-        /// Seconds a request may wait for its next bytes.
+        /// Seconds one try of a request may take, from connecting to its last byte: a deadline
+        /// for the whole try, not a limit on idle gaps (a server sending a byte a second is
+        /// abandoned when it passes). `--timeout`.
         public var timeout: TimeInterval = 30
+        /// Seconds connecting may take (within `timeout`).
+        public var connectTimeout: TimeInterval = 10
         /// Tries of one request at most (the first and its retries).
         public var attempts = 4
         /// The first retry's wait in seconds; each next one doubles it, with jitter.
         public var backoff: TimeInterval = 0.2
         public var connections = 64
+        /// The `User-Agent` header.
+        public var userAgent = "lpcheck"
         /// Keys a listing page asks for (nil: the service's default, 1,000 on S3).
         public var pageSize: Int?
+        /// Pages one listing may take (`--max-list-pages`): 100,000 pages are 100 million keys
+        /// on S3. A server that never stops is refused there, or sooner when it repeats a token.
+        public var maxListPages = 100_000
 
         public init(endpoint: URL?, region: String, credentials: S3Credentials) {
             self.region = region
@@ -50,41 +59,28 @@ public final class S3Client: @unchecked Sendable {
 
     public let settings: Settings
     private let signer: SignatureV4
-    /// Sessions with their delegates, taken in turn: one FoundationNetworking session on Linux
-    /// keeps two connections to a host whatever `httpMaximumConnectionsPerHost` says (measured
-    /// through the test fixture's proxy: 151 requests of 32 files at once on 2 connections), so
-    /// concurrency comes from several sessions.
-    private let sessions: [(session: URLSession, limiter: BodyLimiter)]
+    /// libcurl handles not in use: each keeps its connections for the next request.
+    private var idle: [CurlHandle] = []
     private let lock = NSLock()
     private var counted = Counters()
-    private var turn = 0
 
     public init(_ settings: Settings) {
         self.settings = settings
         signer = SignatureV4(credentials: settings.credentials, region: settings.region)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = settings.timeout
-        configuration.timeoutIntervalForResource = settings.timeout * 4
-        configuration.httpMaximumConnectionsPerHost = settings.connections
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        sessions = (0..<max(1, settings.connections / 2)).map { _ in
-            let limiter = BodyLimiter()
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 1
-            return (URLSession(configuration: configuration, delegate: limiter, delegateQueue: queue), limiter)
-        }
     }
 
-    deinit { for entry in sessions { entry.session.invalidateAndCancel() } }
-
-    /// The next session in turn.
-    private func nextSession() -> (session: URLSession, limiter: BodyLimiter) {
+    /// A handle for one request, an idle one when there is one.
+    private func takeHandle() throws -> CurlHandle {
         lock.lock()
-        defer { lock.unlock() }
-        turn = (turn + 1) % sessions.count
-        return sessions[turn]
+        let handle = idle.popLast()
+        lock.unlock()
+        return try handle ?? CurlHandle()
+    }
+
+    private func putBack(_ handle: CurlHandle) {
+        lock.lock()
+        if idle.count < settings.connections { idle.append(handle) }
+        lock.unlock()
     }
 
     public var counters: Counters {
@@ -174,94 +170,30 @@ public final class S3Client: @unchecked Sendable {
     }
 
     private func once(url: URL, host: String, path: String, query: [(name: String, value: String)], headers: [(name: String, value: String)], limit: Int, what: String) throws -> Response {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.timeoutInterval = settings.timeout
-        for (name, value) in signer.signedHeaders(method: "GET", host: host, path: path, query: query, headers: headers) {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
+        var lines = signer.signedHeaders(method: "GET", host: host, path: path, query: query, headers: headers).map { "\($0.name): \($0.value)" }
         // No compression: the lengths checked are the bytes asked for.
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        let (session, limiter) = nextSession()
-        let outcome = limiter.run(session.dataTask(with: request), limit: limit)
-        if let failure = outcome.error {
-            throw S3Error(what: what, status: nil, code: "Connection", message: failure, retryable: true)
+        lines.append("Accept-Encoding: identity")
+        let handle = try takeHandle()
+        // Error bodies (XML) are small: a body may pass what was asked by 64 KiB at most.
+        let outcome = handle.get(url: url.absoluteString, headers: lines, limit: limit, slack: 65_536, deadline: settings.timeout,
+                                 connect: min(settings.connectTimeout, settings.timeout), userAgent: settings.userAgent)
+        putBack(handle)
+        let response: Response
+        switch outcome {
+        case .failed(let failure):
+            throw S3Error(what: what, status: nil, code: failure.code, message: failure.message, retryable: failure.retryable)
+        case .answered(let status, let fields, let body):
+            response = Response(status: status, headers: fields, body: body)
         }
-        guard let http = outcome.response else {
-            throw S3Error(what: what, status: nil, code: "Connection", message: "no HTTP response", retryable: true)
+        if let expected = response.headers["content-length"].flatMap(Int.init), expected != response.body.count {
+            throw S3Error(what: what, status: response.status, code: "IncompleteBody", message: "the body ended after \(response.body.count) of \(expected) bytes", retryable: true)
         }
-        var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        if (300..<400).contains(response.status) {
+            throw S3Error(redirect: response, what: what, endpoint: settings.endpoint)
         }
-        let response = Response(status: http.statusCode, headers: fields, body: outcome.body)
-        if let expected = fields["content-length"].flatMap(Int.init), expected != outcome.body.count {
-            throw S3Error(what: what, status: http.statusCode, code: "IncompleteBody", message: "the body ended after \(outcome.body.count) of \(expected) bytes", retryable: true)
-        }
-        guard (200..<300).contains(http.statusCode) else {
+        guard (200..<300).contains(response.status) else {
             throw S3Error(response: response, what: what)
         }
         return response
-    }
-}
-
-/// Collects each task's body up to its limit (a longer body is cancelled and reported), so no
-/// server can make a request allocate more than it asked for.
-final class BodyLimiter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    struct Outcome {
-        var response: HTTPURLResponse?
-        var body: [UInt8] = []
-        var error: String?
-    }
-
-    private final class Pending {
-        let limit: Int
-        var outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        init(limit: Int) { self.limit = limit }
-    }
-
-    private let lock = NSLock()
-    private var pending: [Int: Pending] = [:]
-
-    func run(_ task: URLSessionDataTask, limit: Int) -> Outcome {
-        let entry = Pending(limit: limit)
-        lock.lock()
-        pending[task.taskIdentifier] = entry
-        lock.unlock()
-        task.resume()
-        entry.done.wait()
-        return entry.outcome
-    }
-
-    private func entry(_ task: URLSessionTask) -> Pending? {
-        lock.lock()
-        defer { lock.unlock() }
-        return pending[task.taskIdentifier]
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        entry(dataTask)?.outcome.response = response as? HTTPURLResponse
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let entry = entry(dataTask) else { return }
-        // Error bodies (XML) are small; a body past the limit (and 64 KiB for an error) is cut.
-        if entry.outcome.body.count + data.count > entry.limit + 65_536 {
-            entry.outcome.error = "the server sent more than the \(entry.limit) bytes asked for"
-            dataTask.cancel()
-            return
-        }
-        entry.outcome.body += data
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.lock()
-        let entry = pending.removeValue(forKey: task.taskIdentifier)
-        lock.unlock()
-        guard let entry else { return }
-        if let error, entry.outcome.error == nil { entry.outcome.error = error.localizedDescription }
-        entry.done.signal()
     }
 }

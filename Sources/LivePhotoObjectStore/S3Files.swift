@@ -24,25 +24,47 @@ public final class S3Files: @unchecked Sendable {
         return (String(bucket), String(rest.dropFirst(bucket.count + 1)))
     }
 
+    /// What one listing found: the objects, and the keys refused by name (no URL encoding).
+    public struct Listing: Sendable {
+        public var objects: [(path: String, object: ListPage.Object)] = []
+        public var refused: [(path: String, reason: String)] = []
+    }
+
     /// Every object below `root` as a folder is below it: the object `root` names, or the keys
     /// under `root/` (a prefix ending in `/`, or none, takes everything under it). Keys ending
     /// in `/` (folder markers) are not files.
-    public func list(_ root: String) throws -> [(path: String, object: ListPage.Object)] {
+    public func list(_ root: String) throws -> [(path: String, object: ListPage.Object)] { try listing(root).objects }
+
+    /// `list`, with the keys refused. A key listed twice is taken once; a continuation token
+    /// that comes again, or more pages than `maxListPages`, end the listing with an error (a
+    /// server that never stops would be followed forever).
+    public func listing(_ root: String) throws -> Listing {
         guard let (bucket, prefix) = Self.split(root) else {
             throw S3Error(what: root, status: nil, code: "InvalidPath", message: "an s3:// path names a bucket: s3://BUCKET[/PREFIX]", retryable: false)
         }
-        var found: [(path: String, object: ListPage.Object)] = []
+        var found = Listing()
+        var keys = Set<String>(), tokens = Set<String>()
         var token: String?
+        var pages = 0
         repeat {
-            let page = try client.list(bucket: bucket, prefix: prefix, continuation: token)
-            for object in page.objects where !object.key.hasSuffix("/") {
-                guard prefix.isEmpty || prefix.hasSuffix("/") || object.key == prefix || object.key.hasPrefix(prefix + "/") else { continue }
-                found.append(("\(Self.scheme)\(bucket)/\(object.key)", object))
+            guard pages < client.settings.maxListPages else {
+                throw S3Error(what: root, status: nil, code: "ListingTooLong", message: "the listing went on past \(client.settings.maxListPages) pages (--max-list-pages)", retryable: false)
             }
+            pages += 1
+            let page = try client.list(bucket: bucket, prefix: prefix, continuation: token)
+            for object in page.objects where !object.key.hasSuffix("/") && keys.insert(object.key).inserted {
+                guard prefix.isEmpty || prefix.hasSuffix("/") || object.key == prefix || object.key.hasPrefix(prefix + "/") else { continue }
+                found.objects.append(("\(Self.scheme)\(bucket)/\(object.key)", object))
+            }
+            found.refused += page.refusedKeys.map { ("\(Self.scheme)\(bucket)/\($0)", "the listing gives this key in no URL encoding; it is not read") }
             token = page.nextToken
+            if let token, !tokens.insert(token).inserted {
+                throw S3Error(what: root, status: nil, code: "ListingLoop",
+                              message: "page \(pages) of the listing gave a continuation token of an earlier page again: it would never end", retryable: false)
+            }
         } while token != nil
         lock.lock()
-        for entry in found { listed[entry.path] = entry.object }
+        for entry in found.objects { listed[entry.path] = entry.object }
         lock.unlock()
         return found
     }
@@ -96,7 +118,7 @@ public final class S3Files: @unchecked Sendable {
         let object = listed[path]
         lock.unlock()
         do {
-            let source = try S3Source(client: client, bucket: bucket, key: key, etag: object?.etag)
+            let source = try S3Source(client: client, bucket: bucket, key: key, etag: object?.etag, listedSize: object?.size)
             return MediaFile.inspect(source: source, path: path, options: options)
         } catch let error as S3Error {
             return MediaFile.unopened(path, ParseError(.io, error.description, offset: 0))

@@ -24,6 +24,23 @@ public struct S3Error: Error, CustomStringConvertible, Sendable {
                   retryable: status >= 500 || throttled, retryAfter: response.headers["retry-after"].flatMap(TimeInterval.init))
     }
 
+    /// A redirect (3xx), never followed: credentials go to the endpoint only, and an answer from
+    /// another host is not the object's. S3's `PermanentRedirect` (a bucket in another region)
+    /// names the region or endpoint to use.
+    init(redirect response: S3Client.Response, what: String, endpoint: URL) {
+        let fields = SimpleXML.fields(response.body, ["Code", "Message", "Endpoint", "Region"])
+        let region = response.headers["x-amz-bucket-region"] ?? fields["Region"]
+        var message = "the server redirected the request"
+        if let location = response.headers["location"], let host = URLComponents(string: location)?.host { message += " to \(host)" }
+        message += "; lpcheck sends requests to the endpoint (\(endpoint.host ?? endpoint.absoluteString)) only and did not follow it"
+        if let region, !region.isEmpty {
+            message += ": the bucket is in \(region), use --region \(region)"
+        } else if let other = fields["Endpoint"], !other.isEmpty {
+            message += ": the bucket is served by \(other), use --endpoint-url https://\(other)"
+        }
+        self.init(what: what, status: response.status, code: fields["Code"] ?? "Redirect", message: message, retryable: false)
+    }
+
     public var description: String {
         let detail = message.isEmpty ? code : "\(code): \(message)"
         switch status {
@@ -48,14 +65,20 @@ public struct ListPage: Sendable {
 
     public var objects: [Object] = []
     public var nextToken: String?
+    /// Keys that are no URL encoding, as the server sent them: refused by name, not read (the
+    /// object they name cannot be asked for as listed).
+    public var refusedKeys: [String] = []
 
     init(xml: [UInt8], bucket: String) throws {
         let contents = SimpleXML.elements(xml, "Contents")
         for element in contents {
             let fields = SimpleXML.fields(element, ["Key", "Size", "ETag", "LastModified"])
-            guard let encoded = fields["Key"], let key = encoded.replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                  let size = fields["Size"].flatMap(Int64.init), size >= 0 else {
+            guard let encoded = fields["Key"], let size = fields["Size"].flatMap(Int64.init), size >= 0 else {
                 throw S3Error(what: "s3://\(bucket)", status: nil, code: "BadListing", message: "a listed object without a key or size", retryable: false)
+            }
+            guard let key = encoded.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
+                refusedKeys.append(encoded)
+                continue
             }
             objects.append(Object(key: key, size: size, etag: fields["ETag"] ?? "", lastModified: fields["LastModified"].flatMap(Self.seconds)))
         }

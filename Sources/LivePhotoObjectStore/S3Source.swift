@@ -14,6 +14,9 @@ public final class S3Source: ByteSource {
     public let size: Int64
     /// The object's ETag (from the listing or the first GET).
     public let etag: String?
+    /// The first GET that failed after the head, as the readers were told (they may have
+    /// caught it): `MediaFile.inspect` makes the object unread.
+    public private(set) var readFailure: ParseError?
     public private(set) var stats = ReadStats()
     /// GETs this object took and the bytes they brought.
     public private(set) var gets = 0
@@ -32,34 +35,64 @@ public final class S3Source: ByteSource {
         return [".mov", ".mp4", ".m4v", ".qt"].contains(where: lower.hasSuffix) ? 4096 : 16_384
     }
 
-    /// Opens the object with its head GET. `etag` (from a listing) refuses another version.
-    public init(client: S3Client, bucket: String, key: String, etag: String? = nil) throws {
+    /// Opens the object with its head GET. `etag` (from a listing) refuses another version;
+    /// `listedSize` (from a listing) is the size the server must then agree with: an answer that
+    /// gives the object another size is the server's fault, never the file's damage.
+    public init(client: S3Client, bucket: String, key: String, etag: String? = nil, listedSize: Int64? = nil) throws {
         (self.client, self.bucket, self.key) = (client, bucket, key)
+        let what = "s3://\(bucket)/\(key)"
         let head: S3Client.Response
         do {
             head = try client.get(bucket: bucket, key: key, range: 0..<Self.headSize(key), ifMatch: etag)
         } catch let error as S3Error where error.status == 416 {
             // Only an empty object has no byte 0.
+            if let listedSize, listedSize > 0 {
+                throw S3Error(what: what, status: 416, code: error.code,
+                              message: "the server refused byte 0 (416) of an object listed with \(listedSize) bytes", retryable: false)
+            }
             (size, self.etag) = (0, etag)
             gets = 1
             return
         }
         gets = 1
         fetchedBytes = Int64(head.body.count)
+        if let etag, let answered = head.headers["etag"], answered != etag {
+            throw S3Error(what: what, status: head.status, code: "ETagChanged",
+                          message: "the server answered with ETag \(answered) for the object listed with \(etag) (it ignored If-Match)", retryable: false)
+        }
         self.etag = etag ?? head.headers["etag"]
+        let total: Int64
         if head.status == 206 {
-            guard let total = head.totalSize, total >= 0, total >= Int64(head.body.count) else {
-                throw S3Error(what: "s3://\(bucket)/\(key)", status: 206, code: "BadRange", message: "a partial answer without the object's size", retryable: false)
+            if let listedSize, let claimed = head.totalSize, claimed != listedSize {
+                throw S3Error(what: what, status: head.status, code: "SizeChanged",
+                              message: "the server says the object has \(claimed) bytes; its listing said \(listedSize)", retryable: false)
             }
-            size = total
+            guard let claimed = head.totalSize, claimed >= 0, claimed >= Int64(head.body.count) else {
+                throw S3Error(what: what, status: 206, code: "BadRange", message: "a partial answer without the object's size", retryable: false)
+            }
+            total = claimed
         } else {
             // The whole object (a server that ignores Range, within the head's size).
-            size = Int64(head.body.count)
+            total = Int64(head.body.count)
         }
+        if let listedSize, listedSize != total {
+            throw S3Error(what: what, status: head.status, code: "SizeChanged",
+                          message: "the server says the object has \(total) bytes; its listing said \(listedSize)", retryable: false)
+        }
+        size = total
         if !head.body.isEmpty { held = [(0, head.body)] }
     }
 
     public func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        do {
+            return try fetch(at: offset, count: count)
+        } catch let error as ParseError where error.code == .io {
+            if readFailure == nil { readFailure = error }
+            throw error
+        }
+    }
+
+    private func fetch(at offset: Int64, count: Int) throws -> [UInt8] {
         try checkRange(offset, count, path: "s3://\(bucket)/\(key)")
         if count == 0 { return [] }
         let end = offset + Int64(count)
@@ -76,6 +109,12 @@ public final class S3Source: ByteSource {
         }
         gets += 1
         fetchedBytes += Int64(response.body.count)
+        if let etag, let answered = response.headers["etag"], answered != etag {
+            throw ParseError(.io, "s3://\(bucket)/\(key): the ETag changed between reads (\(etag), then \(answered)): the server ignores If-Match or the object is being replaced", offset: start)
+        }
+        if response.status == 206, let total = response.totalSize, total != size {
+            throw ParseError(.io, "s3://\(bucket)/\(key): the server says the object has \(total) bytes, after \(size)", offset: start)
+        }
         let body = response.status == 206 ? response.body : Array(response.body.dropFirst(Int(min(start, Int64(response.body.count)))).prefix(Int(stop - start)))
         guard response.status != 206 || response.rangeStart == start, body.count == Int(stop - start) else {
             throw ParseError(.io, "s3://\(bucket)/\(key): asked for \(stop - start) bytes at \(start), got \(body.count)", offset: start)

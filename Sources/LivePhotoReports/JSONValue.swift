@@ -106,6 +106,12 @@ public enum JSONValue: Sendable, Equatable {
                 case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                     escaped = unicodeEscape(0x2000 | UInt32(bytes[index + 2] - 0x80))
                     width = 3
+                case 0xD8, 0xE2:
+                    // Bidirectional controls as `\u202e`: the same string, and a report shown
+                    // in a terminal or a page cannot reorder its text.
+                    let control = EscapeWriter.bidiControl(bytes, at: index)
+                    escaped = control.map { unicodeEscape($0.value) }
+                    width = control?.width ?? 1
                 default:
                     escaped = nil
                 }
@@ -131,7 +137,7 @@ public enum JSONValue: Sendable, Equatable {
         var table = [UInt8](repeating: 0, count: 256)
         for byte in 0..<0x20 { table[byte] = reportClass | minimalClass }
         for byte in "\"\\".utf8 { table[Int(byte)] = reportClass | minimalClass }
-        for byte: UInt8 in [0x7F, 0xE2, 0xF4] { table[Int(byte)] = reportClass }
+        for byte: UInt8 in [0x7F, 0xD8, 0xE2, 0xF4] { table[Int(byte)] = reportClass }
         for byte in "<>&".utf8 { table[Int(byte)] = reportClass }
         return table
     }()
@@ -164,6 +170,11 @@ extension String {
             case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 code(0x2000 | UInt32(bytes[index + 2] - 0x80))
                 return 3
+            case 0xD8, 0xE2:
+                // Bidirectional controls: shown raw, an override reorders the rest of the line.
+                guard let (value, width) = EscapeWriter.bidiControl(bytes, at: index) else { return 0 }
+                code(value)
+                return width
             default: return 0
             }
             return 1
@@ -171,6 +182,6 @@ extension String {
     }
 
     /// The bytes `terminalSafe` looks at: controls, DEL, and the lead bytes of C1 controls (C2),
-    /// U+2028/U+2029 (E2) and raw file-name bytes (F4).
-    private static let mayNeedTerminalEscape: [Bool] = EscapeWriter.table(extra: [0x7F, 0xC2, 0xE2, 0xF4])
+    /// bidirectional controls (D8, E2), U+2028/U+2029 (E2) and raw file-name bytes (F4).
+    private static let mayNeedTerminalEscape: [Bool] = EscapeWriter.table(extra: [0x7F, 0xC2, 0xD8, 0xE2, 0xF4])
 }

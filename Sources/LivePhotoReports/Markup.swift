@@ -20,6 +20,11 @@ public enum Markup {
             case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
                 out += Array((bytes[index + 2] == 0xBE ? "U+FFFE" : "U+FFFF").utf8)
                 return 3
+            case 0xD8, 0xE2:
+                // Bidirectional controls are shown as controls are: a page cannot reorder text.
+                guard let (value, width) = EscapeWriter.bidiControl(bytes, at: index) else { return 0 }
+                out += Array(("U+" + String(value, radix: 16, uppercase: true).leftPadded(4)).utf8)
+                return width
             default: return 0
             }
             return 1
@@ -27,8 +32,8 @@ public enum Markup {
     }
 
     /// The bytes `escape` looks at: the five specials, controls, and the lead bytes of
-    /// U+FFFE/U+FFFF (EF) and of raw file-name bytes (F4).
-    private static let mayNeedEscape: [Bool] = EscapeWriter.table(extra: Array("&<>\"'".utf8) + [0xEF, 0xF4])
+    /// U+FFFE/U+FFFF (EF), of bidirectional controls (D8, E2) and of raw file-name bytes (F4).
+    private static let mayNeedEscape: [Bool] = EscapeWriter.table(extra: Array("&<>\"'".utf8) + [0xD8, 0xE2, 0xEF, 0xF4])
 }
 
 /// Rewrites text where a rule says so, copying the runs between untouched.
@@ -83,6 +88,21 @@ enum EscapeWriter {
     }
 
     /// A byte table: controls (below 0x20) and `extra` marked.
+    /// The bidirectional formatting character whose UTF-8 starts at `index` (U+061C, U+200E,
+    /// U+200F, U+202A...U+202E, U+2066...U+2069) and its width, else nil. Shown raw, an override
+    /// reorders what follows it: `IMG_\u{202E}GPJ.exe` displays as `IMG_exe.JPG`.
+    static func bidiControl<Bytes: RandomAccessCollection>(_ bytes: Bytes, at index: Int) -> (value: UInt32, width: Int)? where Bytes.Element == UInt8, Bytes.Index == Int {
+        let lead = bytes[index]
+        if lead == 0xD8, index + 1 < bytes.count, bytes[index + 1] == 0x9C { return (0x061C, 2) }
+        guard lead == 0xE2, index + 2 < bytes.count else { return nil }
+        let (second, third) = (bytes[index + 1], bytes[index + 2])
+        let value = 0x2000 | UInt32(second & 0x03) << 6 | UInt32(third & 0x3F)
+        switch (second, third) {
+        case (0x80, 0x8E), (0x80, 0x8F), (0x80, 0xAA...0xAE), (0x81, 0xA6...0xA9): return (value, 3)
+        default: return nil
+        }
+    }
+
     static func table(extra: [UInt8]) -> [Bool] {
         var table = [Bool](repeating: false, count: 256)
         for byte in 0..<0x20 { table[byte] = true }

@@ -8,7 +8,13 @@ import LivePhotoObjectStore
 public struct ObjectStoreOptions: Sendable {
     public var endpoint: String?
     public var region: String?
-    public init(endpoint: String? = nil, region: String? = nil) { (self.endpoint, self.region) = (endpoint, region) }
+    /// Seconds one try of a request may take, from connecting to its last byte.
+    public var timeout: Double
+    /// Pages one listing may take.
+    public var maxListPages: Int
+    public init(endpoint: String? = nil, region: String? = nil, timeout: Double = 30, maxListPages: Int = 100_000) {
+        (self.endpoint, self.region, self.timeout, self.maxListPages) = (endpoint, region, timeout, maxListPages)
+    }
 
     /// Files read at once when a run reads object storage and `--jobs` is not given: requests
     /// wait on the network, not the cores (docs/scale.md: about 30 files in flight keep 50 ms
@@ -55,7 +61,10 @@ extension RunSettings {
             }
             endpoint = url
         }
-        let settings = S3Client.Settings(endpoint: endpoint, region: objectStoreOptions.region ?? S3Credentials.region(), credentials: credentials)
+        var settings = S3Client.Settings(endpoint: endpoint, region: objectStoreOptions.region ?? S3Credentials.region(), credentials: credentials)
+        settings.timeout = objectStoreOptions.timeout
+        settings.maxListPages = objectStoreOptions.maxListPages
+        settings.userAgent = "lpcheck/\(Release.version)"
         return S3Files(client: S3Client(settings))
     }
 
@@ -77,15 +86,20 @@ extension RunSettings {
         let stampsComplete = found.stamps.count == found.files.count
         var stamps = found.stamps
         if let objects {
+            // A prefix given twice, or inside another given, lists its objects once (as a local
+            // folder given twice is walked once).
+            var taken = Set<String>()
             for root in paths where S3Files.isS3(root) {
-                let listing: [(path: String, object: ListPage.Object)]
+                let listing: S3Files.Listing
                 do {
-                    listing = try objects.list(root)
+                    listing = try objects.listing(root)
                 } catch {
-                    io.error("lpcheck: cannot list \(root.terminalSafe): \(error)")
+                    io.error("lpcheck: cannot list \(root.terminalSafe): \("\(error)".terminalSafe)")
                     throw RunFailure(status: 2)
                 }
-                let sorted = discovery.sorted(listing.map { ($0.path, FileStamp(object: $0.object)) })
+                found.problems += listing.refused
+                let fresh = listing.objects.filter { taken.insert($0.path).inserted }
+                let sorted = discovery.sorted(fresh.map { ($0.path, FileStamp(object: $0.object)) })
                 found.files += sorted.files
                 found.hidden += sorted.hidden
                 stamps += sorted.stamps

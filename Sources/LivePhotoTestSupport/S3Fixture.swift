@@ -30,23 +30,11 @@ public final class S3Fixture: @unchecked Sendable {
         process.arguments = [Locations.packageRoot.appendingPathComponent("Scripts/s3_fixture.py").path, "--log", log.path]
             + uploads.flatMap { ["--upload", "\($0.folder)=\($0.prefix)"] } + arguments
         input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The first line says where the bucket is; nothing is said when the fixture failed.
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { break }
-            line += byte
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-              let endpoint = object["endpoint"] as? String, let bucket = object["bucket"] as? String,
+        let object = try ChildServer.start(process, input: input, name: "the S3 fixture")
+        guard let endpoint = object["endpoint"] as? String, let bucket = object["bucket"] as? String,
               let accessKey = object["accessKey"] as? String, let secretKey = object["secretKey"] as? String else {
             process.terminate()
-            throw FixtureError(message: "the S3 fixture did not start: \(String(decoding: line, as: UTF8.self))")
+            throw FixtureError(message: "the S3 fixture did not say where it is: \(object)")
         }
         (self.endpoint, self.bucket, self.accessKey, self.secretKey) = (endpoint, bucket, accessKey, secretKey)
         renamed = object["renamed"] as? [String: String] ?? [:]
@@ -91,6 +79,30 @@ public final class S3Fixture: @unchecked Sendable {
             text = text.replacingOccurrences(of: "s3://\(bucket)/\(key)", with: "s3://\(bucket)/\(original)")
         }
         return text
+    }
+}
+
+/// A server script run as a child: started with a pipe for its standard input (closing it stops
+/// the script), its first line of standard output read as the JSON object that says where it is.
+enum ChildServer {
+    static func start(_ process: Process, input: Pipe, name: String) throws -> [String: Any] {
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line says where the server is; nothing is said when the script failed.
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line += byte
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+            process.terminate()
+            throw FixtureError(message: "\(name) did not start: \(String(decoding: line, as: UTF8.self))")
+        }
+        return object
     }
 }
 

@@ -26,13 +26,16 @@ struct HostileAnswerTests {
         #expect(page.nextToken == "1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=")
     }
 
-    @Test("a truncated listing without a token, a negative size or a key that is no URL encoding are refused by name")
-    func badListingsRefused() {
-        for (from, to) in [("<NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken>", ""), ("<Size>0</Size>", "<Size>-1</Size>"),
-                           ("lib/IMG%201.HEIC", "lib/IMG%2.HEIC")] {
+    @Test("a truncated listing without a token or a negative size are refused by name; a key that is no URL encoding is refused alone, the other keys read")
+    func badListingsRefused() throws {
+        for (from, to) in [("<NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken>", ""), ("<Size>0</Size>", "<Size>-1</Size>")] {
             let xml = Array(String(decoding: Self.listing, as: UTF8.self).replacingOccurrences(of: from, with: to).utf8)
             #expect(throws: S3Error.self) { try ListPage(xml: xml, bucket: "photos") }
         }
+        let xml = Array(String(decoding: Self.listing, as: UTF8.self).replacingOccurrences(of: "lib/IMG%201.HEIC", with: "lib/IMG%2.HEIC").utf8)
+        let page = try ListPage(xml: xml, bucket: "photos")
+        #expect(page.refusedKeys == ["lib/IMG%2.HEIC"])
+        #expect(page.objects.map(\.key) == ["lib/café & co.MOV"])
     }
 
     @Test("20,000 listings and error bodies cut short or with bytes changed are read or refused, never trapped on")

@@ -71,5 +71,16 @@ struct ObjectStoreArguments: ParsableArguments {
     @Option(help: "For s3:// paths: the region requests are signed for (default: AWS_REGION, AWS_DEFAULT_REGION, ~/.aws/config, else us-east-1).")
     var region: String?
 
-    var options: ObjectStoreOptions { ObjectStoreOptions(endpoint: endpointUrl, region: region) }
+    @Option(help: ArgumentHelp("For s3:// paths: the seconds one try of a request may take, connecting to last byte (a deadline, not an idle limit); each request is tried 4 times at most.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Option(help: "For s3:// paths: the pages one listing may take (1,000 keys a page on S3); a listing that goes on, or repeats a page's token, ends with an error.")
+    var maxListPages: Int = 100_000
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes seconds from above 0 to 86400") }
+        guard maxListPages > 0 else { throw ValidationError("--max-list-pages takes a whole number above 0") }
+    }
+
+    var options: ObjectStoreOptions { ObjectStoreOptions(endpoint: endpointUrl, region: region, timeout: timeout, maxListPages: maxListPages) }
 }
