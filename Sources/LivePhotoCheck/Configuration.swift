@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoFormats
 import Yams
 
 /// `.lpcheck.yml`: which rules run, at which severity, which paths are left out, and the rules'
@@ -48,16 +49,45 @@ public struct Configuration: Sendable {
 
     public static let fileName = ".lpcheck.yml"
 
+    /// A configuration's limits, checked before anything is expanded (a CI runner may read one
+    /// from any pull request): its size, its nesting on a line and in flow brackets (the YAML
+    /// reader nests a call per level), and the values it holds once aliases are followed (a
+    /// 400-byte file of anchors and aliases stands for billions).
+    public enum Limits {
+        public static let bytes = 64 << 10
+        public static let nesting = 32
+        public static let values = 10_000
+    }
+
     public static func load(path: String) throws -> Configuration {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "\(path): cannot read") }
-        return try parse(String(decoding: data, as: UTF8.self), source: path)
+        let handle = PathBytes.open(path, O_RDONLY)
+        guard handle >= 0 else { throw Problem(description: "\(path): cannot read: \(String(cString: strerror(errno)))") }
+        defer { close(handle) }
+        var bytes = [UInt8](repeating: 0, count: Limits.bytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let room = bytes.count - count
+            let got = bytes.withUnsafeMutableBytes { read(handle, $0.baseAddress.map { $0 + count }, room) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw Problem(description: "\(path): cannot read: \(String(cString: strerror(errno)))") }
+            if got == 0 { break }
+            count += got
+        }
+        guard count <= Limits.bytes else { throw Problem(description: "\(path): over \(Limits.bytes / 1024) KiB; a configuration is a few lines") }
+        return try parse(String(decoding: bytes.prefix(count), as: UTF8.self), source: path)
     }
 
     public static func parse(_ text: String, source: String = fileName) throws -> Configuration {
         var configuration = Configuration()
         let loaded: Any?
         do {
-            loaded = try Yams.load(yaml: text)
+            guard text.utf8.count <= Limits.bytes else { throw Problem(description: "over \(Limits.bytes / 1024) KiB; a configuration is a few lines") }
+            try checkNesting(text)
+            guard let node = try Yams.compose(yaml: text) else { return configuration }
+            try checkValues(node)
+            loaded = Constructor.default.any(from: node)
+        } catch let problem as Problem {
+            throw Problem(description: "\(source): \(problem.description)")
         } catch {
             throw Problem(description: "\(source): not valid YAML: \(error)")
         }
@@ -99,8 +129,8 @@ public struct Configuration: Sendable {
         if let settings = root["settings"] {
             guard let map = settings as? [String: Any] else { throw Problem(description: "\(source): 'settings' must be a mapping") }
             for (key, value) in map {
-                guard let number = (value as? Double) ?? (value as? Int).map(Double.init), number > 0 else {
-                    throw Problem(description: "\(source): setting '\(key)' must be a positive number")
+                guard let number = (value as? Double) ?? (value as? Int).map(Double.init), number > 0, number.isFinite else {
+                    throw Problem(description: "\(source): setting '\(key)' must be a positive finite number")
                 }
                 switch key {
                 case "maxMovieSeconds": configuration.context.maxMovieSeconds = number
@@ -114,7 +144,61 @@ public struct Configuration: Sendable {
             guard let level = FailLevel(rawValue: "\(failOn)") else { throw Problem(description: "\(source): failOn must be error, warning, info or never") }
             configuration.failOn = level
         }
+        if let contradiction = configuration.contradiction { throw Problem(description: "\(source): \(contradiction)") }
         return configuration
+    }
+
+    /// Settings that cannot hold together, said as an error rather than taken silently: an
+    /// expectation whose rule is turned off would pass every item it is there to refuse.
+    public var contradiction: String? {
+        if let expect = context.expect, let severity = severities[UnexpectedItem.description.identifier], severity == nil {
+            return "expect: \(expect.rawValue) needs the rule \(UnexpectedItem.description.identifier), which is turned off"
+        }
+        return nil
+    }
+
+    /// Refuses text that nests deeper than `Limits.nesting` on one line (`- - -`, `? ? ?`, by
+    /// indentation) or in flow brackets, counted over the bytes (quotes and comments included: a
+    /// bracket there only counts against the file).
+    static func checkNesting(_ text: String) throws {
+        var flow = 0
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
+            var indicators = 0
+            var previous: UInt8 = UInt8(ascii: " ")
+            for byte in line {
+                switch byte {
+                case UInt8(ascii: "["), UInt8(ascii: "{"): flow += 1
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): flow = max(0, flow - 1)
+                case UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"): if previous == UInt8(ascii: " ") { indicators += 1 }
+                default: break
+                }
+                guard flow <= Limits.nesting else { throw Problem(description: "nested deeper than \(Limits.nesting) brackets") }
+                previous = byte
+            }
+            guard indent / 2 + indicators <= Limits.nesting * 2 else { throw Problem(description: "nested deeper than \(Limits.nesting) levels on a line") }
+        }
+    }
+
+    /// Refuses a document of more than `Limits.values` values once its aliases are followed,
+    /// counting without expanding anything (the reader shares an alias's node).
+    static func checkValues(_ root: Node) throws {
+        var pending = [root]
+        var seen = 0
+        while let node = pending.popLast() {
+            seen += 1
+            guard seen <= Limits.values else {
+                throw Problem(description: "more than \(Limits.values) values once its aliases are followed (anchors and aliases that multiply are refused)")
+            }
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping { pending.append(key); pending.append(value) }
+            case .sequence(let sequence):
+                pending.append(contentsOf: sequence)
+            case .scalar, .alias:
+                break
+            }
+        }
     }
 
     /// The severity a rule runs at; nil when disabled: as configured, else its own when the

@@ -24,8 +24,9 @@ public enum Converter {
             case .livePhoto: try planLivePhoto(&plan, folder: folder, options: options)
             case .motionPhoto: try planMotionPhoto(&plan, folder: folder, options: options)
             }
-            for file in plan.files where PathBytes.exists(file.destination) && !options.force {
-                throw RepairProblem("\(file.destination) exists (use --force to replace it)")
+            for file in plan.files {
+                try SafeFileWriter.refuseNewOutput(file.destination, inputs: item.files.map(\.path))
+                if PathBytes.exists(file.destination) && !options.force { throw RepairProblem("\(file.destination) exists (use --force to replace it)") }
             }
         } catch {
             plan.problems.append("\(error)")

@@ -80,10 +80,36 @@ public enum SafeFileWriter {
         public var notes: [String] = []
     }
 
+    /// Refuses a new file's `destination` (make, convert) that is a symbolic link (renamed over,
+    /// a link would be replaced; followed, its target anywhere on disk would be) or that is one
+    /// of `inputs` (the same path, or the same device and inode): `--force` does not change that.
+    public static func refuseNewOutput(_ destination: String, inputs: [String]) throws {
+        var info = stat()
+        guard PathBytes.linkStatus(destination, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            var target = [UInt8](repeating: 0, count: 4096)
+            let count = target.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return -1 }
+                return PathBytes.withCString(destination) { readlink($0, base, 4096) }
+            }
+            let named = count > 0 ? " (to " + PathBytes.string(target.prefix(count)) + ")" : ""
+            throw Failure("\(destination) is a symbolic link\(named): lpcheck writes new files and never through a link; remove it or choose another --output")
+        }
+        for input in inputs {
+            var other = stat()
+            if input == destination || (PathBytes.status(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino) {
+                throw Failure("\(destination) is the input \(input): it would be replaced by what is made from it; choose another --output")
+            }
+        }
+    }
+
     /// Writes `patch` (pieces of `original` and new bytes) to a temporary file beside `destination`.
+    /// A replacement (`original == destination`, repair) writes the file a link points to; a new
+    /// file never goes through a link (`refuseNewOutput`).
     public static func stage(_ patch: FilePatch, original: String, destination: String, identity: Identity?) throws -> Staged {
         let inPlace = original == destination
-        let destination = throughLinks(destination)
+        if !inPlace { try refuseNewOutput(destination, inputs: [original]) }
+        let destination = inPlace ? throughLinks(destination) : destination
         let original = inPlace ? destination : original
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent

@@ -40,9 +40,17 @@ public struct MakeRun {
         let base = ((still as NSString).lastPathComponent as NSString).deletingPathExtension
         let stillExtension = stillFile.format == .jpeg ? "JPG" : "HEIC"
         let destinations = [still: output + "/" + base + "." + stillExtension, movie: output + "/" + base + ".MOV"]
-        for destination in destinations.values where PathBytes.exists(destination) && !force {
-            io.error("lpcheck: \(destination.terminalSafe) exists (use --force to replace it)")
-            throw RunFailure(status: 2)
+        for destination in destinations.values.sorted() {
+            do {
+                try SafeFileWriter.refuseNewOutput(destination, inputs: [still, movie])
+            } catch {
+                io.error("lpcheck: nothing written: \("\(error)".terminalSafe)")
+                throw RunFailure(status: 2)
+            }
+            if PathBytes.exists(destination) && !force {
+                io.error("lpcheck: \(destination.terminalSafe) exists (use --force to replace it)")
+                throw RunFailure(status: 2)
+            }
         }
         var options = self.options
         options.backup = false

@@ -40,6 +40,10 @@ public struct RunSettings: Sendable {
         }
         if let failOn { checker.configuration.failOn = failOn }
         if let expect { checker.configuration.context.expect = expect }
+        if let contradiction = checker.configuration.contradiction {
+            io.error("lpcheck: \(contradiction)")
+            throw RunFailure(status: 2)
+        }
         if let profile { checker.configuration.profile = profile }
         checker.version = version
         return checker

@@ -1,0 +1,134 @@
+import Foundation
+import LivePhotoTestSupport
+import Testing
+
+/// Writers' output folders and configuration files set by a hostile user: a link in the output
+/// folder is never written through, `make` never replaces its own inputs, a configuration that
+/// expands without bound is refused before it is expanded.
+@Suite(.enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
+struct HostileSettingsTests {
+    static func lpcheck(_ arguments: [String], in folder: URL? = nil, timeout: Double = 120) throws -> ProcessResult {
+        let binary = try #require(Locations.lpcheckBinary).path
+        guard let folder else { return try ProcessResult.run(binary, arguments, timeout: timeout) }
+        // In `folder`, where a `.lpcheck.yml` is read from.
+        return try ProcessResult.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder.path, binary] + arguments, timeout: timeout)
+    }
+
+    static func folder(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func sha256(_ url: URL) throws -> String {
+        try ProcessResult.run("/usr/bin/sha256sum", [url.path]).text.split(separator: " ").first.map(String.init) ?? ""
+    }
+
+    static let still = Locations.samples.appendingPathComponent("camera-pair.jpg")
+    static let movie = Locations.samples.appendingPathComponent("camera-pair.mov")
+
+    @Test("make --force and convert --force with a symbolic link at an output's name: refused naming the link's target; the target and the link are unchanged")
+    func linksNotWrittenThrough() throws {
+        let root = try Self.folder("links")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let victim = root.appendingPathComponent("victim.txt")
+        try Data("precious, elsewhere on disk\n".utf8).write(to: victim)
+        let before = try Self.sha256(victim)
+        let output = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        for name in ["camera-pair.JPG", "camera-pair.MP.jpg"] {
+            try FileManager.default.createSymbolicLink(atPath: output.appendingPathComponent(name).path, withDestinationPath: victim.path)
+        }
+        let made = try Self.lpcheck(["make", Self.still.path, Self.movie.path, "--output", output.path, "--force"])
+        #expect(made.status == 2, "\(made.text)\(made.stderr)")
+        #expect(made.stderr.contains("symbolic link (to \(victim.path))"), "\(made.stderr)")
+        let converted = try Self.lpcheck(["convert", Self.still.path, Self.movie.path, "--to", "motion-photo", "--output", output.path, "--force"])
+        #expect(converted.status != 0)
+        #expect(converted.text.contains("symbolic link (to \(victim.path))"), "\(converted.text)")
+        #expect(!converted.text.contains("wrote"))
+        #expect(try Self.sha256(victim) == before)
+        for name in ["camera-pair.JPG", "camera-pair.MP.jpg"] {
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: output.appendingPathComponent(name).path) == victim.path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("camera-pair.MOV").path))
+    }
+
+    @Test("make --output beside its inputs, with and without --force: refused as the input, both inputs unchanged")
+    func makeKeepsItsInputs() throws {
+        let root = try Self.folder("make-inputs")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let still = root.appendingPathComponent("camera-pair.JPG"), movie = root.appendingPathComponent("camera-pair.MOV")
+        try FileManager.default.copyItem(at: Self.still, to: still)
+        try FileManager.default.copyItem(at: Self.movie, to: movie)
+        let sums = try [Self.sha256(still), Self.sha256(movie)]
+        for force in [false, true] {
+            let result = try Self.lpcheck(["make", still.path, movie.path, "--output", root.path] + (force ? ["--force"] : []))
+            #expect(result.status == 2, "\(result.text)\(result.stderr)")
+            #expect(result.stderr.contains("is the input"), "\(result.stderr)")
+        }
+        // The same files through another path (a hard link's name is another path, one inode).
+        let relative = try Self.lpcheck(["make", still.path, movie.path, "--output", root.path + "/./", "--force"])
+        #expect(relative.status == 2 && relative.stderr.contains("is the input"), "\(relative.stderr)")
+        #expect(try [Self.sha256(still), Self.sha256(movie)] == sums)
+    }
+
+    /// Runs lpcheck in `folder` under python3, which reports the child's peak resident memory
+    /// (KiB) and CPU seconds (user and system) from getrusage after it ends.
+    static func measured(_ arguments: [String], in folder: URL) throws -> (status: Int, stderr: String, kilobytes: Int, cpu: Double) {
+        let binary = try #require(Locations.lpcheckBinary).path
+        let python = try #require(Locations.tool("python3"))
+        let script = """
+        import resource, subprocess, sys
+        run = subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        sys.stdout.write(f"{run.returncode} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}\\n")
+        sys.stdout.write(run.stderr.decode("utf-8", "replace"))
+        """
+        let result = try ProcessResult.run(python, ["-c", script, folder.path, binary] + arguments, timeout: 120)
+        let lines = result.text.split(separator: "\n", maxSplits: 1)
+        let fields = try #require(lines.first).split(separator: " ")
+        try #require(fields.count == 3, "\(result.text)\(result.stderr)")
+        return (Int(fields[0]) ?? -1, lines.count > 1 ? String(lines[1]) : "", Int(fields[1]) ?? -1, Double(fields[2]) ?? -1)
+    }
+
+    @Test("a 352-byte .lpcheck.yml of anchors and aliases (10^9 values) exits 2 naming the reason, in under a second of CPU and 50 MB; deep nesting on a line or in brackets is refused the same way")
+    func configurationBombs() throws {
+        let root = try Self.folder("config-bomb")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var lines = ["a: &a [\(Array(repeating: "\"x\"", count: 10).joined(separator: ","))]"]
+        for (name, previous) in zip("bcdefghi", "abcdefgh") {
+            lines.append("\(name): &\(name) [\(Array(repeating: "*\(previous)", count: 10).joined(separator: ","))]")
+        }
+        let bombs = [lines.joined(separator: "\n") + "\n",
+                     String(repeating: "- ", count: 30_000) + "x\n",
+                     "exclude: " + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000) + "\n"]
+        let reasons = ["more than 10000 values", "levels on a line", "brackets"]
+        for (bomb, reason) in zip(bombs, reasons) {
+            try Data(bomb.utf8).write(to: root.appendingPathComponent(".lpcheck.yml"))
+            let run = try Self.measured(["check", Self.still.path], in: root)
+            #expect(run.status == 2, "\(reason): \(run.stderr)")
+            #expect(run.stderr.contains(reason), "\(run.stderr)")
+            #expect(run.cpu < 1, "\(reason): \(run.cpu) s of CPU")
+            #expect(run.kilobytes < 50_000, "\(reason): \(run.kilobytes) KiB")
+        }
+        // Anchors and aliases that do not multiply are still YAML lpcheck reads.
+        try Data("settings: &s\n  maxMovieSeconds: 4\nexclude: [\"*.tmp\"]\n".utf8).write(to: root.appendingPathComponent(".lpcheck.yml"))
+        #expect(try Self.lpcheck(["check", Self.still.path, Self.movie.path], in: root).status == 0)
+    }
+
+    @Test("contradictions and impossible settings are errors (exit 2): expect with unexpected-item off (in the file, or --expect on the command line), maxMovieSeconds .inf")
+    func contradictionsRefused() throws {
+        let root = try Self.folder("config-contradiction")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cases = [("expect: live-photo\nrules:\n  unexpected-item: off\n", [String](), "needs the rule unexpected-item"),
+                     ("rules:\n  unexpected-item: off\n", ["--expect", "live-photo"], "needs the rule unexpected-item"),
+                     ("settings:\n  maxMovieSeconds: .inf\n", [], "positive finite number"),
+                     ("settings:\n  frameDurationRatio: .nan\n", [], "positive finite number")]
+        for (text, arguments, reason) in cases {
+            try Data(text.utf8).write(to: root.appendingPathComponent(".lpcheck.yml"))
+            let result = try Self.lpcheck(["check", Locations.samples.appendingPathComponent("plain-frame.jpg").path] + arguments, in: root)
+            #expect(result.status == 2, "\(text): \(result.stderr)")
+            #expect(result.stderr.contains(reason), "\(result.stderr)")
+        }
+    }
+}
