@@ -1,3 +1,4 @@
+import LivePhotoFormats
 import LivePhotoCheck
 
 /// SARIF 2.1.0 for code-scanning UIs: the rules as the driver's rules, findings as results with
@@ -43,11 +44,12 @@ public enum CheckSARIF: Sendable {
         }
     }
 
-    /// A relative URI reference for a path: percent-encodes what URIs do not allow.
+    /// A relative URI reference for a path: percent-encodes what URIs do not allow, over the
+    /// name's own bytes (a byte that is not UTF-8, `IMG_\xE9.HEIC`, is `IMG_%E9.HEIC`).
     static func uri(_ path: String) -> String {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
         var out = ""
-        for byte in path.utf8 {
+        for byte in PathBytes.bytes(path) {
             let character = Character(Unicode.Scalar(byte))
             if byte < 0x80 && allowed.contains(character) {
                 out.append(character)

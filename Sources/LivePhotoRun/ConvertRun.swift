@@ -26,7 +26,7 @@ public struct ConvertRun {
     public func run() throws {
         try settings.refuseObjects(paths, command: "convert")
         let report = try settings.readableReport(paths)
-        if !dryRun { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) }
+        if !dryRun { try OutputFolder.make(output, io: io) }
         settings.removeLeftovers(report, folders: [output], dryRun: dryRun, json: json)
         let items = report.items.filter { $0.kind == target.source }
         let showProgress = progress != nil && items.count >= 50

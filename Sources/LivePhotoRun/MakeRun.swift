@@ -36,7 +36,7 @@ public struct MakeRun {
             io.error("lpcheck: \(movie.terminalSafe) is not a readable movie: \(movieFile.error?.description.terminalSafe ?? movieFile.format.rawValue)")
             throw RunFailure(status: 2)
         }
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        try OutputFolder.make(output, io: io)
         let base = ((still as NSString).lastPathComponent as NSString).deletingPathExtension
         let stillExtension = stillFile.format == .jpeg ? "JPG" : "HEIC"
         let destinations = [still: output + "/" + base + "." + stillExtension, movie: output + "/" + base + ".MOV"]

@@ -1,11 +1,16 @@
 import LivePhotoFormats
-import LivePhotoReports
+@testable import LivePhotoReports
 import Testing
 
 /// The byte-level escapes of reports against their definitions scalar by scalar: the same text
 /// for every string, hostile ones included (controls, C1, separators, entities, non-characters,
-/// raw file-name bytes, emoji, combining marks).
+/// raw file-name bytes, emoji, combining marks, bidirectional controls).
 struct EscapingTests {
+    /// The bidirectional formatting characters: shown raw, they reorder the text after them.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
     /// XML/HTML text as the reports define it.
     static func markupReference(_ text: String) -> String {
         var out = ""
@@ -19,7 +24,7 @@ struct EscapingTests {
             default:
                 if scalar.value >= 0x10FF80 {
                     out += "\\x" + String(UInt8(scalar.value - 0x10FF80) | 0x80, radix: 16, uppercase: true)
-                } else if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                } else if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" || scalar.value == 0xFFFE || scalar.value == 0xFFFF || isBidiControl(scalar) {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
                     out += "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 } else {
@@ -36,7 +41,7 @@ struct EscapingTests {
         for scalar in text.unicodeScalars {
             if scalar.value >= 0x10FF80 {
                 out += "\\x" + String(UInt8(scalar.value - 0x10FF80) | 0x80, radix: 16, uppercase: true)
-            } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+            } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" || isBidiControl(scalar) {
                 out += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
@@ -49,6 +54,7 @@ struct EscapingTests {
         "", "plain", "IMG_0001.HEIC", "a&b", "<script>alert('x')</script>", "\"quoted\"", "tab\tline\nreturn\r",
         "\u{0}\u{1}\u{1B}[31m\u{1F}", "\u{7F}\u{80}\u{85}\u{9F}\u{A0}", "\u{2026}\u{2028}\u{2029}\u{2030}", "\u{FFFD}\u{FFFE}\u{FFFF}",
         "é\u{301}", "👩‍👩‍👧", "日本語", "\u{EFBF}", "\u{10FFFF}",
+        "IMG_\u{202E}GPJ.exe", "\u{200E}\u{200F}\u{061C}\u{202A}\u{202D}\u{2066}\u{2069}", "\u{200D}\u{2060}\u{206A}\u{0600}",
     ]
 
     /// Every piece alone and every pair joined, plus file names with raw (non-UTF-8) bytes.
@@ -112,7 +118,7 @@ struct EscapingTests {
                 case 0x0A: out += "\\n"
                 case 0x0D: out += "\\r"
                 case 0x09: out += "\\t"
-                case 0x00..<0x20, 0x7F, 0x3C, 0x3E, 0x26, 0x2028, 0x2029: out += hex(scalar.value)
+                case 0x00..<0x20, 0x7F, 0x3C, 0x3E, 0x26, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: out += hex(scalar.value)
                 case 0x10FF80...0x10FFFF: out += hex(0xDC00 | (0x80 | (scalar.value - 0x10FF80)))
                 default: out.unicodeScalars.append(scalar)
                 }
@@ -122,5 +128,11 @@ struct EscapingTests {
         for text in Self.texts {
             #expect(JSONValue.string(text).serialized() == reference(text), "\(Array(text.utf8))")
         }
+    }
+
+    @Test("SARIF artifact URIs percent-encode a file name's own bytes: IMG_\\xE9.HEIC is IMG_%E9.HEIC, é in UTF-8 is %C3%A9")
+    func sarifURIsOfRawNames() {
+        #expect(CheckSARIF.uri(PathBytes.string(Array("lib/IMG_".utf8) + [0xE9] + Array(".HEIC".utf8))) == "lib/IMG_%E9.HEIC")
+        #expect(CheckSARIF.uri("lib/IMG_é 1.HEIC") == "lib/IMG_%C3%A9%201.HEIC")
     }
 }

@@ -131,4 +131,19 @@ struct HostileSettingsTests {
             #expect(result.stderr.contains(reason), "\(result.stderr)")
         }
     }
+
+    @Test("an output folder that cannot be made is said with the system's reason (exit 2), never a Foundation error; scan takes --no-progress as the other commands do")
+    func outputFolderErrors() throws {
+        let file = Locations.packageRoot.appendingPathComponent("README.md").path
+        for (output, reason) in [(file + "/out", "is not a folder"), ("/proc/lpcheck-output", "No such file or directory")] {
+            for command in [["make", Self.still.path, Self.movie.path], ["convert", Self.still.path, Self.movie.path, "--to", "motion-photo"]] {
+                let result = try Self.lpcheck(command + ["--output", output])
+                #expect(result.status == 2, "\(command[0]) \(output): \(result.text)\(result.stderr)")
+                #expect(result.stderr.contains("cannot make the output folder") && result.stderr.contains(reason), "\(result.stderr)")
+                #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+            }
+        }
+        let scan = try Self.lpcheck(["scan", Self.still.path, "--no-progress"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+    }
 }

@@ -40,6 +40,10 @@ struct Scan: ParsableCommand {
 
     @OptionGroup var settings: ConfigurationOptions
 
+    /// Taken as the other commands take it: scan draws no progress bar (its records stream).
+    @Flag(help: "No progress bar (scan draws none; taken as check, repair and convert take it).")
+    var noProgress = false
+
     @OptionGroup var objectStore: ObjectStoreArguments
 
     enum Format: String, ExpressibleByArgument { case ndjson }
