@@ -117,6 +117,7 @@ enum CompactCoder {
                 int(size.height)
             }
             optional(capture.quarterTurns, int)
+            optional(capture.unusableTime, string)
         }
 
         func error(_ error: ParseError) {

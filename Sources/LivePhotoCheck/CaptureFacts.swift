@@ -31,19 +31,23 @@ public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
     /// Clockwise quarter turns it is shown with (EXIF Orientation, HEIF `irot`, the track
     /// matrix); nil when unknown or not a quarter turn.
     @exclusivity(unchecked) public internal(set) var quarterTurns: Int?
+    /// A sidecar's date that is no time lpcheck can use (not a number, not finite, a year
+    /// outside 1900-9999), with the text it gave: said by `sidecar-time-unusable`, never taken.
+    @exclusivity(unchecked) public internal(set) var unusableTime: String?
 
     public init() {}
 
     /// Every part at once (the cache's decoder).
     public init(time: CaptureTime?, headerTime: Double?, make: String?, model: String?, software: String?, latitude: Double?, longitude: Double?,
-                size: PixelSize?, quarterTurns: Int?) {
+                size: PixelSize?, quarterTurns: Int?, unusableTime: String? = nil) {
         (self.time, self.headerTime, self.make, self.model, self.software) = (time, headerTime, make, model, software)
-        (self.latitude, self.longitude, self.size, self.quarterTurns) = (latitude, longitude, size, quarterTurns)
+        (self.latitude, self.longitude, self.size, self.quarterTurns, self.unusableTime) = (latitude, longitude, size, quarterTurns, unusableTime)
     }
 
     public static func == (lhs: CaptureFacts, rhs: CaptureFacts) -> Bool {
         lhs.time == rhs.time && lhs.headerTime == rhs.headerTime && lhs.make == rhs.make && lhs.model == rhs.model && lhs.software == rhs.software
             && lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude && lhs.size == rhs.size && lhs.quarterTurns == rhs.quarterTurns
+            && lhs.unusableTime == rhs.unusableTime
     }
 
     /// The size as shown: width and height swapped by an odd number of quarter turns.
@@ -88,7 +92,7 @@ public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
     /// Whether nothing was found.
     public var isEmpty: Bool {
         time == nil && headerTime == nil && make == nil && model == nil && software == nil && latitude == nil && longitude == nil && size == nil
-            && quarterTurns == nil
+            && quarterTurns == nil && unusableTime == nil
     }
 }
 
@@ -194,19 +198,30 @@ extension CaptureFacts {
         }
     }
 
+    /// Takeout's seconds of 1900-01-01 and of 9999-12-31 23:59:59 UTC: the years a capture
+    /// time is read in, as EXIF's.
+    static let takeoutSeconds: ClosedRange<Double> = -2_208_988_800...253_402_300_799
+
     /// A sidecar's: the capture time it states (Takeout's Unix seconds are an instant in UTC;
-    /// XMP's ISO 8601 or EXIF text with its zone when it gives one). Nil when the text is not one.
-    public convenience init?(sidecar: SidecarDate) {
+    /// XMP's ISO 8601 or EXIF text with its zone when it gives one), or, when the text is no
+    /// time lpcheck can use, `unusableTime` saying so.
+    public convenience init(sidecar: SidecarDate) {
+        self.init()
+        let shown = String(sidecar.text.prefix(64))
         switch sidecar.kind {
         case .takeout:
-            guard let seconds = Double(sidecar.text), seconds.isFinite, abs(seconds) < 100_000_000_000 else { return nil }
-            self.init()
+            guard let seconds = Double(sidecar.text), seconds.isFinite, Self.takeoutSeconds.contains(seconds) else {
+                unusableTime = "\(sidecar.field) \"\(shown)\" is no time from 1900 to 9999 in Unix seconds"
+                return
+            }
             time = CaptureTime(source: "Takeout photoTakenTime", clock: seconds.rounded(.down), offset: 0)
         case .xmp:
             let source = "XMP " + sidecar.field
-            guard var read = CaptureTimeText.iso8601(sidecar.text, source: source) ?? CaptureTimeText.exif(date: sidecar.text, subSeconds: nil, offset: nil) else { return nil }
+            guard var read = CaptureTimeText.iso8601(sidecar.text, source: source) ?? CaptureTimeText.exif(date: sidecar.text, subSeconds: nil, offset: nil) else {
+                unusableTime = "\(sidecar.field) \"\(shown)\" is no date from 1900 to 9999 (EXIF or ISO 8601)"
+                return
+            }
             read.source = source
-            self.init()
             time = read
         }
     }

@@ -168,7 +168,7 @@ extension FileFacts {
             fields.thumbnail = still.thumbnail
         }
         if let movie = file.movie { fields.movie = MovieFacts(movie) }
-        let capture = file.still.map(CaptureFacts.init(still:)) ?? file.movie.map(CaptureFacts.init(movie:)) ?? file.sidecarDate.flatMap(CaptureFacts.init(sidecar:))
+        let capture = file.still.map(CaptureFacts.init(still:)) ?? file.movie.map(CaptureFacts.init(movie:)) ?? file.sidecarDate.map(CaptureFacts.init(sidecar:))
         if let capture, !capture.isEmpty { fields.capture = capture }
         if let embedded = file.still?.embeddedMovie { fields.motionMovie = MovieFacts(embedded) }
         storage = Storage(fields)

@@ -70,10 +70,18 @@ public struct CheckItem: Sendable {
         var nameMates: [NameMate] = []
         var sidecars: [String] = []
         var sidecarTimes: [SidecarTime] = []
+        var unusableSidecarTimes: [UnusableSidecarTime] = []
         var embeddedMovieOf: String?
     }
 
     /// A capture time a sidecar of the item states (Takeout `.json`, `.xmp`).
+    public struct UnusableSidecarTime: Sendable, Equatable {
+        public var path: String
+        /// What it gave and why it is not taken.
+        public var reason: String
+        public init(path: String, reason: String) { (self.path, self.reason) = (path, reason) }
+    }
+
     public struct SidecarTime: Sendable, Equatable {
         public var path: String
         public var time: CaptureTime
@@ -136,6 +144,11 @@ public struct CheckItem: Sendable {
     public var sidecarTimes: [SidecarTime] {
         get { relations?.sidecarTimes ?? [] }
         set { relate { $0.sidecarTimes = newValue } }
+    }
+    /// Sidecars whose date could not be used: `sidecar-time-unusable`.
+    public var unusableSidecarTimes: [UnusableSidecarTime] {
+        get { relations?.unusableSidecarTimes ?? [] }
+        set { relate { $0.unusableSidecarTimes = newValue } }
     }
     public var findings: [Finding] = []
     /// Whether the item will work on each target that judges its kind (`Profile.swift`).

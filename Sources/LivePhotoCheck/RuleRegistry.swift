@@ -52,6 +52,7 @@ public enum RuleRegistry {
         CaptureTimeMismatch.self,
         CaptureZoneMismatch.self,
         SidecarTimeMismatch.self,
+        SidecarTimeUnusable.self,
         MovieHeaderTimeMismatch.self,
         CaptureDeviceMismatch.self,
         CaptureSoftwareMismatch.self,

@@ -44,6 +44,7 @@ public enum Sidecars {
             if let index = describedNames(sidecar).lazy.compactMap({ owner[$0] }).first {
                 items[index].sidecars.append(sidecar.path)
                 if let time = sidecar.capture?.time { items[index].sidecarTimes.append(CheckItem.SidecarTime(path: sidecar.path, time: time)) }
+                if let reason = sidecar.capture?.unusableTime { items[index].unusableSidecarTimes.append(CheckItem.UnusableSidecarTime(path: sidecar.path, reason: reason)) }
             } else {
                 unattached.append(sidecar)
             }

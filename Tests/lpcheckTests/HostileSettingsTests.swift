@@ -146,4 +146,30 @@ struct HostileSettingsTests {
         let scan = try Self.lpcheck(["scan", Self.still.path, "--no-progress"])
         #expect(scan.status == 0, "\(scan.stderr)")
     }
+
+    @Test("sidecar dates that are no time (1e308, NaN, year 10000, before year 1, an XMP date of 1899) give one info finding each naming the sidecar, never a silent drop or a year-0 date; a usable one gives none",
+          arguments: [("{\"photoTakenTime\": {\"timestamp\": \"1e308\"}}", "camera-pair.jpg.json", true),
+                      ("{\"photoTakenTime\": {\"timestamp\": \"NaN\"}}", "camera-pair.jpg.json", true),
+                      ("{\"photoTakenTime\": {\"timestamp\": \"253402300800\"}}", "camera-pair.jpg.json", true),
+                      ("{\"photoTakenTime\": {\"timestamp\": \"-62135596801\"}}", "camera-pair.jpg.json", true),
+                      ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description xmlns:exif=\"http://ns.adobe.com/exif/1.0/\" exif:DateTimeOriginal=\"1899:12:31 23:59:59\"/></rdf:RDF></x:xmpmeta>", "camera-pair.xmp", true),
+                      ("{\"photoTakenTime\": {\"timestamp\": \"1700000000\"}}", "camera-pair.jpg.json", false)])
+    func unusableSidecarDates(text: String, name: String, unusable: Bool) throws {
+        let root = try Self.folder("sidecar-dates")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(at: Self.still, to: root.appendingPathComponent("camera-pair.jpg"))
+        try FileManager.default.copyItem(at: Self.movie, to: root.appendingPathComponent("camera-pair.mov"))
+        try Data(text.utf8).write(to: root.appendingPathComponent(name))
+        let result = try Self.lpcheck(["check", root.path, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stderr)")
+        let findings = (object["items"] as? [[String: Any]] ?? []).flatMap { $0["findings"] as? [[String: Any]] ?? [] }
+        let unusableFindings = findings.filter { $0["rule"] as? String == "sidecar-time-unusable" }
+        #expect(unusableFindings.count == (unusable ? 1 : 0), "\(findings)")
+        if unusable {
+            #expect(unusableFindings.first?["severity"] as? String == "info")
+            #expect((unusableFindings.first?["message"] as? String)?.contains(name) == true)
+            #expect(!findings.contains { $0["rule"] as? String == "sidecar-time-mismatch" })
+        }
+        #expect(!result.text.contains("0-12-31"))
+    }
 }
