@@ -12,7 +12,10 @@ public struct ObjectStoreOptions: Sendable {
     public var timeout: Double
     /// Pages one listing may take.
     public var maxListPages: Int
-    public init(endpoint: String? = nil, region: String? = nil, timeout: Double = 30, maxListPages: Int = 100_000) {
+    public static let defaultTimeout = 30
+    public static let defaultMaxListPages = 100_000
+
+    public init(endpoint: String? = nil, region: String? = nil, timeout: Double = Double(defaultTimeout), maxListPages: Int = defaultMaxListPages) {
         (self.endpoint, self.region, self.timeout, self.maxListPages) = (endpoint, region, timeout, maxListPages)
     }
 

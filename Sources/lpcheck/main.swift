@@ -9,7 +9,7 @@ import Darwin
 
 /// Exit codes: 0 success, 1 findings (or unreadable files for dump), 2 bad usage.
 do {
-    var command = try LPCheck.parseAsRoot()
+    var command = try LPCheck.parseAsRoot(LPCheck.arguments(Array(CommandLine.arguments.dropFirst())))
     // The commands that read a whole library grow and keep their heaps in 16 MiB steps (see
     // CMallocTuning.h); the others (`--version`, `--help`, `dump`, `make`, `rules`) start
     // without it: the larger first growth shows in their start time (BENCHMARKS.md).

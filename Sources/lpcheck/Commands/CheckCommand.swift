@@ -81,9 +81,38 @@ struct Check: ParsableCommand {
     @Option(name: .shortAndLong, help: "Report file for the --format at the same position (repeatable).")
     var output: [String] = []
 
-    @OptionGroup var settings: ConfigurationOptions
+    // ConfigurationOptions' and ObjectStoreArguments' options, declared flat (their help is
+    // SharedHelp's): check is the command of nearly every run, and ArgumentParser builds an
+    // option group's arguments by reflection several times a parse. The two groups cost 5.6M
+    // instructions of every run, a fifth of a whole check of an empty folder; each distinct
+    // type of option costs a scan of every protocol conformance of the binary, so the timeout
+    // is whole seconds (an Int, as the other numbers here) (BENCHMARKS.md, issue 37).
+    @Option(help: SharedHelp.config)
+    var config: String?
 
-    @OptionGroup var objectStore: ObjectStoreArguments
+    @Option(help: SharedHelp.baseline)
+    var baseline: String?
+
+    @Option(help: SharedHelp.failOn)
+    var failOn: Configuration.FailLevel?
+
+    @Option(help: SharedHelp.expect)
+    var expect: Expectation?
+
+    @Option(help: SharedHelp.profile)
+    var profile: Target?
+
+    @Option(help: SharedHelp.endpointUrl)
+    var endpointUrl: String?
+
+    @Option(help: SharedHelp.region)
+    var region: String?
+
+    @Option(help: SharedHelp.timeout)
+    var timeout: Int = ObjectStoreOptions.defaultTimeout
+
+    @Option(help: SharedHelp.maxListPages)
+    var maxListPages: Int = ObjectStoreOptions.defaultMaxListPages
 
     @Option(help: "Files read at once, and threads that run the rules and render report items (default: the number of cores; files read at once 32 when s3:// objects are read, whose reads wait on the network).")
     var jobs: Int?
@@ -121,11 +150,12 @@ struct Check: ParsableCommand {
         guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
         guard (jobs ?? 1) >= 1 && (jobs ?? 1) <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
         guard htmlLimit >= 0 else { throw ValidationError("--html-limit must be 0 (no limit) or more") }
+        try ObjectStoreArguments.validate(timeout: timeout, maxListPages: maxListPages)
     }
 
     func run() throws {
-        var run = CheckRun(settings: settings.run)
-        run.settings.objectStoreOptions = objectStore.options
+        var run = CheckRun(settings: ConfigurationOptions.run(config: config, baseline: baseline, failOn: failOn, expect: expect, profile: profile))
+        run.settings.objectStoreOptions = ObjectStoreOptions(endpoint: endpointUrl, region: region, timeout: Double(timeout), maxListPages: maxListPages)
         (run.filesFrom, run.readJobs) = (filesFrom, jobs)
         (run.paths, run.facts, run.stripPrefix, run.prefix, run.boundedMemory) = (paths, facts, stripPrefix, prefix, boundedMemory)
         run.reports = format.enumerated().map { ($0.element.reporter, $0.offset < output.count ? output[$0.offset] : nil) }

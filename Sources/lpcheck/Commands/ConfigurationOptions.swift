@@ -21,27 +21,43 @@ extension Configuration.FailLevel: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
+/// Help of the options `check`, `scan`, `repair` and `convert` share, written once: the option
+/// groups below use it, and `check` declares the same options flat (`Check`).
+enum SharedHelp {
+    static let config: ArgumentHelp = "Configuration file (default: ./.lpcheck.yml when present)."
+    static let baseline: ArgumentHelp = "An earlier JSON report: its findings are accepted, so only new ones fail (and repair leaves them alone)."
+    static let failOn: ArgumentHelp = "Fail (exit 1) on findings at or above: error, warning, info, never. Default: the config's failOn, else error."
+    static let expect: ArgumentHelp = "What every item should be, for gating a generator's output: live-photo or motion-photo. Any other item is an error (unexpected-item), with the reason. Default: the config's expect, else none."
+    static let profile: ArgumentHelp = "The target checked for: photos (default), wallpaper (adds the lock screen's requirements) or google-photos (Motion Photo 1.0 and Google's checker). Every item gets a verdict for each target that judges it. Default: the config's profile, else photos."
+    static let endpointUrl = ArgumentHelp("For s3:// paths: an S3-compatible service's address (path-style: URL/BUCKET/KEY). Default: AWS S3 of the region. Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN) or ~/.aws/credentials (AWS_PROFILE).", valueName: "url")
+    static let region: ArgumentHelp = "For s3:// paths: the region requests are signed for (default: AWS_REGION, AWS_DEFAULT_REGION, ~/.aws/config, else us-east-1)."
+    static let timeout = ArgumentHelp("For s3:// paths: the whole seconds one try of a request may take, connecting to last byte (a deadline, not an idle limit); each request is tried 4 times at most.", valueName: "seconds")
+    static let maxListPages: ArgumentHelp = "For s3:// paths: the pages one listing may take (1,000 keys a page on S3); a listing that goes on, or repeats a page's token, ends with an error."
+}
+
 /// Options shared by `check` and `repair`: the configuration file (default `./.lpcheck.yml`
 /// when present), a baseline, and the gate. Both commands load them the same way.
 struct ConfigurationOptions: ParsableArguments {
-    @Option(help: "Configuration file (default: ./.lpcheck.yml when present).")
+    @Option(help: SharedHelp.config)
     var config: String?
 
-    @Option(help: "An earlier JSON report: its findings are accepted, so only new ones fail (and repair leaves them alone).")
+    @Option(help: SharedHelp.baseline)
     var baseline: String?
 
-    @Option(help: "Fail (exit 1) on findings at or above: error, warning, info, never. Default: the config's failOn, else error.")
+    @Option(help: SharedHelp.failOn)
     var failOn: Configuration.FailLevel?
 
-    @Option(help: "What every item should be, for gating a generator's output: live-photo or motion-photo. Any other item is an error (unexpected-item), with the reason. Default: the config's expect, else none.")
+    @Option(help: SharedHelp.expect)
     var expect: Expectation?
 
-    @Option(help: "The target checked for: photos (default), wallpaper (adds the lock screen's requirements) or google-photos (Motion Photo 1.0 and Google's checker). Every item gets a verdict for each target that judges it. Default: the config's profile, else photos.")
+    @Option(help: SharedHelp.profile)
     var profile: Target?
+
+    var run: RunSettings { Self.run(config: config, baseline: baseline, failOn: failOn, expect: expect, profile: profile) }
 
     /// The run layer's settings from these options, saying what it has to say on standard
     /// output and standard error.
-    var run: RunSettings {
+    static func run(config: String?, baseline: String?, failOn: Configuration.FailLevel?, expect: Expectation?, profile: Target?) -> RunSettings {
         var settings = RunSettings(config: config, baseline: baseline, failOn: failOn, version: LPCheck.configuration.version, io: .standard)
         settings.expect = expect
         settings.profile = profile
@@ -65,22 +81,24 @@ func exiting<T>(_ body: () throws -> T) throws -> T {
 
 /// Options of the commands that read object storage (check, scan).
 struct ObjectStoreArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("For s3:// paths: an S3-compatible service's address (path-style: URL/BUCKET/KEY). Default: AWS S3 of the region. Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN) or ~/.aws/credentials (AWS_PROFILE).", valueName: "url"))
+    @Option(help: SharedHelp.endpointUrl)
     var endpointUrl: String?
 
-    @Option(help: "For s3:// paths: the region requests are signed for (default: AWS_REGION, AWS_DEFAULT_REGION, ~/.aws/config, else us-east-1).")
+    @Option(help: SharedHelp.region)
     var region: String?
 
-    @Option(help: ArgumentHelp("For s3:// paths: the seconds one try of a request may take, connecting to last byte (a deadline, not an idle limit); each request is tried 4 times at most.", valueName: "seconds"))
-    var timeout: Double = 30
+    @Option(help: SharedHelp.timeout)
+    var timeout: Int = ObjectStoreOptions.defaultTimeout
 
-    @Option(help: "For s3:// paths: the pages one listing may take (1,000 keys a page on S3); a listing that goes on, or repeats a page's token, ends with an error.")
-    var maxListPages: Int = 100_000
+    @Option(help: SharedHelp.maxListPages)
+    var maxListPages: Int = ObjectStoreOptions.defaultMaxListPages
 
-    func validate() throws {
-        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes seconds from above 0 to 86400") }
+    func validate() throws { try Self.validate(timeout: timeout, maxListPages: maxListPages) }
+
+    static func validate(timeout: Int, maxListPages: Int) throws {
+        guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout takes whole seconds from 1 to 86400") }
         guard maxListPages > 0 else { throw ValidationError("--max-list-pages takes a whole number above 0") }
     }
 
-    var options: ObjectStoreOptions { ObjectStoreOptions(endpoint: endpointUrl, region: region, timeout: timeout, maxListPages: maxListPages) }
+    var options: ObjectStoreOptions { ObjectStoreOptions(endpoint: endpointUrl, region: region, timeout: Double(timeout), maxListPages: maxListPages) }
 }
