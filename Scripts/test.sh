@@ -58,6 +58,13 @@ if [ "$release" != 0 ]; then
   export LPCHECK_TEST_BINARY="$PWD/.build-release/dist/bin/lpcheck"
 fi
 status=0
-swift test --skip-build "$@" || status=$?
+test_log="$(mktemp)"
+swift test --skip-build "$@" 2>&1 | tee "$test_log" || status=$?
+# Swift Testing counts a skipped test among those that passed: the skips are counted here, with
+# their reasons, so that a green run says what it did not run.
+skipped="$(grep -cE '^.{1,4} Test .* skipped: ' "$test_log" || true)"
+echo "test.sh: ${skipped} tests skipped"
+grep -E '^.{1,4} Test .* skipped: ' "$test_log" | sed -E 's/^.* skipped: //' | sort | uniq -c | sort -rn | sed 's/^/test.sh:   /' || true
+rm -f "$test_log"
 step "tests done (exit $status)"
 exit $status

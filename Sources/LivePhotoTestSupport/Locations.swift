@@ -41,6 +41,22 @@ public enum Locations {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// Whether this is a CI run (`CI=true`, as CI systems and .ci/run's caller set it): a test
+    /// dependency missing there fails the run (`DependencyTests`) instead of skipping tests.
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// Fails the calling test, naming `what`, when a dependency it cannot do without is missing
+    /// (Scripts/bootstrap.sh installs every one).
+    public static func require(_ present: Bool, _ what: String) throws {
+        guard present else { throw FixtureError(message: "missing test dependency: \(what) (Scripts/bootstrap.sh installs it)") }
+    }
+
+    /// Whether python3 can import every module named.
+    public static func pythonHas(_ modules: String...) -> Bool {
+        guard let python = tool("python3") else { return false }
+        return (try? ProcessResult.run(python, ["-c", "import " + modules.joined(separator: ", ")]).status) == 0
+    }
+
     /// A command on PATH, or nil.
     public static func tool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

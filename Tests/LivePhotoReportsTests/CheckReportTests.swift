@@ -198,6 +198,30 @@ struct CheckReportTests {
         #expect(failedCases == failing)
     }
 
+    @Test("JUnit validates against Reports/junit.xsd (xmllint), the sample report's too; a case without its classname does not")
+    func junitSchema() throws {
+        let schema = Locations.reports.appendingPathComponent("junit.xsd")
+        let rendered = Data(CheckJUnit.render(Self.report()).utf8)
+        #expect(try SchemaValidator.xmlProblems(rendered, schema: schema).isEmpty)
+        #expect(try SchemaValidator.xmlProblems(Data(contentsOf: Locations.reports.appendingPathComponent("examples/samples.junit.xml")), schema: schema).isEmpty)
+        let sabotaged = String(decoding: rendered, as: UTF8.self).replacingOccurrences(of: "<testcase classname=\"lpcheck.pair\"", with: "<testcase")
+        try #require(Data(sabotaged.utf8) != rendered)
+        #expect(try SchemaValidator.xmlProblems(Data(sabotaged.utf8), schema: schema).contains { $0.contains("classname") })
+    }
+
+    @Test("SARIF validates against the OASIS SARIF 2.1.0 schema, the sample report's too; a result of an unknown level does not")
+    func sarifSchema() throws {
+        let validator = try SchemaValidator.sarif()
+        let rendered = Data(CheckSARIF.render(Self.report()).utf8)
+        let sample = try Data(contentsOf: Locations.reports.appendingPathComponent("examples/samples.sarif"))
+        let sabotaged = Data(String(decoding: rendered, as: UTF8.self).replacingOccurrences(of: "\"level\": \"error\"", with: "\"level\": \"fatal\"").utf8)
+        try #require(sabotaged != rendered)
+        let answers = try validator.validate(documents: [rendered, sample, sabotaged])
+        #expect(answers[0].isEmpty, "\(answers[0])")
+        #expect(answers[1].isEmpty, "\(answers[1])")
+        #expect(answers[2].contains { $0.contains("fatal") }, "\(answers[2])")
+    }
+
     @Test("streamed SARIF is the SARIF document serialized, with results and with none")
     func sarifStreamed() {
         var report = Self.report()
