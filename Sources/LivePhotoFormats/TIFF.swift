@@ -95,8 +95,9 @@ public struct TIFFLayout: Sendable, Equatable {
     }
 
     /// Latitude and longitude from GPS tags 1–4 (reference letter, then degrees, minutes and
-    /// seconds as three rationals); nil for a coordinate that is missing, out of range, or has a
-    /// zero denominator.
+    /// seconds as three rationals); neither when either is missing, out of range, or has a zero
+    /// denominator (a longitude alone is no place: Samsung's ss-motion-photo writes one, with
+    /// no latitude, and ExifTool gives no position for it either).
     static func position(_ gps: [Entry], tiff: [UInt8], little: Bool) -> (Double?, Double?) {
         func coordinate(reference: UInt16, value: UInt16, negative: UInt8, limit: Double) -> Double? {
             // The reference is one letter (and its NUL) held in the entry itself.
@@ -106,8 +107,9 @@ public struct TIFFLayout: Sendable, Equatable {
             guard degrees.isFinite, abs(degrees) <= limit else { return nil }
             return tiff[at] == negative ? -degrees : degrees
         }
-        return (coordinate(reference: 1, value: 2, negative: UInt8(ascii: "S"), limit: 90),
-                coordinate(reference: 3, value: 4, negative: UInt8(ascii: "W"), limit: 180))
+        guard let latitude = coordinate(reference: 1, value: 2, negative: UInt8(ascii: "S"), limit: 90),
+              let longitude = coordinate(reference: 3, value: 4, negative: UInt8(ascii: "W"), limit: 180) else { return (nil, nil) }
+        return (latitude, longitude)
     }
 
     /// IFD1 (after IFD0's entries comes the offset of the next IFD) and its JPEG thumbnail

@@ -63,7 +63,9 @@ struct ScanFactsTests {
             #expect(scan.status == 0, "\(scan.stderr)")
             let lines = try #require(FileManager.default.contents(atPath: records)).split(separator: 0x0A)
             #expect(lines.count >= 2)
-            for line in lines { #expect(try validator.validate(json: Data(line)).isEmpty, "\(String(decoding: line, as: UTF8.self).prefix(200))") }
+            for (line, problems) in zip(lines, try validator.validate(documents: lines.map { Data($0) })) {
+                #expect(problems.isEmpty, "\(problems) in \(String(decoding: line, as: UTF8.self).prefix(200))")
+            }
             let merged = try Self.lpcheck(["check", "--facts", records, "--format", "json"])
             #expect(merged.status == direct.status, "\(root)")
             #expect(try Self.report(merged) == Self.report(direct), "\(root)")
