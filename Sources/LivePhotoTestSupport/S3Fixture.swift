@@ -109,4 +109,5 @@ enum ChildServer {
 public struct FixtureError: Error, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+    public init(message: String) { self.message = message }
 }

@@ -83,11 +83,25 @@ struct SharedSamplesCheckTests {
         #expect(!item.findings.contains { $0.rule == "truncated-file" }, "\(item.findings.map(\.message))")
     }
 
-    @Test("a motion photo whose scan really ends without EOI before the movie is truncated (ffmpeg cannot decode it either)")
+    @Test("a motion photo whose scan really ends without EOI before the movie is truncated there, where ExifTool's directory puts the movie; ffmpeg cannot decode the image either")
     func pixelCut() throws {
-        let item = try item("androidx__media/pixel-motion-photo-jfif-segment-shortened.jpg")
+        let name = "androidx__media/pixel-motion-photo-jfif-segment-shortened.jpg"
+        let url = try #require(SharedSamples.url(name))
+        let item = try item(name)
         let finding = try #require(item.findings.first { $0.rule == "truncated-file" })
-        #expect(finding.offset == 6377)
+        // The movie starts at the file's size less the video item's Item:Length, as ExifTool reads
+        // the Container directory.
+        let exiftool = try #require(Locations.tool("exiftool"), "exiftool")
+        let read = try ProcessResult.run(exiftool, ["-j", "-n", "-struct", "-XMP-GContainer:Directory", url.path])
+        let record = try #require((try JSONSerialization.jsonObject(with: read.stdout) as? [[String: Any]])?.first)
+        let items = (record["Directory"] as? [[String: Any]] ?? []).compactMap { $0["Item"] as? [String: Any] }
+        let length = try #require(items.first { ($0["Mime"] as? String ?? "").hasPrefix("video/") }?["Length"] as? Int)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        #expect(finding.offset == Int64(size - length), "lpcheck \(finding.offset ?? -1), ExifTool's directory \(size - length)")
+        // ffmpeg's JPEG decoder fails on it too.
+        let ffmpeg = try #require(Locations.tool("ffmpeg"), "ffmpeg")
+        let decode = try ProcessResult.run(ffmpeg, ["-v", "error", "-i", url.path, "-frames:v", "1", "-f", "null", "-"])
+        #expect(decode.status != 0, "ffmpeg decoded \(name): \(decode.stderr)")
     }
 
     @Test("the two stills sharing one identifier are a conflict; no camera pair is")

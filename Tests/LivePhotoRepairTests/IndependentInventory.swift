@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoTestSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -6,8 +7,9 @@ import FoundationXML
 /// What a file holds, named as the preservation ledger names it, read without lpcheck's readers:
 /// JPEG segments by the tests' own walk, HEIF items, references and properties by
 /// `IndependentHEIF`, EXIF, the Apple MakerNote, ICC, QuickTime keys and user data by ExifTool,
-/// XMP by Foundation's XML parser, tracks by ffprobe. Values are fingerprints of whatever each
-/// oracle prints; only their equality between input and output is used.
+/// XMP by Foundation's XML parser, tracks by the tests' own box walk, whose track IDs and sample
+/// entry formats must be ffprobe's streams (`ffprobeTracks`). Values are fingerprints of
+/// whatever each oracle prints; only their equality between input and output is used.
 struct IndependentInventory {
     var entries: [String: String] = [:]
 
@@ -42,9 +44,10 @@ struct IndependentInventory {
         var inventory = IndependentInventory()
         let walk = BoxWalk(bytes: [UInt8](try Data(contentsOf: url)))
         guard let moov = walk.children(0..<walk.bytes.count).first(where: { $0.type == "moov" }) else { return inventory }
+        var tracks: [String] = []
         for (type, body) in walk.children(moov.body) {
             switch type {
-            case "trak": inventory.addTrack(walk, body)
+            case "trak": tracks.append(inventory.addTrack(walk, body))
             // QuickTime's `meta` has no version and flags (its first child follows); ISO's has.
             case "meta": inventory.addKeys(walk, (walk.bytes[(body.lowerBound + 4)..<(body.lowerBound + 8)].elementsEqual("hdlr".utf8) ? body.lowerBound : body.lowerBound + 4)..<body.upperBound)
             case "udta":
@@ -52,12 +55,31 @@ struct IndependentInventory {
             default: break
             }
         }
+        let streams = try ffprobeTracks(url)
+        guard tracks.sorted() == streams else {
+            throw FixtureError(message: "\(url.lastPathComponent): the box walk finds tracks \(tracks.sorted()), ffprobe streams \(streams)")
+        }
         return inventory
     }
 
+    /// ffprobe's streams of a movie as "ID FORMAT" (track ID in decimal, the sample entry's
+    /// four characters), sorted: what the box walk's tracks must be.
+    static func ffprobeTracks(_ url: URL) throws -> [String] {
+        let ffprobe = Locations.tool("ffprobe") ?? ""
+        try Locations.require(!ffprobe.isEmpty, "ffprobe (ffmpeg)")
+        let result = try ProcessResult.run(ffprobe, ["-v", "error", "-show_entries", "stream=id,codec_tag_string", "-of", "csv=p=0", url.path])
+        guard result.status == 0 else { throw FixtureError(message: "ffprobe cannot read \(url.path): \(result.stderr)") }
+        return result.text.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: ",").map(String.init)
+            guard fields.count == 2, let id = UInt32(fields[1].dropFirst(2), radix: 16) else { return nil }
+            return "\(id) \(fields[0])"
+        }.sorted()
+    }
+
     /// A track by ID, handler and sample entry formats; its value the tables as stored (not the
-    /// chunk offsets) and the media timescale and duration.
-    mutating func addTrack(_ walk: BoxWalk, _ trak: Range<Int>) {
+    /// chunk offsets) and the media timescale and duration. Returns "ID FORMATS".
+    @discardableResult
+    mutating func addTrack(_ walk: BoxWalk, _ trak: Range<Int>) -> String {
         var id = 0, handler = "", formats: [String] = [], value = ""
         var pending = [trak]
         while let range = pending.popLast() {
@@ -79,6 +101,7 @@ struct IndependentInventory {
             }
         }
         entries["track \(id) \(handler) " + formats.joined(separator: ",")] = value
+        return "\(id) " + formats.joined(separator: ",")
     }
 
     /// `keys` and `ilst` of a `meta` box (its children after version and flags): each key's
