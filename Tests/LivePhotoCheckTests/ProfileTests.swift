@@ -33,9 +33,17 @@ struct ProfileTests {
     func googlePhotos() {
         let motion = Self.checked(Example.motionPhotoItem())
         #expect(motion.verdicts.all.map(\.target) == [.googlePhotos])
-        // The example is no complete Motion Photo 1.0 file: its verdict follows its errors.
-        let rejected = motion.findings.contains { $0.severity == .error && RuleRegistry.rule($0.rule)?.description.targets.contains(.googlePhotos) == true }
-        #expect(motion.verdicts.googlePhotos == (rejected ? .fail : .pass), "\(motion.findings.map(\.rule))")
+        // The example declares its movie by the Container directory alone (no GCamera:MotionPhoto)
+        // and its movie's facts count no video track: two requirements of Google's checker, so
+        // exactly those two rules' errors, and a fail.
+        let errors = Set(motion.findings.filter { $0.severity == .error }.map(\.rule))
+        #expect(errors == ["motion-photo-version", "motion-photo-video-tracks"], "\(errors)")
+        #expect(motion.verdicts.googlePhotos == .fail)
+        // The same example with both made good (GCamera:MotionPhoto 1, one video track) passes.
+        var whole = Example.motionPhotoItem(video: 1)
+        whole.still?.motionPhoto?.cameraMotionPhoto = "1"
+        let passing = Self.checked(whole)
+        #expect(passing.verdicts.googlePhotos == .pass, "\(passing.findings.map(\.rule))")
         let missing = Self.checked(Example.motionPhotoItem { $0.videoFound = false })
         #expect(missing.verdicts.googlePhotos == .fail, "\(missing.findings.map(\.rule))")
         #expect(Self.checked(CheckItem(kind: .notLivePhoto, still: Example.still(identifier: nil))).verdicts.all.isEmpty)

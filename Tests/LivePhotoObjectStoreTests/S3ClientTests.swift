@@ -117,7 +117,11 @@ struct S3ClientTests {
             let source = try S3Source(client: try Self.client(huge), bucket: huge.bucket, key: key)
             #expect(source.size == Int64.max)
             let file = MediaFile.inspect(source: source, path: "s3://x/\(key)", options: .check)
-            #expect(file.error != nil || file.warnings.isEmpty == false || file.format != .unknown, "\(key)")
+            // The readers ask for bytes past the object's real end: the server sends fewer than
+            // asked (the movie's read-ahead) or refuses them (416, the JPEG's tail), so the file
+            // is unread with that answer, never parsed from bytes it did not send.
+            let answer = key.hasSuffix(".mov") ? "asked for" : "416"
+            #expect(file.error?.code == .io && file.error?.message.contains(answer) == true, "\(key): \(String(describing: file.error)) \(file.warnings)")
             #expect(throws: ParseError.self) { try source.read(at: Int64.max - 10, count: 8) }
         }
         huge.stop()

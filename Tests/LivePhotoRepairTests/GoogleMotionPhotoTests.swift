@@ -3,10 +3,11 @@ import LivePhotoFormats
 import LivePhotoTestSupport
 import Testing
 
-/// Issue 26: motion photos judged as Google's own reader and checker judge them. The files are
-/// lpcheck's conversions of the shared Live Photos, and crafted variants of them (each change
-/// made here, on the bytes); the oracles are a HEIF walker of the tests' own (IndependentHEIF),
-/// libheif through pillow-heif, and ffprobe.
+/// Issue 26: motion photos held to what Google's reader and checker require, as their published
+/// source reads (no Google code runs here: the cases state each requirement the source makes).
+/// The files are lpcheck's conversions of the shared Live Photos, and crafted variants of them
+/// (each change made here, on the bytes); the oracles that do run are a HEIF walker of the
+/// tests' own (IndependentHEIF), libheif through pillow-heif, and ffprobe.
 @Suite(.enabled(if: Locations.hasSharedSamples && Locations.lpcheckBinary != nil && Locations.tool("python3") != nil && Locations.tool("ffmpeg") != nil,
                 "needs ../shared/samples, lpcheck, python3 with pillow-heif and ffmpeg"))
 struct GoogleMotionPhotoTests {
@@ -132,7 +133,7 @@ struct GoogleMotionPhotoTests {
         #expect(try Self.findings(crafted) == ["error motion-photo-xmp-not-primary"])
     }
 
-    @Test("crafted JPEG and HEIC motion photos each give the rule of Google's checker they break", arguments: [
+    @Test("crafted JPEG and HEIC motion photos each give the rule for the requirement of Google's checker (as its source reads) they break", arguments: [
         ("three items in the wrong order", "train", "error motion-photo-directory-invalid"),
         ("a size sum that does not add up", "train", "error motion-photo-size-sum"),
         ("the movie's Item:Length 1000 more than the file holds", "train", "error motion-photo-size-sum"),

@@ -255,29 +255,6 @@ struct IndependentInventory {
 }
 
 /// Top-level and child boxes of bytes in memory (sizes of 64 bits and "to the end" read).
-struct BoxWalk {
-    let bytes: [UInt8]
-
-    func be(_ at: Int, _ width: Int) -> UInt64 {
-        guard at >= 0, at + width <= bytes.count else { return 0 }
-        return (0..<width).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[at + $1]) }
-    }
-
-    func children(_ range: Range<Int>) -> [(type: String, body: Range<Int>)] {
-        var found: [(type: String, body: Range<Int>)] = []
-        var at = range.lowerBound
-        while at + 8 <= range.upperBound {
-            var size = Int(be(at, 4)), header = 8
-            if size == 1 { size = Int(be(at + 8, 8)); header = 16 } else if size == 0 { size = range.upperBound - at }
-            guard size >= header, at + size <= range.upperBound else { break }
-            let type = String(decoding: bytes[(at + 4)..<(at + 8)].map { $0 }, as: Unicode.ASCII.self)
-            found.append((bytes[at + 4] == 0xA9 ? "©" + type.dropFirst() : type, (at + header)..<(at + size)))
-            at += size
-        }
-        return found
-    }
-}
-
 final class XMPCollector: NSObject, XMLParserDelegate {
     var properties: [(String, String)] = []
     private var prefixes: [String: String] = [:]
