@@ -1,3 +1,4 @@
+import Foundation
 import LivePhotoFormats
 
 /// An in-memory source that remembers every range read, to show what a reader touches.
@@ -21,6 +22,12 @@ public final class RecordingSource: ByteSource {
 public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }
+
+    /// The seed of a test's random inputs: LPCHECK_TEST_SEED when set (to replay a failure),
+    /// else `fallback`. Tests name it in their messages, so any failure can be run again.
+    public static func seed(_ fallback: UInt64) -> UInt64 {
+        ProcessInfo.processInfo.environment["LPCHECK_TEST_SEED"].flatMap { UInt64($0) } ?? fallback
+    }
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

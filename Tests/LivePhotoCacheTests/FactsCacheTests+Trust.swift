@@ -40,7 +40,7 @@ extension FactsCacheTests {
         // Locked: another process holds the write lock for longer than this run waits.
         try? FileManager.default.removeItem(atPath: cache)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cache + suffix) }
-        let locked = try Self.whileLocked(cache, seconds: 6) {
+        let locked = try Self.whileLocked(cache) {
             try Self.lpcheck(["check", folder, "--cache", cache, "--format", "json"], environment: ["LPCHECK_CACHE_WAIT_MS": "200"])
         }
         #expect(locked.stderr.contains("locked"), "\(locked.stderr)")

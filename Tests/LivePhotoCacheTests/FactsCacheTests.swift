@@ -89,19 +89,30 @@ struct FactsCacheTests {
     }
 
     /// `body`'s result while another process holds the cache's write lock (an SQLite file in WAL
-    /// mode, made so if it is new) for `seconds`.
-    static func whileLocked<T>(_ cache: String, seconds: Int, _ body: () throws -> T) throws -> T {
+    /// mode, made so if it is new): the holder says "locked" once it holds it, and keeps it
+    /// until its standard input closes, after `body` (a handshake both ways, no timed sleep).
+    static func whileLocked<T>(_ cache: String, _ body: () throws -> T) throws -> T {
         let python = try #require(Locations.tool("python3"))
-        let hold = "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('PRAGMA journal_mode=WAL'); "
-            + "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(\(seconds))"
+        let hold = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('PRAGMA journal_mode=WAL'); "
+            + "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); sys.stdin.read()"
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: python)
         holder.arguments = ["-c", hold, cache]
-        let pipe = Pipe()
-        holder.standardOutput = pipe
+        let output = Pipe(), input = Pipe()
+        holder.standardOutput = output
+        holder.standardInput = input
         try holder.run()
-        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
-        defer { holder.waitUntilExit() }
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        var said = Data()
+        while !said.contains(0x0A) {
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            said += more
+        }
+        try #require(String(decoding: said, as: UTF8.self).hasPrefix("locked"), "the lock holder did not take the lock")
         return try body()
     }
 
@@ -250,7 +261,7 @@ struct FactsCacheTests {
         let (cache, folder) = (scratch.cache, scratch.samples)
         let arguments = ["check", folder, "--cache", cache, "--stats", "--format", "json"]
         _ = try Self.lpcheck(arguments)
-        let locked = try Self.whileLocked(cache, seconds: 4) { try Self.lpcheck(arguments, environment: ["LPCHECK_CACHE_WAIT_MS": "200"]) }
+        let locked = try Self.whileLocked(cache) { try Self.lpcheck(arguments, environment: ["LPCHECK_CACHE_WAIT_MS": "200"]) }
         #expect(locked.stderr.contains("outputs were not kept"), "\(locked.stderr)")
         #expect(try Self.stats(locked).bytes == 0 && !Self.replayed(locked))
         let kept = try Self.lpcheck(arguments)

@@ -9,11 +9,16 @@ import Testing
 struct FuzzSeedTests {
     /// The seeds `Fuzz/make_seeds.py` writes (Samples/ and ../shared/samples reduced to
     /// skeletons, their MakerNote, EXIF and XMP blocks, the structure recipes, scan records),
-    /// made once a run in `.fuzz/test-seeds` (ignored by git, made anew each run, so nothing
-    /// piles up in the temporary folder).
+    /// made once a run in `.fuzz/test-seeds-PID` (ignored by git): a folder of this run's own, so
+    /// two runs never share one; the folders of runs that ended are removed first, so nothing
+    /// piles up.
     static let seeds: Result<URL, Error> = Result {
-        let folder = Locations.packageRoot.appendingPathComponent(".fuzz/test-seeds")
-        try? FileManager.default.removeItem(at: folder)
+        let parent = Locations.packageRoot.appendingPathComponent(".fuzz")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix("test-seeds") {
+            let pid = Int32(name.dropFirst("test-seeds-".count)) ?? 0
+            if pid <= 0 || kill(pid, 0) != 0 { try? FileManager.default.removeItem(at: parent.appendingPathComponent(name)) }
+        }
+        let folder = parent.appendingPathComponent("test-seeds-\(getpid())")
         let script = Locations.packageRoot.appendingPathComponent("Fuzz/make_seeds.py").path
         let result = try ProcessResult.run(try #require(Locations.tool("python3")), [script, folder.path])
         guard result.status == 0 else { throw SeedError(message: result.stderr) }
