@@ -63,4 +63,20 @@ struct FileSystemFaultTests {
         #expect(result.text.contains("Read-only file system"), "\(result.text)")
         #expect(try Data(contentsOf: movie) == original)
     }
+
+    @Test("make and convert into a folder to be made on a read-only mount: exit 2 naming the folder and the system's reason, never a Foundation error; nothing written")
+    func readOnlyOutputFolder() throws {
+        let (point, _, _) = try Self.mountedPair(kilobytes: 256)
+        defer { Self.unmount(point) }
+        #expect(try Scratch.run("mount", ["-o", "remount,ro", point.path]).status == 0)
+        let output = point.appendingPathComponent("out").path
+        let still = Locations.samples.appendingPathComponent("camera-pair.jpg").path, movie = Locations.samples.appendingPathComponent("camera-pair.mov").path
+        for command in [["make", still, movie], ["convert", still, movie, "--to", "motion-photo"]] {
+            let result = try Scratch.lpcheck(command + ["--output", output])
+            #expect(result.status == 2, "\(command[0]): \(result.text)\(result.stderr)")
+            #expect(result.stderr.contains("cannot make the output folder \(output)") && result.stderr.contains("Read-only file system"), "\(result.stderr)")
+            #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }

@@ -172,4 +172,25 @@ struct HostileSettingsTests {
         }
         #expect(!result.text.contains("0-12-31"))
     }
+
+    @Test("a file named with a right-to-left override (IMG_\\u202EGPJ.exe.jpg) and a Make holding one: no raw U+202E and no ESC in the terminal summary or the HTML report")
+    func bidiOverridesEscaped() throws {
+        let root = try Self.folder("bidi")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let name = "IMG_\u{202E}GPJ.exe.jpg"
+        try FileManager.default.copyItem(at: Self.still, to: root.appendingPathComponent(name))
+        let exiftool = try #require(Locations.tool("exiftool"), "exiftool")
+        let tagged = try ProcessResult.run(exiftool, ["-overwrite_original", "-Make=Apple\u{202E}\u{1B}[2Jevil", root.appendingPathComponent(name).path])
+        try #require(tagged.status == 0, "\(tagged.stderr)")
+        let terminal = try Self.lpcheck(["check", root.path, "--verbose"])
+        let html = root.appendingPathComponent("report.html").path
+        let page = try Self.lpcheck(["check", root.path, "--format", "html", "--output", html])
+        let pageText = try String(contentsOfFile: html, encoding: .utf8)
+        for (what, text) in [("terminal", terminal.text + terminal.stderr), ("html", pageText + page.stderr)] {
+            #expect(!text.unicodeScalars.contains("\u{202E}"), "\(what) holds a raw U+202E")
+            #expect(!text.unicodeScalars.contains("\u{1B}"), "\(what) holds an ESC")
+            #expect(text.contains("GPJ.exe.jpg"), "\(what) does not name the file")
+        }
+        #expect(pageText.contains("U+202E"))
+    }
 }
