@@ -173,7 +173,13 @@ public final class S3Client: @unchecked Sendable {
         var lines = signer.signedHeaders(method: "GET", host: host, path: path, query: query, headers: headers).map { "\($0.name): \($0.value)" }
         // No compression: the lengths checked are the bytes asked for.
         lines.append("Accept-Encoding: identity")
-        let handle = try takeHandle()
+        let handle: CurlHandle
+        do {
+            handle = try takeHandle()
+        } catch let failure as CurlHandle.Failure {
+            // No libcurl here: every request would fail alike.
+            throw S3Error(what: what, status: nil, code: failure.code, message: failure.message, retryable: false)
+        }
         // Error bodies (XML) are small: a body may pass what was asked by 64 KiB at most.
         let outcome = handle.get(url: url.absoluteString, headers: lines, limit: limit, slack: 65_536, deadline: settings.timeout,
                                  connect: min(settings.connectTimeout, settings.timeout), userAgent: settings.userAgent)
