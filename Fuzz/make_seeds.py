@@ -105,7 +105,7 @@ RECIPES = [(0, 10_000), (1, 100_000), (2, 100_000), (3, 0), (4, 1000), (5, 0), (
 
 def main():
     out = sys.argv[1]
-    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert", "records"]
+    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert", "records", "configuration"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
     paths = list(media_files())
@@ -146,6 +146,24 @@ def main():
         if is_jpeg and (tiff or blocks["xmp"]):
             open(os.path.join(out, "inspect", name + ".png"), "wb").write(png_seed(tiff, blocks["xmp"]))
     records_seeds(os.path.join(out, "records"))
+    configuration_seeds(os.path.join(out, "configuration"))
+
+
+def configuration_seeds(folder):
+    """.lpcheck.yml files: the README's example, anchors that do not multiply, a small alias bomb,
+    nesting in brackets and on a line, contradictions, non-finite numbers."""
+    seeds = {
+        "example.yml": "rules:\n  identifier-not-canonical: off\n  movie-too-long: warning\nexclude:\n  - \"**/.trash/**\"\n"
+                       "settings:\n  maxMovieSeconds: 10\nfailOn: warning\nexpect: live-photo\nprofile: wallpaper\n",
+        "anchors.yml": "settings: &s\n  maxMovieSeconds: 4\nexclude: [\"*.tmp\", *s]\n",
+        "bomb.yml": "a: &a [x, x, x]\nb: &b [*a, *a, *a]\nc: &c [*b, *b, *b]\nd: [*c, *c, *c]\n",
+        "flow.yml": "exclude: " + "[" * 40 + "]" * 40 + "\n",
+        "line.yml": "- " * 40 + "x\n",
+        "contradiction.yml": "expect: live-photo\nrules:\n  unexpected-item: off\n",
+        "numbers.yml": "settings:\n  maxMovieSeconds: .inf\n  frameDurationRatio: .nan\n  wallpaperMaxMovieSeconds: 1e308\n",
+    }
+    for name, text in seeds.items():
+        open(os.path.join(folder, name), "w").write(text)
 
 
 def records_seeds(folder):

@@ -23,14 +23,18 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(movie jpeg heif makerapple exif xmp inspect repair convert records)
+[ ${#targets[@]} -gt 0 ] || targets=(movie jpeg heif makerapple exif xmp inspect repair convert records configuration)
 # Optimised (-c release keeps overflow checks, preconditions and exclusivity checks): about four
 # times the executions per second of a debug build, with the same sanitizer and coverage.
 # LPCHECK_FUZZ_BINARY runs a binary built earlier (long runs keep going while the tree changes).
 [ -n "${LPCHECK_FUZZ_BINARY:-}" ] || (cd Fuzz && swift build -c "$configuration" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
   -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | tail -1)
 mkdir -p .fuzz/seeds .fuzz/corpus .fuzz/crashes
-[ -f .fuzz/seeds/.done ] || { python3 Fuzz/make_seeds.py .fuzz/seeds && touch .fuzz/seeds/.done; }
+# Seeds are made once; again when a target has none yet (a target added since).
+seeded=1
+[ -f .fuzz/seeds/.done ] || seeded=0
+for target in "${targets[@]}"; do [ -d ".fuzz/seeds/$target" ] || seeded=0; done
+[ "$seeded" = 1 ] || { rm -rf .fuzz/seeds && mkdir -p .fuzz/seeds && python3 Fuzz/make_seeds.py .fuzz/seeds && touch .fuzz/seeds/.done; }
 bin="${LPCHECK_FUZZ_BINARY:-$(cd Fuzz && swift build -c "$configuration" --show-bin-path)/LPCheckFuzz}"
 # One target: its corpus, its log, its status.
 run_target() {

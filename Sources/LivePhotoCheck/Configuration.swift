@@ -78,74 +78,97 @@ public struct Configuration: Sendable {
     }
 
     public static func parse(_ text: String, source: String = fileName) throws -> Configuration {
-        var configuration = Configuration()
-        let loaded: Any?
         do {
             guard text.utf8.count <= Limits.bytes else { throw Problem(description: "over \(Limits.bytes / 1024) KiB; a configuration is a few lines") }
             try checkNesting(text)
-            guard let node = try Yams.compose(yaml: text) else { return configuration }
+            let node: Node?
+            do {
+                node = try Yams.compose(yaml: text)
+            } catch {
+                throw Problem(description: "not valid YAML: \(error)")
+            }
+            guard let node else { return Configuration() }
             try checkValues(node)
-            loaded = Constructor.default.any(from: node)
+            let configuration = try configurationOf(node)
+            if let contradiction = configuration.contradiction { throw Problem(description: contradiction) }
+            return configuration
         } catch let problem as Problem {
             throw Problem(description: "\(source): \(problem.description)")
-        } catch {
-            throw Problem(description: "\(source): not valid YAML: \(error)")
         }
-        guard let root = loaded as? [String: Any] else {
-            if loaded == nil { return configuration }
-            throw Problem(description: "\(source): expected a mapping at the top level")
-        }
-        for key in root.keys where !["rules", "exclude", "settings", "failOn", "expect", "profile"].contains(key) {
-            throw Problem(description: "\(source): unknown key '\(key)' (expected rules, exclude, settings, failOn, expect, profile)")
-        }
-        if let profile = root["profile"] {
-            guard let value = Target(rawValue: "\(profile)") else { throw Problem(description: "\(source): profile must be photos, wallpaper or google-photos") }
-            configuration.profile = value
-        }
-        if let expect = root["expect"] {
-            guard let value = Expectation(rawValue: "\(expect)") else { throw Problem(description: "\(source): expect must be live-photo or motion-photo") }
-            configuration.context.expect = value
-        }
-        if let rules = root["rules"] {
-            guard let map = rules as? [String: Any] else { throw Problem(description: "\(source): 'rules' must map rule identifiers to off/info/warning/error") }
-            for (identifier, value) in map {
-                guard RuleRegistry.rule(identifier) != nil else { throw Problem(description: "\(source): unknown rule '\(identifier)' (see `lpcheck rules`)") }
-                let text = (value as? Bool).map { $0 ? "on" : "off" } ?? "\(value)"
-                switch text {
-                case "off", "false": configuration.severities[identifier] = .some(nil)
-                case "on", "true": configuration.severities[identifier] = RuleRegistry.rule(identifier)?.description.severity
-                default:
-                    guard let severity = Severity(rawValue: text) else {
-                        throw Problem(description: "\(source): rule '\(identifier)': '\(text)' is not off, on, info, warning or error")
+    }
+
+    /// The configuration a composed document states, read from its nodes (no conversion to Swift
+    /// values by Yams, whose constructor traps on a key that is not a scalar): a mapping of the
+    /// known keys, each value of the shape it must have. A key given twice: the later value.
+    static func configurationOf(_ node: Node) throws -> Configuration {
+        var configuration = Configuration()
+        guard case .mapping(let root) = node else { throw Problem(description: "expected a mapping at the top level") }
+        for (keyNode, value) in root {
+            let key = try name(keyNode)
+            switch key {
+            case "profile":
+                guard let value = scalar(value).flatMap(Target.init(rawValue:)) else { throw Problem(description: "profile must be photos, wallpaper or google-photos") }
+                configuration.profile = value
+            case "expect":
+                guard let value = scalar(value).flatMap(Expectation.init(rawValue:)) else { throw Problem(description: "expect must be live-photo or motion-photo") }
+                configuration.context.expect = value
+            case "failOn":
+                guard let level = scalar(value).flatMap(FailLevel.init(rawValue:)) else { throw Problem(description: "failOn must be error, warning, info or never") }
+                configuration.failOn = level
+            case "rules":
+                guard case .mapping(let map) = value else { throw Problem(description: "'rules' must map rule identifiers to off/info/warning/error") }
+                for (identifierNode, value) in map {
+                    let identifier = try name(identifierNode)
+                    guard let rule = RuleRegistry.rule(identifier) else { throw Problem(description: "unknown rule '\(identifier)' (see `lpcheck rules`)") }
+                    guard case .scalar(let level) = value else { throw Problem(description: "rule '\(identifier)': give off, on, info, warning or error") }
+                    let text = Bool.construct(from: level).map { $0 ? "on" : "off" } ?? level.string
+                    switch text {
+                    case "off": configuration.severities[identifier] = .some(nil)
+                    case "on": configuration.severities[identifier] = rule.description.severity
+                    default:
+                        guard let severity = Severity(rawValue: text) else {
+                            throw Problem(description: "rule '\(identifier)': '\(text)' is not off, on, info, warning or error")
+                        }
+                        configuration.severities[identifier] = severity
                     }
-                    configuration.severities[identifier] = severity
                 }
+            case "exclude":
+                guard case .sequence(let list) = value else { throw Problem(description: "'exclude' must be a list of patterns") }
+                configuration.exclude = try list.map { item in
+                    guard let pattern = scalar(item) else { throw Problem(description: "'exclude' must be a list of patterns") }
+                    return pattern
+                }
+            case "settings":
+                guard case .mapping(let map) = value else { throw Problem(description: "'settings' must be a mapping") }
+                for (settingNode, value) in map {
+                    let setting = try name(settingNode)
+                    guard case .scalar(let text) = value, let number = Double.construct(from: text), number > 0, number.isFinite else {
+                        throw Problem(description: "setting '\(setting)' must be a positive finite number")
+                    }
+                    switch setting {
+                    case "maxMovieSeconds": configuration.context.maxMovieSeconds = number
+                    case "frameDurationRatio": configuration.context.frameDurationRatio = number
+                    case "wallpaperMaxMovieSeconds": configuration.context.wallpaperMaxMovieSeconds = number
+                    default: throw Problem(description: "unknown setting '\(setting)' (maxMovieSeconds, frameDurationRatio, wallpaperMaxMovieSeconds)")
+                    }
+                }
+            default:
+                throw Problem(description: "unknown key '\(key)' (expected rules, exclude, settings, failOn, expect, profile)")
             }
         }
-        if let exclude = root["exclude"] {
-            guard let list = exclude as? [Any] else { throw Problem(description: "\(source): 'exclude' must be a list of patterns") }
-            configuration.exclude = list.map { "\($0)" }
-        }
-        if let settings = root["settings"] {
-            guard let map = settings as? [String: Any] else { throw Problem(description: "\(source): 'settings' must be a mapping") }
-            for (key, value) in map {
-                guard let number = (value as? Double) ?? (value as? Int).map(Double.init), number > 0, number.isFinite else {
-                    throw Problem(description: "\(source): setting '\(key)' must be a positive finite number")
-                }
-                switch key {
-                case "maxMovieSeconds": configuration.context.maxMovieSeconds = number
-                case "frameDurationRatio": configuration.context.frameDurationRatio = number
-                case "wallpaperMaxMovieSeconds": configuration.context.wallpaperMaxMovieSeconds = number
-                default: throw Problem(description: "\(source): unknown setting '\(key)' (maxMovieSeconds, frameDurationRatio, wallpaperMaxMovieSeconds)")
-                }
-            }
-        }
-        if let failOn = root["failOn"] {
-            guard let level = FailLevel(rawValue: "\(failOn)") else { throw Problem(description: "\(source): failOn must be error, warning, info or never") }
-            configuration.failOn = level
-        }
-        if let contradiction = configuration.contradiction { throw Problem(description: "\(source): \(contradiction)") }
         return configuration
+    }
+
+    /// A mapping key: a scalar (a sequence or mapping as a key, YAML's `? [a]: b`, is refused).
+    static func name(_ node: Node) throws -> String {
+        guard case .scalar(let scalar) = node else { throw Problem(description: "a key that is not a plain name") }
+        return scalar.string
+    }
+
+    /// A scalar's text; nil for a sequence or a mapping.
+    static func scalar(_ node: Node) -> String? {
+        guard case .scalar(let scalar) = node else { return nil }
+        return scalar.string
     }
 
     /// Settings that cannot hold together, said as an error rather than taken silently: an

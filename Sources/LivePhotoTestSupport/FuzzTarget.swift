@@ -9,7 +9,7 @@ import LivePhotoReports
 /// package only hands libFuzzer's inputs to `run`. A target stops the process (`fatalError`) when
 /// two readings that must agree do not.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records
+    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records, configuration
 
     /// Where the records target writes an input (check --facts reads files): a file of its own
     /// each time, so that targets may run on several threads (the tests do).
@@ -113,6 +113,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                     fatalError("records the in-memory check reads were refused by the bounded check")
                 }
                 if CheckJSON.render(bounded.report) != json { fatalError("the bounded check's report differs (pinAbove \(pinAbove))") }
+            }
+        case .configuration:
+            // A `.lpcheck.yml` as a pull request may bring one to a CI runner: read within its
+            // limits (size, nesting, values with aliases followed) or refused, never trapped on,
+            // never expanded without bound. A configuration it takes must hold together.
+            if let configuration = try? Configuration.parse(String(decoding: bytes, as: UTF8.self)), let contradiction = configuration.contradiction {
+                fatalError("a configuration was taken with a contradiction: \(contradiction)")
             }
         case .convert:
             // The motion-photo readers and both directions of the conversion writers, outputs read

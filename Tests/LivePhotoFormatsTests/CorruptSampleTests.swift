@@ -46,7 +46,8 @@ struct CorruptSampleTests {
     }
 
     /// Inputs on which a fuzz target crashed, kept with the fix that they prove.
-    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin", "makerapple-bplist-uid-too-wide.bin", "repair-track-id-exhausted.mov"]
+    static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin", "makerapple-bplist-uid-too-wide.bin", "repair-track-id-exhausted.mov",
+                              "configuration-complex-key-trapped-yams.yml"]
 
     @Test("fuzz crashes: a MakerNote whose binary plist holds a set (Foundation's parser crashed) decodes or is refused, never crashes")
     func fuzzCrashFiles() throws {

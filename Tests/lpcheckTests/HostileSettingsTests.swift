@@ -193,4 +193,18 @@ struct HostileSettingsTests {
         }
         #expect(pageText.contains("U+202E"))
     }
+
+    @Test("keys that are no plain names (YAML's `? [a]: b`, at the top or in rules or settings; Yams' constructor trapped on them, found by the configuration fuzz target) exit 2 naming the reason", arguments: [
+        "? [a]: b\n", "rules:\n  ? [movie-absent]: off\n", "settings:\n  ? {a: 1}: 3\n",
+        String(decoding: (try? Data(contentsOf: Locations.samples.appendingPathComponent("corrupt/fuzz/configuration-complex-key-trapped-yams.yml"))) ?? Data(), as: UTF8.self),
+    ])
+    func complexKeysRefused(_ text: String) throws {
+        try #require(!text.isEmpty, "the saved fuzz crash is missing")
+        let root = try Self.folder("config-key")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(text.utf8).write(to: root.appendingPathComponent(".lpcheck.yml"))
+        let result = try Self.lpcheck(["check", Self.still.path], in: root)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("a key that is not a plain name"), "\(result.stderr)")
+    }
 }
