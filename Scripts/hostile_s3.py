@@ -23,6 +23,7 @@ Modes (GETs of objects unless said):
   bad-key       listings: one more key that is no URL encoding ("%zz")
   duplicate     listings: every key twice
   list-error    listings: 403 whose Message holds an escape sequence and a U+202E override
+  header-flood  objects: 2,000 headers of 100 bytes before the body (200 KB of headers)
 """
 import argparse, hashlib, http.server, json, os, socketserver, sys, threading, time, urllib.parse
 from email.utils import formatdate
@@ -145,6 +146,8 @@ class Bucket(Base):
         total = len(data) // 2 if self.mode == "short-total" else len(data)
         body = data[first:last + 1]
         headers = [("ETag", f'"{etag}"'), ("Last-Modified", modified), ("Content-Range", f"bytes {first}-{last}/{total}")]
+        if self.mode == "header-flood":
+            headers += [(f"X-Flood-{index}", "f" * 80) for index in range(2000)]
         Log.write("bucket", self, 206)
         if self.mode != "slow":
             return self.answer(206, body, headers)

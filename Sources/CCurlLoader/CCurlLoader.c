@@ -118,7 +118,10 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
         response->headers = malloc(HEADERS_MAX);
         if (!response->headers) return 0;
     }
-    if (length > HEADERS_MAX - response->headers_count) return 0;  // a header block over 64 KiB is refused
+    if (length > HEADERS_MAX - response->headers_count) {  // a header block over 64 KiB is refused
+        response->headers_too_large = 1;
+        return 0;
+    }
     memcpy(response->headers + response->headers_count, data, length);
     response->headers_count += length;
     return length;

@@ -49,6 +49,9 @@ final class CurlHandle: @unchecked Sendable {
         defer { lpcheck_curl_response_free(&response) }
         let error = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         guard status == 0 else {
+            if response.headers_too_large != 0 {
+                return .failed(Failure(code: "TooLarge", message: "the server's header block passed 64 KiB", retryable: false))
+            }
             if response.too_large != 0 {
                 return .failed(Failure(code: "TooLarge", message: "the server sent more than the \(limit) bytes asked for", retryable: false))
             }

@@ -188,4 +188,15 @@ struct HostileServerTests {
         let agents = Set(try server.requests().compactMap(\.userAgent))
         #expect(agents == ["lpcheck/\(version)"], "\(agents)")
     }
+
+    @Test("a server that sends 200 KB of headers: each file is unread, the header block named, after one try (no retry of a server that will do it again)")
+    func headerFlood() throws {
+        let server = try HostileS3(mode: "header-flood", objects: Self.cameraPair)
+        let result = try Self.lpcheck(["check", "s3://photos/lib", "--format", "json"], server: server)
+        #expect(result.status == 2, "\(result.stderr)")
+        let messages = try Self.items(result).flatMap { $0["findings"] as? [[String: Any]] ?? [] }.compactMap { $0["message"] as? String }
+        #expect(messages.count == 2 && messages.allSatisfy { $0.contains("header block passed 64 KiB") }, "\(messages)")
+        // A listing and one GET a file.
+        #expect(try server.requests().count == 3)
+    }
 }

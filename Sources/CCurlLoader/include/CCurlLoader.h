@@ -25,6 +25,7 @@ typedef struct {
     char *headers;
     size_t headers_count;
     int too_large;
+    int headers_too_large;
     int timed_out;
     int curl_code;
     char error[256];
