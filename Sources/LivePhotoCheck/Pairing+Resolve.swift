@@ -186,6 +186,7 @@ extension Pairing.Builder {
                 item.identifierConflict = group.conflicted.contains(index) && (group.conflicted.count > 1 || !group.pairs.isEmpty)
             }
             add(item, still: files[index].isStill ? index : nil, movie: files[index].isMovie ? index : nil, identifier: identifier)
+            if item.kind == .duplicate { drafts[drafts.count - 1].original = group.copyOf[index] }
         }
         for (link, first) in group.linkOf {
             var item = CheckItem(kind: .duplicate)

@@ -105,6 +105,8 @@ public enum Pairing {
             var identifier: String?
             /// The pair is its identifier's whole group (one still, one movie).
             var wholeGroup = false
+            /// A copy's original (a duplicate that is not a hard link).
+            var original: Int?
         }
 
         init(files: [FileFacts], identical: ((FileFacts, FileFacts) -> Bool)?) {
@@ -171,13 +173,17 @@ public enum Pairing {
         }
 
         /// A file without an identifier beside a same-named file of the other kind that an
-        /// identifier group left single (a variant, or a file named like none of the group's)
-        /// pairs with it by name, as it would with a movie that is alone: a downsized web copy
-        /// whose still lost its MakerNote is still a pair, a variant of the group's Live Photo.
+        /// identifier group left single (a variant, a file named like none of the group's, or a
+        /// byte-identical copy under a name of its own) pairs with it by name, as it would with a
+        /// movie that is alone: a web copy whose still lost its MakerNote is still a pair, a
+        /// variant of the group's Live Photo, whether its movie was re-encoded or copied.
         mutating func pairGroupLeftoversByName(_ unpaired: inout [Int]) {
             var leftover: [String: Int] = [:]
             for (index, draft) in drafts.enumerated() where draft.identifier != nil && (draft.still == nil) != (draft.movie == nil) {
-                guard [.variant, .stillOnly, .movieOnly].contains(draft.item.kind), let file = draft.still ?? draft.movie else { continue }
+                guard let file = draft.still ?? draft.movie else { continue }
+                let copyUnderOwnName = draft.item.kind == .duplicate && !draft.item.hardLink
+                    && draft.original.map { Pairing.nameKey(files[$0]) != Pairing.nameKey(files[file]) } == true
+                guard [.variant, .stillOnly, .movieOnly].contains(draft.item.kind) || copyUnderOwnName else { continue }
                 leftover[Pairing.nameKey(files[file])] = index
             }
             guard !leftover.isEmpty else { return }
@@ -186,6 +192,12 @@ public enum Pairing {
                 guard file.contentIdentifier == nil, file.error == nil, file.isStill || file.isMovie,
                       let draft = leftover[Pairing.nameKey(file)], (drafts[draft].still == nil) == file.isStill else { return false }
                 leftover[Pairing.nameKey(file)] = nil
+                if drafts[draft].item.kind == .duplicate, let original = drafts[draft].original, draftOfFile[original] >= 0 {
+                    // The copy's pair is a variant of the item its original belongs to.
+                    let owner = drafts[draftOfFile[original]]
+                    drafts[draft].item.variantOf = ItemReference(still: owner.still.map { files[$0].path }, movie: owner.movie.map { files[$0].path })
+                    drafts[draft].item.duplicateOf = nil
+                }
                 drafts[draft].item.kind = .pair
                 drafts[draft].item.pairedBy = .name
                 if file.isStill { drafts[draft].still = index } else { drafts[draft].movie = index }

@@ -39,6 +39,27 @@ struct PairingTests {
         #expect(alone.map(\.kind) == [.pair])
     }
 
+    @Test("issue 39: a web copy (a still stripped of its MakerNote) beside a byte-identical copy of the group's movie under its own name pairs with it by name, a variant of the group's Live Photo, as when the movie's bytes differ; a copy with no same-named still stays a duplicate")
+    func strippedStillBesideCopiedMovie() {
+        var movie = Example.movie("a/train.mov")
+        movie.identity = FileIdentity(device: 1, inode: 20)
+        var copy = Example.movie("a/train_sm.mov")
+        copy.identity = FileIdentity(device: 1, inode: 30)
+        var lone = Example.movie("a/other.mov")
+        lone.identity = FileIdentity(device: 1, inode: 40)
+        let files = [Example.still("a/train.jpg"), movie, Example.still("a/train_sm.jpg", identifier: nil), copy, lone]
+        let items = Pairing.items(files) { $0.isMovie && $1.isMovie }
+        #expect(items.count == 3, "\(items.map(\.kind))")
+        let web = items.first { $0.movie?.path == "a/train_sm.mov" }
+        #expect(web?.kind == .pair && web?.pairedBy == .name && web?.still?.path == "a/train_sm.jpg")
+        #expect(web?.variantOf == ItemReference(still: "a/train.jpg", movie: "a/train.mov"))
+        #expect(web?.duplicateOf == nil)
+        let findings = web.map { item in RuleRegistry.all.flatMap { $0.check(item, context: RuleContext()) } } ?? []
+        #expect(findings.contains { $0.rule == "still-missing-identifier" && $0.severity == .error })
+        let other = items.first { $0.movie?.path == "a/other.mov" }
+        #expect(other?.kind == .duplicate && other?.duplicateOf == "a/train.mov")
+    }
+
     @Test("two plain files with one name are not made a pair")
     func plainNotPaired() {
         var movie = Example.movie("a/clip.mov", identifier: nil)
