@@ -32,12 +32,9 @@ public struct ItemReference: Sendable, Equatable {
 public struct NameMate: Sendable, Equatable {
     public var path: String
     public var reason: String
-    /// The mate could not be read (an I/O or network failure): whether it pairs is not known.
-    public var unread: Bool
-    public init(path: String, reason: String, unread: Bool = false) {
+    public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
-        self.unread = unread
     }
 }
 

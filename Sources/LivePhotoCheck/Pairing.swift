@@ -107,6 +107,8 @@ public enum Pairing {
             var wholeGroup = false
             /// A copy's original (a duplicate that is not a hard link).
             var original: Int?
+            /// Joined into another item (`joinUnreadMates`): no item of its own.
+            var merged = false
         }
 
         init(files: [FileFacts], identical: ((FileFacts, FileFacts) -> Bool)?) {
@@ -286,9 +288,10 @@ public enum Pairing {
                     if byName[key] != nil { byName[key]?.append(index) }
                 }
             }
+            joinUnreadMates(byName)
             // Items in report order (by the primary file's path: the still, else the movie),
             // sorted before they are built so that the items exist once, not twice.
-            let order = drafts.indices.map { index in
+            let order = drafts.indices.filter { !drafts[$0].merged }.map { index in
                 (index, (drafts[index].still ?? drafts[index].movie).map { files[$0].path } ?? "")
             }.sorted { $0.1 < $1.1 }
             var items: [CheckItem] = []
@@ -322,15 +325,31 @@ public enum Pairing {
                 }
                 if item.kind == .stillOnly || item.kind == .movieOnly, let index = own.first {
                     item.nameMates = (byName[Pairing.nameKey(files[index])] ?? []).filter { $0 != index }.map { mate in
-                        NameMate(path: files[mate].path, reason: reason(mate, single: index), unread: files[mate].error?.code == .io)
+                        NameMate(path: files[mate].path, reason: reason(mate, single: index))
                     }
-                    // A half whose same-named file could not be read (the disk, the network) may
-                    // well have its other half there: it is not judged alone, as if absent.
-                    if item.nameMates.contains(where: \.unread) { item.kind = .unreadable }
                 }
                 items.append(item)
             }
             return items
+        }
+
+        /// A half (a still or movie with a Live Photo marker, alone) whose one same-named file could
+        /// not be read (an I/O or network failure: its kind is unknown) may well have its other
+        /// half there: the two become one unreadable item, whose finding is the read's failure,
+        /// rather than a half judged alone as if its partner were absent.
+        mutating func joinUnreadMates(_ byName: [String: [Int]]) {
+            for index in drafts.indices where drafts[index].item.kind == .stillOnly || drafts[index].item.kind == .movieOnly {
+                guard let own = drafts[index].still ?? drafts[index].movie else { continue }
+                let unread = (byName[Pairing.nameKey(files[own])] ?? []).filter { $0 != own && files[$0].error?.code == .io }
+                guard unread.count == 1, let mate = unread.first, draftOfFile[mate] >= 0 else { continue }
+                let other = draftOfFile[mate]
+                guard other != index, !drafts[other].merged, drafts[other].item.kind == .unreadable,
+                      [drafts[other].still, drafts[other].movie].compactMap({ $0 }) == [mate] else { continue }
+                drafts[other].merged = true
+                drafts[index].item.kind = .unreadable
+                if drafts[index].still == nil { drafts[index].still = mate } else { drafts[index].movie = mate }
+                draftOfFile[mate] = index
+            }
         }
 
         /// Why the same-named file `mate` did not pair with `single`.

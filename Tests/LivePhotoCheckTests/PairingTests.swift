@@ -60,6 +60,20 @@ struct PairingTests {
         #expect(other?.kind == .duplicate && other?.duplicateOf == "a/train.mov")
     }
 
+    @Test("a still whose same-named movie could not be read (an I/O failure) is one unreadable item with it, whose only finding is the failure; a damaged movie (not an I/O failure) leaves the still alone, its movie absent")
+    func unreadMateJoined() {
+        var failed = FileFacts(path: "a/IMG_1.MOV", format: .unknown, kind: .unknown, size: 0,
+                               error: ParseError(.io, "s3://b/a/IMG_1.MOV: HTTP 503 (SlowDown)", offset: 4096))
+        let items = Pairing.items([Example.still("a/IMG_1.JPG"), failed])
+        #expect(items.count == 1 && items[0].kind == .unreadable, "\(items.map(\.kind))")
+        #expect(items[0].still?.path == "a/IMG_1.JPG" && items[0].movie?.path == "a/IMG_1.MOV")
+        #expect(checked(items).map(\.rule) == ["unreadable-file"])
+        failed.error = ParseError(.invalidSize, "box 'moov' claims 9999 bytes", offset: 36)
+        let damaged = Pairing.items([Example.still("a/IMG_1.JPG"), failed])
+        #expect(damaged.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.stillOnly, .unreadable])
+        #expect(checked(damaged).map(\.rule).sorted() == ["movie-absent", "unreadable-file"])
+    }
+
     @Test("two plain files with one name are not made a pair")
     func plainNotPaired() {
         var movie = Example.movie("a/clip.mov", identifier: nil)
