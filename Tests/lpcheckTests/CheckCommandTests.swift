@@ -165,4 +165,30 @@ struct CheckCommandTests {
             #expect(result.text.contains(id))
         }
     }
+
+    @Test("the camera pair train.jpg + train.mov with its web copy: the still stripped of its MakerNote by ExifTool, the movie copied byte for byte under the copy's name; the copy pairs by name as a variant with still-missing-identifier, the original passes",
+          .enabled(if: Locations.hasSharedSamples && Locations.tool("exiftool") != nil, "needs ../shared/samples and exiftool"))
+    func webCopyOfRealPair() throws {
+        let original = try #require(SharedSamples.url("LycheeOrg__Lychee/train.jpg")), movie = try #require(SharedSamples.url("LycheeOrg__Lychee/train.mov"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-webcopy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: original, to: dir.appendingPathComponent("train.jpg"))
+        try FileManager.default.copyItem(at: movie, to: dir.appendingPathComponent("train.mov"))
+        try FileManager.default.copyItem(at: movie, to: dir.appendingPathComponent("train_sm.mov"))
+        let stripped = try ProcessResult.run(try #require(Locations.tool("exiftool")),
+                                             ["-q", "-MakerNotes=", "-o", dir.appendingPathComponent("train_sm.jpg").path, original.path])
+        try #require(stripped.status == 0, "\(stripped.stderr)")
+        let result = try lpcheck(["check", dir.path, "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let items = try #require(report["items"] as? [[String: Any]])
+        #expect(items.count == 2, "\(items)")
+        let camera = try #require(items.first { ($0["still"] as? String)?.hasSuffix("/train.jpg") == true })
+        #expect(camera["kind"] as? String == "pair" && (camera["verdicts"] as? [String: String])?["photos"] == "pass")
+        let web = try #require(items.first { ($0["still"] as? String)?.hasSuffix("/train_sm.jpg") == true })
+        #expect(web["kind"] as? String == "pair" && web["pairedBy"] as? String == "name" && (web["movie"] as? String)?.hasSuffix("/train_sm.mov") == true)
+        #expect(web["variantOf"] != nil && web["duplicateOf"] == nil)
+        let rules = (web["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }.sorted()
+        #expect(rules == ["identifier-variant", "still-missing-identifier"], "\(rules)")
+    }
 }
