@@ -128,4 +128,40 @@ struct HostileMotionPhotoTests {
             #expect(still.motionPhoto?.movieRange == nil)
         }
     }
+
+    /// A file whose reads past `failAfter` fail as the disk or the network would (`.io`), and
+    /// whose readers may have caught that failure on their way.
+    final class FailingSource: ByteSource {
+        let base: FileSource
+        let failAfter: Int64
+        private(set) var readFailure: ParseError?
+        var size: Int64 { base.size }
+        var stats: ReadStats { base.stats }
+        init(_ path: String, failAfter: Int64) throws { (base, self.failAfter) = (try FileSource(path: path), failAfter) }
+        func read(at offset: Int64, count: Int) throws -> [UInt8] {
+            guard offset + Int64(count) <= failAfter else {
+                let failure = ParseError(.io, "read failed: Input/output error", offset: offset)
+                if readFailure == nil { readFailure = failure }
+                throw failure
+            }
+            return try base.read(at: offset, count: count)
+        }
+    }
+
+    @Test("a read that fails (I/O) anywhere in a camera movie or still leaves the file unread with that failure and its offset, never a reading of what was around it", arguments: ["camera-pair.mov", "camera-pair.jpg"])
+    func failedReadLeavesFileUnread(_ name: String) throws {
+        let path = Locations.samples.appendingPathComponent(name).path
+        let size = try FileSource(path: path).size
+        // Fail at several points: the head, the middle, the last bytes (a camera movie's moov).
+        for failAfter in [Int64(64), size / 2, size - 16] {
+            let source = try FailingSource(path, failAfter: failAfter)
+            let file = MediaFile.inspect(source: source, path: path, options: .check)
+            #expect(file.error?.code == .io && file.error?.message.contains("Input/output error") == true, "\(name) failing after \(failAfter): \(String(describing: file.error))")
+            #expect(file.still == nil && file.movie == nil && file.format == .unknown)
+            #expect((file.error?.offset ?? -1) >= 0 && (file.error?.offset ?? -1) < size)
+        }
+        // Unfailing, the same source reads the file.
+        let whole = MediaFile.inspect(source: try FailingSource(path, failAfter: size), path: path, options: .check)
+        #expect(whole.error == nil && (whole.still != nil || whole.movie != nil))
+    }
 }
