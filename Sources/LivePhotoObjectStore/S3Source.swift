@@ -56,7 +56,7 @@ public final class S3Source: ByteSource {
         }
         gets = 1
         fetchedBytes = Int64(head.body.count)
-        if let etag, let answered = head.headers["etag"], answered != etag {
+        if let etag, let answered = head.headers["etag"], !Self.sameETag(answered, etag) {
             throw S3Error(what: what, status: head.status, code: "ETagChanged",
                           message: "the server answered with ETag \(answered) for the object listed with \(etag) (it ignored If-Match)", retryable: false)
         }
@@ -109,7 +109,7 @@ public final class S3Source: ByteSource {
         }
         gets += 1
         fetchedBytes += Int64(response.body.count)
-        if let etag, let answered = response.headers["etag"], answered != etag {
+        if let etag, let answered = response.headers["etag"], !Self.sameETag(answered, etag) {
             throw ParseError(.io, "s3://\(bucket)/\(key): the ETag changed between reads (\(etag), then \(answered)): the server ignores If-Match or the object is being replaced", offset: start)
         }
         if response.status == 206, let total = response.totalSize, total != size {
@@ -125,6 +125,18 @@ public final class S3Source: ByteSource {
         }
         stats.record(count)
         return bytes
+    }
+
+    /// Whether two ETags name one version: quotes and a weak mark (`W/`) aside, as services
+    /// differ in writing them between listings and answers.
+    static func sameETag(_ a: String, _ b: String) -> Bool {
+        func bare(_ tag: String) -> Substring {
+            var text = Substring(tag.trimmingCharacters(in: .whitespaces))
+            if text.hasPrefix("W/") { text = text.dropFirst(2) }
+            if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = text.dropFirst().dropLast() }
+            return text
+        }
+        return bare(a) == bare(b)
     }
 
     /// The range one GET fetches for a read the held bytes cannot serve: from its first missing

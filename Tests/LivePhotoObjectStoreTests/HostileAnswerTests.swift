@@ -60,4 +60,10 @@ struct HostileAnswerTests {
         }
         #expect(read > 0, "LPCHECK_TEST_SEED=\(seed)")
     }
+
+    @Test("ETags name one version whether quoted or not, weak or not; other tags differ")
+    func etagsCompared() {
+        #expect(S3Source.sameETag("\"9b2cf535\"", "9b2cf535") && S3Source.sameETag("W/\"abc\"", "\"abc\""))
+        #expect(!S3Source.sameETag("\"abc\"", "\"abd\"") && !S3Source.sameETag("\"\"", "\"a\""))
+    }
 }
