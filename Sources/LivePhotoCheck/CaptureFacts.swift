@@ -127,6 +127,18 @@ public struct CaptureTime: Sendable, Codable, Equatable {
         return parts[0] + "T" + parts[1] + parts[2].replacingOccurrences(of: ":", with: "")
     }
 
+    /// As EXIF writes it: DateTimeOriginal (`2025:10:12 23:36:14`), SubSecTimeOriginal (the
+    /// milliseconds, when there are any) and OffsetTimeOriginal (`+13:00`, when the zone is known).
+    public var exifTexts: (date: String, subSeconds: String?, offset: String?)? {
+        let shown = CaptureTimeText.display(clock: clock, offset: offset)
+        // `2025-10-12 23:36:14.753 +13:00`.
+        let parts = shown.split(separator: " ")
+        guard parts.count >= 2, parts[0].count == 10 else { return nil }
+        let time = parts[1].split(separator: ".")
+        return (parts[0].replacingOccurrences(of: "-", with: ":") + " " + time[0], time.count > 1 ? String(time[1]) : nil,
+                parts.count > 2 ? String(parts[2]) : nil)
+    }
+
     static let keysSource = "Keys com.apple.quicktime.creationdate"
     /// The EXIF fields read: DateTimeOriginal, with SubSecTimeOriginal and OffsetTimeOriginal
     /// when they were (fixed texts: nothing is built for a file).

@@ -117,6 +117,19 @@ public struct SampleDescription: Sendable, Equatable {
     /// `mett` (text metadata) entries: the MIME type of the samples (`mime_format`); a Google
     /// motion photo's metadata track says `application/motionphoto-image-meta`.
     public var mimeFormat: String? = nil
+    /// A video entry's decoder configuration, colour and related children, payloads whole
+    /// (`SampleDescriptionBox.keptConfiguration`): the first of each type, in file order.
+    public var configuration: [SampleEntryChild] = []
+
+    /// The payload of the first kept child of `type`.
+    public func configuration(_ type: FourCC) -> [UInt8]? { configuration.first { $0.type == type }?.payload }
+}
+
+/// One child box of a sample entry, its payload whole.
+public struct SampleEntryChild: Sendable, Equatable {
+    public var type: FourCC
+    public var payload: [UInt8]
+    public init(type: FourCC, payload: [UInt8]) { (self.type, self.payload) = (type, payload) }
 }
 
 public struct MetadataKeyDeclaration: Sendable, Equatable {

@@ -18,12 +18,19 @@ public struct Moment: Sendable, Equatable {
         /// `convert`: a motion photo without a timestamp (or -1): the frame just before the
         /// video's midpoint, which Motion Photo 1.0 tells players to show.
         case motionPhotoDefault = "motion-photo-default"
+        /// `make CLIP --lossless-still`: moved to the sync sample nearest the moment asked for,
+        /// so that the still is that sample's coded picture.
+        case syncSample = "sync-sample"
     }
 
     public var seconds: Double
     public var origin: Origin
     /// The still-image-time value to write (-1 as cameras, or the old valid value).
     public var value: Int8
+
+    public init(seconds: Double, origin: Origin, value: Int8) {
+        (self.seconds, self.origin, self.value) = (seconds, origin, value)
+    }
 
     public var description: String {
         let time = SecondsText.format(seconds) + " s"
@@ -34,6 +41,7 @@ public struct Moment: Sendable, Equatable {
         case .middle: return "\(time) (the middle frame; --time or --frame choose another)"
         case .presentationTimestamp: return "\(time) (the motion photo's presentation timestamp, on the frame it falls on)"
         case .motionPhotoDefault: return "\(time) (the frame just before the video's midpoint: the motion photo gives no timestamp, and Motion Photo 1.0 says players show that frame)"
+        case .syncSample: return "\(time) (moved by --lossless-still to the nearest sync sample, whose coded picture the still is)"
         }
     }
 }
@@ -87,6 +95,9 @@ public struct FilePlan: Sendable {
     public var ledgerProblem: String?
     /// What the ledger compares the output with.
     public var ledgerInputs: [LedgerInput] = []
+    /// The output is made, not edited (make's still from a movie's frame): it is read back
+    /// under its own name, and `path` is only where its copied pieces come from.
+    public var made = false
 }
 
 /// The repair of one item: the files to write, the findings it fixes and those it leaves.
@@ -111,6 +122,9 @@ public struct ItemPlan: Sendable {
     public var damage: [String] = []
 
     public var needsForce: Bool { !losses.isEmpty || !damage.isEmpty }
+    /// The written files must bring in no finding at all (any severity) that the inputs did
+    /// not have: `make CLIP`, whose pair is promised to pass `--fail-on info`.
+    public var proveClean = false
 
     /// Fills `damage` from the item's findings: errors of the damage rules about a
     /// file that an output is written from, which this plan does not fix.

@@ -90,7 +90,7 @@ public enum PlanWriter {
             for file in plan.files {
                 staged.append((file, try SafeFileWriter.stage(file.patch, original: file.path, destination: file.destination, identity: file.identity)))
             }
-            try verify(staged, item: plan.item, kinds: plan.edits.kinds, force: options.force)
+            try verify(staged, item: plan.item, kinds: plan.edits.kinds, force: options.force, clean: plan.proveClean)
             FaultInjection.step("verified")
             for (_, file) in staged {
                 let inPlace = file.destination == file.original
@@ -106,7 +106,7 @@ public enum PlanWriter {
     /// Reads the temporary files back: identifiers, still-image-time and the rules of the fix
     /// kinds that were applied must hold, and (unless `force`) the whole rule set finds no error
     /// that the inputs did not have.
-    static func verify(_ staged: [(FilePlan, SafeFileWriter.Staged)], item: CheckItem, kinds: Set<FixKind>, force: Bool = false) throws {
+    static func verify(_ staged: [(FilePlan, SafeFileWriter.Staged)], item: CheckItem, kinds: Set<FixKind>, force: Bool = false, clean: Bool = false) throws {
         var still = item.still
         var movie = item.movie
         for (plan, file) in staged {
@@ -139,7 +139,7 @@ public enum PlanWriter {
                 if let first = failing.first { throw RepairProblem("the written \(plan.destination) fails \(first.rule): \(first.message)") }
             }
             var facts = FileFacts(read)
-            facts.path = plan.path
+            facts.path = plan.made ? plan.destination : plan.path
             if facts.isStill { still = facts } else { movie = facts }
         }
         var rechecked = item
@@ -154,6 +154,12 @@ public enum PlanWriter {
         }
         if !force, let worse = newErrors(in: rechecked, against: item).first {
             throw RepairProblem("the output would be worse than its input: \(worse.rule) (error): \(worse.message)")
+        }
+        if clean {
+            let before = Set(item.findings.map { "\($0.rule)\u{0}\($0.path ?? "")" })
+            if let new = fileFindings(rechecked).first(where: { !before.contains("\($0.rule)\u{0}\($0.path ?? "")") }) {
+                throw RepairProblem("the written pair has a finding its input did not: \(new.rule) (\(new.severity.rawValue)): \(new.message)")
+            }
         }
     }
 

@@ -8,6 +8,12 @@ import LivePhotoRepair
 public struct MakeRun {
     public var still: String
     public var movie: String
+    /// `make CLIP`: one input, a movie (or an animated GIF), the still made from its frame.
+    public var clip: String?
+    public var stillFormat = ClipMaker.StillFormat.heic
+    /// `--lossless-still`: the moment moves to the nearest sync sample, whose coded picture is the still.
+    public var losslessStill = false
+    public var limits = ClipMaker.Limits()
     public var output: String
     /// The content identifier to write; nil for one made from the inputs' paths and sizes.
     public var identifier: String?
@@ -22,9 +28,15 @@ public struct MakeRun {
         (self.still, self.movie, self.output, self.io) = (still, movie, output, io)
     }
 
+    /// `make CLIP`.
+    public init(clip: String, output: String, io: RunIO) {
+        (self.still, self.movie, self.clip, self.output, self.io) = (clip, clip, clip, output, io)
+    }
+
     func say(_ line: String) { io.output(line + "\n") }
 
     public func run() throws {
+        if let clip { return try runClip(clip) }
         try RunSettings.refuseObjects([still, movie], command: "make", io: io)
         let stillFile = MediaFile.inspect(path: still, options: .check)
         let movieFile = MediaFile.inspect(path: movie, options: .check)
@@ -40,18 +52,7 @@ public struct MakeRun {
         let base = ((still as NSString).lastPathComponent as NSString).deletingPathExtension
         let stillExtension = stillFile.format == .jpeg ? "JPG" : "HEIC"
         let destinations = [still: output + "/" + base + "." + stillExtension, movie: output + "/" + base + ".MOV"]
-        for destination in destinations.values.sorted() {
-            do {
-                try SafeFileWriter.refuseNewOutput(destination, inputs: [still, movie])
-            } catch {
-                io.error("lpcheck: nothing written: \("\(error)".terminalSafe)")
-                throw RunFailure(status: 2)
-            }
-            if PathBytes.exists(destination) && !force {
-                io.error("lpcheck: \(destination.terminalSafe) exists (use --force to replace it)")
-                throw RunFailure(status: 2)
-            }
-        }
+        try refuseOutputs(Array(destinations.values), inputs: [still, movie])
         var options = self.options
         options.backup = false
         let stillFacts = FileFacts(stillFile), movieFacts = FileFacts(movieFile)
@@ -80,6 +81,74 @@ public struct MakeRun {
             throw RunFailure(status: 1)
         }
         if profile == .wallpaper { sayWallpaperLimits(still: destinations[still], movie: destinations[movie]) }
+        say("content identifier: \(chosen)")
+    }
+
+    /// Refuses outputs that are links, inputs, or (without --force) existing files.
+    func refuseOutputs(_ destinations: [String], inputs: [String]) throws {
+        for destination in destinations.sorted() {
+            do {
+                try SafeFileWriter.refuseNewOutput(destination, inputs: inputs)
+            } catch {
+                io.error("lpcheck: nothing written: \("\(error)".terminalSafe)")
+                throw RunFailure(status: 2)
+            }
+            if PathBytes.exists(destination) && !force {
+                io.error("lpcheck: \(destination.terminalSafe) exists (use --force to replace it)")
+                throw RunFailure(status: 2)
+            }
+        }
+    }
+
+    /// `make CLIP`: the movie through make's edits, the still its own frame at the moment.
+    func runClip(_ clip: String) throws {
+        try RunSettings.refuseObjects([clip], command: "make", io: io)
+        func fail(_ message: String, status: Int32 = 2) -> RunFailure {
+            io.error("lpcheck: nothing written: \(message.terminalSafe)")
+            return RunFailure(status: status)
+        }
+        let file = MediaFile.inspect(path: clip, options: .full)
+        guard file.error == nil, file.format.isMovie, let movie = file.movie else {
+            throw fail("\(clip) is not a readable movie: \(file.error?.description ?? file.format.rawValue)")
+        }
+        let track: Track, frame: ClipMaker.Frame
+        var moment: Moment
+        do {
+            track = try ClipMaker.videoTrack(movie, path: clip, limits: limits)
+            moment = try RepairPlanner.moment(forMake: FileFacts(file).movie ?? MovieFacts(), options: options)
+            frame = try ClipMaker.frame(movie, track: track, at: moment.seconds, nearestSync: losslessStill, fileSize: file.size, path: clip)
+        } catch {
+            throw fail("\(error)")
+        }
+        if losslessStill, abs(frame.seconds - moment.seconds) > 1e-9 { moment = Moment(seconds: frame.seconds, origin: .syncSample, value: moment.value) }
+        let picture: ClipMaker.StillPicture
+        if stillFormat == .heic && ClipMaker.isLossless(frame) {
+            do { picture = .heif(try ClipMaker.codedImage(frame, track: track, path: clip)) } catch { throw fail("\(error)") }
+        } else {
+            let why = stillFormat == .jpeg ? "a JPEG still" : frame.isSync ? "a \(frame.description.format) frame" : "an inter frame (--lossless-still takes the nearest sync sample instead)"
+            throw fail("\(clip): \(why) must be decoded and encoded, which needs the codec layer (not in this build)")
+        }
+        try OutputFolder.make(output, io: io)
+        let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stillPath = output + "/" + base + "." + stillFormat.fileExtension, moviePath = output + "/" + base + ".MOV"
+        try refuseOutputs([stillPath, moviePath], inputs: [clip])
+        let size: (width: Int, height: Int)
+        switch picture {
+        case .heif(let image): size = (Int(image.width), Int(image.height))
+        case .jpeg: size = (Int(track.width.rounded()), Int(track.height.rounded()))
+        }
+        let chosen = identifier?.uppercased() ?? DeterministicIdentifier.make(["make", clip, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
+        let tags = ClipMaker.tags(movie, track: track, width: size.width, height: size.height, format: stillFormat)
+        var plan = ClipMaker.plan(clip: clip, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
+                                  still: stillPath, movie: moviePath, wallpaper: profile == .wallpaper)
+        plan.reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")
+        say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
+        plan.losses = []
+        plan.proveClean = true
+        var options = self.options
+        (options.backup, options.force) = (false, force)
+        let outcome = PlanWriter.apply(plan, options: options)
+        if let failure = outcome.failure { throw fail(failure, status: 1) }
         say("content identifier: \(chosen)")
     }
 

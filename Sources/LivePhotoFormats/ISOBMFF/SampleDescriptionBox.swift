@@ -17,7 +17,7 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
                 childTypes: [], metadataKeys: [])
             try walk.payload.skip(6)
             description.dataReferenceIndex = try walk.payload.u16()
-            var hasChildren = false
+            var hasChildren = false, hasVideoFields = false
             if box.type == "mebx" {
                 hasChildren = true
             } else if box.type == "mett" {
@@ -35,12 +35,17 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
                 let length = min(Int(nameBytes[0]), 31)
                 description.compressorName = String(decoding: nameBytes[1..<(1 + length)], as: UTF8.self)
                 try walk.payload.skip(4)
-                hasChildren = true
+                (hasChildren, hasVideoFields) = (true, true)
             }
             if hasChildren, walk.payload.remaining >= 8 {
                 var children = BoxIterator(try walk.payload.rest())
                 while let (child, payload) = try children.next() {
                     description.childTypes.append(child.type)
+                    if hasVideoFields, Self.keptConfiguration.contains(child.type), payload.remaining <= Self.maxConfigurationBytes,
+                       !description.configuration.contains(where: { $0.type == child.type }) {
+                        var whole = payload
+                        description.configuration.append(SampleEntryChild(type: child.type, payload: Array(whole.restSlice())))
+                    }
                     if box.type == "mebx", child.type == "keys" {
                         description.metadataKeys = try Self.metadataKeyDeclarations(payload)
                     }
@@ -49,6 +54,12 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
             descriptions.append(description)
         }
     }
+
+    /// The children of a video entry kept whole: what a still made from one of its samples
+    /// needs (the decoder configuration, colour, pixel aspect, light levels), each at most
+    /// `maxConfigurationBytes`.
+    static let keptConfiguration: Set<FourCC> = ["hvcC", "avcC", "colr", "pasp", "clli", "mdcv"]
+    static let maxConfigurationBytes = 64 * 1024
 
     static let videoFormats: Set<FourCC> = ["avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "mp4v", "jpeg", "apcn", "apch", "apcs", "apco", "ap4h", "av01", "vp09"]
 

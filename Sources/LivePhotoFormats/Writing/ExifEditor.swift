@@ -147,3 +147,77 @@ public enum ExifEditor {
     }
 }
 
+
+/// The tags of a still made from a movie's frame, as the movie states them: its capture time,
+/// device, place, orientation and size. Each is written when given.
+public struct NewStillTags: Sendable, Equatable {
+    public var make: String?
+    public var model: String?
+    public var software: String?
+    /// EXIF's `YYYY:MM:DD HH:MM:SS`, with SubSecTimeOriginal's digits and OffsetTimeOriginal's `+09:00`.
+    public var dateTimeOriginal: String?
+    public var subSecTimeOriginal: String?
+    public var offsetTimeOriginal: String?
+    /// EXIF Orientation (1–8).
+    public var orientation: UInt16?
+    public var latitude: Double?
+    public var longitude: Double?
+    public var pixelWidth: UInt32?
+    public var pixelHeight: UInt32?
+    /// ColorSpace (0xA001): 1 for sRGB; nil writes none (uncalibrated pictures say 0xFFFF).
+    public var colorSpace: UInt16?
+
+    public init() {}
+}
+
+extension ExifEditor {
+    /// A whole TIFF for a new still: IFD0 (device, orientation), the Exif IFD (dates, size, the
+    /// Apple MakerNote holding the identifier), the GPS IFD. Big-endian, as Apple writes.
+    public static func newTIFF(_ tags: NewStillTags, identifier: String) -> [UInt8] {
+        let writer = Writer(little: false)
+        func ascii(_ tag: UInt16, _ text: String?) -> NewEntry? {
+            guard let text else { return nil }
+            let bytes = Array(text.utf8.filter { $0 != 0 }) + [0]
+            return NewEntry(tag: tag, type: 2, count: UInt32(bytes.count), value: bytes)
+        }
+        func short(_ tag: UInt16, _ value: UInt16?) -> NewEntry? { value.map { NewEntry(tag: tag, type: 3, count: 1, value: writer.u16($0)) } }
+        func long(_ tag: UInt16, _ value: UInt32?) -> NewEntry? { value.map { NewEntry(tag: tag, type: 4, count: 1, value: writer.u32($0)) } }
+        func rationals(_ tag: UInt16, _ values: [(UInt32, UInt32)]) -> NewEntry {
+            NewEntry(tag: tag, type: 5, count: UInt32(values.count), value: values.flatMap { writer.u32($0.0) + writer.u32($0.1) })
+        }
+        /// Degrees as degrees, minutes and seconds in hundredths (GPS rationals).
+        func dms(_ degrees: Double) -> [(UInt32, UInt32)] {
+            let hundredths = (abs(degrees) * 360_000).rounded()
+            let whole = UInt32(hundredths / 360_000), minutes = UInt32(hundredths.truncatingRemainder(dividingBy: 360_000) / 6_000)
+            let seconds = UInt32(hundredths.truncatingRemainder(dividingBy: 6_000))
+            return [(whole, 1), (minutes, 1), (seconds, 100)]
+        }
+        let note = makerNote(header: freshHeader, entries: [identifierEntry(identifier)], little: false)
+        let exif: [NewEntry] = [
+            NewEntry(tag: 0x9000, type: 7, count: 4, value: Array("0232".utf8)),
+            ascii(0x9003, tags.dateTimeOriginal), ascii(0x9004, tags.dateTimeOriginal),
+            ascii(0x9011, tags.offsetTimeOriginal), ascii(0x9291, tags.subSecTimeOriginal),
+            short(0xA001, tags.colorSpace), long(0xA002, tags.pixelWidth), long(0xA003, tags.pixelHeight),
+            NewEntry(tag: TIFFLayout.makerNoteTag, type: 7, count: UInt32(note.count), value: note),
+        ].compactMap { $0 }
+        var gps: [NewEntry] = []
+        if let latitude = tags.latitude, let longitude = tags.longitude, latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 {
+            gps = [NewEntry(tag: 0x0000, type: 1, count: 4, value: [2, 3, 0, 0]),
+                   ascii(0x0001, latitude < 0 ? "S" : "N"), rationals(0x0002, dms(latitude)),
+                   ascii(0x0003, longitude < 0 ? "W" : "E"), rationals(0x0004, dms(longitude))].compactMap { $0 }
+        }
+        let device = [ascii(0x010F, tags.make), ascii(0x0110, tags.model), short(0x0112, tags.orientation), ascii(0x0131, tags.software),
+                      ascii(0x0132, tags.dateTimeOriginal)].compactMap { $0 }
+        // IFD0's size does not depend on its pointers' values: lay it out once to measure.
+        func zeroth(exifAt: UInt32, gpsAt: UInt32) -> [UInt8] {
+            var entries = device + [NewEntry(tag: TIFFLayout.exifIFDPointer, type: 4, count: 1, value: writer.u32(exifAt))]
+            if !gps.isEmpty { entries.append(NewEntry(tag: TIFFLayout.gpsIFDPointer, type: 4, count: 1, value: writer.u32(gpsAt))) }
+            return ifd(entries, start: 8, next: 0, writer: writer)
+        }
+        let exifAt = 8 + zeroth(exifAt: 0, gpsAt: 0).count
+        let exifIFD = ifd(exif, start: exifAt, next: 0, writer: writer)
+        let gpsAt = exifAt + exifIFD.count
+        let gpsIFD = gps.isEmpty ? [] : ifd(gps, start: gpsAt, next: 0, writer: writer)
+        return Array("MM".utf8) + [0, 42] + writer.u32(8) + zeroth(exifAt: UInt32(exifAt), gpsAt: UInt32(gpsAt)) + exifIFD + gpsIFD
+    }
+}

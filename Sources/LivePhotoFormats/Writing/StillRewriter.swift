@@ -93,3 +93,21 @@ public enum StillRewriter {
         return patch
     }
 }
+
+extension StillRewriter {
+    /// An encoder's JPEG with an Exif APP1 made of `tiff`, after SOI (or a leading JFIF APP0);
+    /// an APP1 Exif it already has is replaced.
+    public static func jpegAddingExif(_ jpeg: [UInt8], tiff: [UInt8]) throws -> [UInt8] {
+        let file = MediaFile.inspect(source: MemorySource(jpeg), path: "encoded JPEG", options: .check)
+        guard let structure = file.still?.jpeg, file.error == nil else {
+            throw WriteError(.inconsistentInput, "the encoder's output is no readable JPEG: \(file.error?.description ?? file.format.rawValue)")
+        }
+        let segment = try app1(tiff)
+        if let existing = structure.segments.first(where: { $0.label == "Exif" }) {
+            let range = Int(existing.offset)..<Int(existing.payloadOffset + Int64(existing.length))
+            return Array(jpeg[..<range.lowerBound]) + segment + Array(jpeg[range.upperBound...])
+        }
+        let at = Int(jpegInsertionPoint(structure))
+        return Array(jpeg[..<at]) + segment + Array(jpeg[at...])
+    }
+}

@@ -9,23 +9,38 @@ import LivePhotoRepair
 struct Make: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "make",
-        abstract: "Make a Live Photo pair from any JPEG/HEIC still and MOV/MP4 movie, without re-encoding.",
+        abstract: "Make a Live Photo pair from a still and a movie, or from a movie alone, without re-encoding the movie.",
         discussion: """
-        Writes OUTPUT/<still name>.<still extension> and OUTPUT/<still name>.MOV: the same \
-        identifier (--identifier, else one derived from the inputs, so a rerun writes the same) in \
-        both, the QuickTime brand for the movie, and a still-image-time track at --time/--frame \
-        (default: the middle frame). Media samples are copied, never decoded. The inputs are not changed. \
-        An input with an error of the damage rules (truncated, unreadable structure, sample data \
-        outside the file), or an output that the rules find an error in that the inputs did not \
-        have, is refused without --force.
+        make STILL MOVIE writes OUTPUT/<still name>.<still extension> and OUTPUT/<still name>.MOV: \
+        the same identifier (--identifier, else one derived from the inputs, so a rerun writes the \
+        same) in both, the QuickTime brand for the movie, and a still-image-time track at \
+        --time/--frame (default: the middle frame). Media samples are copied, never decoded. The \
+        inputs are not changed. An input with an error of the damage rules (truncated, unreadable \
+        structure, sample data outside the file), or an output that the rules find an error in \
+        that the inputs did not have, is refused without --force.
+
+        make CLIP (a MOV, MP4 or M4V movie) writes OUTPUT/<clip name>.HEIC and .MOV: the movie as \
+        above (an MP4 remuxed to MOV, its samples copied), the still the frame shown at the moment, \
+        as displayed (the track's rotation as the still's irot and Orientation), with the movie's \
+        capture time, device and place in its Exif. For an HEVC (hvc1) movie whose frame at the \
+        moment is a sync sample, the HEIC's image is that sample's coded picture, byte for byte; \
+        --lossless-still moves the moment to the nearest sync sample so that it is. The pair is \
+        read back before it is renamed into place and must bring in no finding at all. An hev1 \
+        movie (parameter sets inside the samples, which Apple's players refuse) is refused.
         """
     )
 
-    @Argument(help: "The still (JPEG or HEIC).")
-    var still: String
+    @Argument(help: "The still (JPEG or HEIC) and the movie (MOV or MP4); or one movie (CLIP) to make both from.")
+    var inputs: [String]
 
-    @Argument(help: "The movie (MOV or MP4).")
-    var movie: String
+    @Option(name: .customLong("still"), help: "make CLIP: the still's format, heic (default) or jpeg.")
+    var stillFormat: ClipMaker.StillFormat = .heic
+
+    @Flag(help: "make CLIP: move the moment to the nearest sync sample and store its coded picture as the HEIC still, byte for byte (HEVC movies).")
+    var losslessStill = false
+
+    @Option(help: "make CLIP: refuse a clip whose frames claim more pixels than this (default 40000000; 16384 a side).")
+    var maxPixels: Int?
 
     @Option(name: .shortAndLong, help: "Folder for the pair (created if missing).")
     var output: String
@@ -42,6 +57,11 @@ struct Make: ParsableCommand {
     var profile: Target = .photos
 
     func validate() throws {
+        guard (1...2).contains(inputs.count) else { throw ValidationError("make takes a still and a movie, or one movie (CLIP)") }
+        if inputs.count == 2, stillFormat != .heic || losslessStill || maxPixels != nil {
+            throw ValidationError("--still, --lossless-still and --max-pixels are for make CLIP (one input)")
+        }
+        if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if profile == .googlePhotos { throw ValidationError("make writes Live Photos; for Google Photos, convert them: lpcheck convert DIR --to motion-photo") }
         if let identifier, !IdentifierShape.isUUID(identifier) {
             throw ValidationError("--identifier must be a UUID such as 8E2F3C61-6A1D-4B7E-9F0C-2D5A7B9C1E34")
@@ -49,8 +69,13 @@ struct Make: ParsableCommand {
     }
 
     func run() throws {
-        var run = MakeRun(still: still, movie: movie, output: output, io: .standard)
+        var run = inputs.count == 1 ? MakeRun(clip: inputs[0], output: output, io: .standard)
+            : MakeRun(still: inputs[0], movie: inputs[1], output: output, io: .standard)
+        (run.stillFormat, run.losslessStill) = (stillFormat, losslessStill)
+        if let maxPixels { run.limits.maxPixels = maxPixels }
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
         try exiting { try run.run() }
     }
 }
+
+extension ClipMaker.StillFormat: ExpressibleByArgument {}

@@ -1,0 +1,199 @@
+import LivePhotoCheck
+import LivePhotoFormats
+
+/// `make CLIP`: a Live Photo from one movie, the still being the movie's own frame at the
+/// moment. The movie goes through make's path (identifier, brand, still-image-time track); the
+/// still is made: the sync sample's coded picture as a HEIF item, byte for byte, or a picture
+/// the codec layer decoded and encoded (`StillPicture`). The still carries what the movie says
+/// of its capture, so the agreement rules hold on the pair.
+public enum ClipMaker {
+    public enum StillFormat: String, Sendable, CaseIterable {
+        case heic, jpeg
+        public var fileExtension: String { self == .heic ? "HEIC" : "JPG" }
+    }
+
+    /// The pixel limits a clip is held to before anything is read or decoded.
+    public struct Limits: Sendable, Equatable {
+        /// Width × height of a frame; 40 million by default (an 8K frame is 33 million).
+        public var maxPixels = 40_000_000
+        /// Either side; 16384 by default (HEVC level 6.2's largest side is 8444 × √8).
+        public var maxSide = 16_384
+        public init() {}
+    }
+
+    /// The video sample shown at a moment.
+    public struct Frame: Sendable {
+        public var sample: Sample
+        /// When it starts being shown, in movie seconds (edit list applied).
+        public var seconds: Double
+        public var isSync: Bool
+        /// The sample's description (its codec and configuration).
+        public var description: SampleDescription
+    }
+
+    /// The still's picture: a coded image item (lossless), or a JPEG's bytes from an encoder.
+    public enum StillPicture: Sendable {
+        case heif(HEIFImageWriter.Image)
+        case jpeg([UInt8])
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The primary video track, held to the limits, its codec one Apple's players take.
+    public static func videoTrack(_ movie: Movie, path: String, limits: Limits) throws -> Track {
+        guard let track = movie.primaryVideoTrack else { throw Failure("\(path): the clip has no video track") }
+        let sizes = [(Int(track.width.rounded()), Int(track.height.rounded()), "the track header (tkhd)")]
+            + track.sampleDescriptions.compactMap { entry in entry.width.flatMap { w in entry.height.map { (Int(w), Int($0), "its \(entry.format) sample entry") } } }
+        for (width, height, what) in sizes where width > limits.maxSide || height > limits.maxSide || width * height > limits.maxPixels {
+            throw Failure("\(path): \(what) claims \(width)×\(height) frames, more than the \(limits.maxPixels) pixels (\(limits.maxSide) a side) make reads (--max-pixels)")
+        }
+        if track.sampleDescriptions.contains(where: { $0.format == "hev1" }) {
+            throw Failure("\(path): its HEVC track is hev1 (parameter sets inside the samples), which Apple's players refuse; moving them into hvcC as hvc1 rewrites every sample, which make does not do (re-encode it, or remux it to hvc1 with its parameter sets in hvcC)")
+        }
+        return track
+    }
+
+    /// The sample shown at `seconds` (the last whose display starts at or before it), or with
+    /// `nearestSync` the sync sample whose display starts nearest it. The sample must lie
+    /// inside the file.
+    public static func frame(_ movie: Movie, track: Track, at seconds: Double, nearestSync: Bool, fileSize: Int64, path: String) throws -> Frame {
+        let samples: [Sample]
+        do {
+            samples = try track.sampleTable.resolve(path: track.path)
+        } catch {
+            throw Failure("\(path): the video track's sample tables cannot be read: \(error)")
+        }
+        let sync = track.sampleTable.syncSamples.map { Set($0) }
+        var shown: [(start: Double, sample: Sample)] = []
+        for sample in samples {
+            if let start = movie.movieSeconds(forMediaTime: sample.presentationTime, in: track) { shown.append((start, sample)) }
+        }
+        shown.sort { $0.start < $1.start }
+        func isSync(_ sample: Sample) -> Bool { sync?.contains(UInt32(clamping: sample.index + 1)) ?? true }
+        let candidates = nearestSync ? shown.filter { isSync($0.sample) } : shown
+        let chosen = nearestSync
+            ? candidates.min { abs($0.start - seconds) < abs($1.start - seconds) }
+            : candidates.last { $0.start <= seconds + 1e-9 } ?? candidates.first
+        guard let chosen else { throw Failure("\(path): the video track shows no \(nearestSync ? "sync sample" : "frame")") }
+        let end = chosen.sample.offset.addingReportingOverflow(UInt64(chosen.sample.size))
+        guard !end.overflow, end.partialValue <= UInt64(max(0, fileSize)), chosen.sample.size > 0 else {
+            throw Failure("\(path): sample \(chosen.sample.index + 1) of the video track (\(chosen.sample.size) bytes at offset \(chosen.sample.offset)) lies outside the file (\(fileSize) bytes)")
+        }
+        let index = Int(chosen.sample.descriptionIndex) - 1
+        guard track.sampleDescriptions.indices.contains(index) else {
+            throw Failure("\(path): sample \(chosen.sample.index + 1) names sample description \(chosen.sample.descriptionIndex), which stsd does not hold")
+        }
+        return Frame(sample: chosen.sample, seconds: chosen.start, isSync: isSync(chosen.sample), description: track.sampleDescriptions[index])
+    }
+
+    /// Whether the frame's coded picture can be the still as it is: an HEVC sync sample (hvc1).
+    public static func isLossless(_ frame: Frame) -> Bool {
+        frame.isSync && frame.description.format == "hvc1" && frame.description.configuration("hvcC") != nil
+    }
+
+    /// The coded image item of an HEVC sync sample: its bytes copied, its `hvcC` the track's,
+    /// its size the SPS's decoded size, its colour the track's `colr` (a QuickTime `nclc`
+    /// becomes `nclx` with the SPS's range), else the SPS's VUI.
+    public static func codedImage(_ frame: Frame, track: Track, path: String) throws -> HEIFImageWriter.Image {
+        guard let hvcC = frame.description.configuration("hvcC") else { throw Failure("\(path): the HEVC sample entry has no hvcC") }
+        let configuration: HEVCConfiguration
+        do {
+            configuration = try HEVCConfiguration(parsing: hvcC, path: track.path + "/stsd/hvc1/hvcC")
+        } catch {
+            throw Failure("\(path): \(error)")
+        }
+        guard let sequence = configuration.sequence else { throw Failure("\(path): hvcC holds no sequence parameter set") }
+        let depths = sequence.chromaFormat == 0 ? [sequence.lumaBitDepth] : [sequence.lumaBitDepth, sequence.chromaBitDepth, sequence.chromaBitDepth]
+        let range = Int64(frame.sample.offset)..<(Int64(frame.sample.offset) + Int64(frame.sample.size))
+        var image = HEIFImageWriter.Image(type: "hvc1", configurationType: "hvcC", configuration: hvcC, width: UInt32(sequence.width), height: UInt32(sequence.height),
+                                          bitDepths: depths.map { UInt8(clamping: $0) }, colour: colour(frame.description, sequence: sequence), data: .copy(range))
+        (image.anticlockwiseTurns, image.mirror) = (Orientation(track.matrix).anticlockwiseTurns, nil)
+        return image
+    }
+
+    /// The still's `colr`: an `nclx` or ICC profile of the track as it is, an `nclc` as `nclx`
+    /// (QuickTime's has no range flag: the SPS's), else the SPS's VUI.
+    static func colour(_ description: SampleDescription, sequence: HEVCConfiguration.SequenceParameters) -> [UInt8]? {
+        if let colr = description.configuration("colr"), colr.count >= 4 {
+            let kind = String(decoding: colr.prefix(4), as: UTF8.self)
+            if kind == "nclx" || kind == "prof" || kind == "rICC" { return colr }
+            if kind == "nclc", colr.count >= 10 {
+                return HEIFImageWriter.nclx(primaries: colr[5], transfer: colr[7], matrix: colr[9], fullRange: sequence.fullRange ?? false)
+            }
+        }
+        guard let primaries = sequence.primaries, let transfer = sequence.transfer, let matrix = sequence.matrix else { return nil }
+        return HEIFImageWriter.nclx(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: sequence.fullRange ?? false)
+    }
+
+    /// How the track matrix shows the picture, as a still says it.
+    public struct Orientation: Sendable, Equatable {
+        /// Clockwise quarter turns (the matrix's rotation; 0 for any other matrix).
+        public var clockwiseTurns: Int
+        public init(_ matrix: TrackMatrix) { clockwiseTurns = (matrix.rotation ?? 0) / 90 }
+        /// HEIF `irot`: anticlockwise.
+        public var anticlockwiseTurns: Int { (4 - clockwiseTurns) % 4 }
+        /// EXIF Orientation: 1, 6 (90° clockwise), 3, 8.
+        public var exif: UInt16 { [1, 6, 3, 8][clockwiseTurns % 4] }
+    }
+
+    /// What the still says of its capture, from the movie: Keys date (else `mvhd`'s, in UTC),
+    /// device, place; orientation and stored size.
+    public static func tags(_ movie: Movie, track: Track, width: Int, height: Int, format: StillFormat) -> NewStillTags {
+        let capture = CaptureFacts(movie: movie)
+        var tags = NewStillTags()
+        (tags.make, tags.model, tags.software) = (capture.make, capture.model, capture.software)
+        let time = capture.time ?? capture.headerTime.map { CaptureTime(source: "mvhd", clock: $0, offset: 0) }
+        if let texts = time?.exifTexts {
+            (tags.dateTimeOriginal, tags.subSecTimeOriginal, tags.offsetTimeOriginal) = (texts.date, texts.subSeconds, texts.offset)
+        }
+        (tags.latitude, tags.longitude) = (capture.latitude, capture.longitude)
+        tags.orientation = Orientation(track.matrix).exif
+        (tags.pixelWidth, tags.pixelHeight) = (UInt32(clamping: width), UInt32(clamping: height))
+        if format == .jpeg { tags.colorSpace = 1 }
+        return tags
+    }
+
+    /// The still's file: a HEIF built around the picture, or the encoder's JPEG with an Exif
+    /// APP1 holding the tags and the identifier.
+    public static func stillPatch(_ picture: StillPicture, tags: NewStillTags, identifier: String) throws -> FilePatch {
+        let tiff = ExifEditor.newTIFF(tags, identifier: identifier)
+        switch picture {
+        case .heif(let image):
+            var patch = try HEIFImageWriter.still(image, exif: tiff)
+            let copied = if case .copy = image.data { "the sync sample's coded picture, byte for byte" } else { "an encoded picture" }
+            patch.notes = ["HEIF still: \(copied) (\(image.width)×\(image.height), \(image.bitDepths.first ?? 8)-bit), Exif with the movie's capture facts and MakerApple 0x0011"]
+            return patch
+        case .jpeg(let bytes):
+            var patch = FilePatch()
+            patch.append(try StillRewriter.jpegAddingExif(bytes, tiff: tiff))
+            patch.notes = ["JPEG still: the decoded frame, encoded; Exif with the movie's capture facts and MakerApple 0x0011"]
+            return patch
+        }
+    }
+
+    /// The plan: the movie through make's edits, the still made from `picture`. Rules run on
+    /// the movie as it is, so the plan names what it brings in.
+    public static func plan(clip: String, file: MediaFile, picture: StillPicture, tags: NewStillTags, identifier: String, moment: Moment,
+                            still: String, movie: String, wallpaper: Bool) -> ItemPlan {
+        let facts = FileFacts(file)
+        var item = CheckItem(kind: .movieOnly, movie: facts, pairedBy: .name)
+        item.findings = PlanWriter.fileFindings(item)
+        var edits = ItemEdits(identifier: identifier, moment: moment, brand: true)
+        edits.wallpaperKeys = wallpaper
+        var plan = PlanWriter.plan(item, edits: edits, acting: [], destinations: [clip: movie])
+        guard plan.problems.isEmpty else { return plan }
+        do {
+            var made = FilePlan(path: clip, destination: still, patch: try stillPatch(picture, tags: tags, identifier: identifier), identity: nil, identifier: identifier)
+            made.made = true
+            made.recordLedger([])
+            plan.files.insert(made, at: 0)
+        } catch {
+            plan.problems.append("\(still): \(error)")
+            plan.files = []
+        }
+        return plan
+    }
+}
