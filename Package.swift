@@ -15,6 +15,7 @@ let package = Package(
         // For the fuzz package's structure generators (HostileStructure); not for users.
         .library(name: "LivePhotoTestSupport", targets: ["LivePhotoTestSupport"]),
         .executable(name: "lpcheck", targets: ["lpcheck"]),
+        .executable(name: "lpcheck-codec", targets: ["lpcheck-codec"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,6 +38,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // FFmpeg's libraries: imported by LivePhotoCodec alone, linked by lpcheck-codec alone.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavcodec",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"]), .brew(["ffmpeg"])]
+        ),
+        // Decoding and encoding pictures (a still from a movie's frame) through FFmpeg: owned
+        // handles, typed errors. Depends on no rule or report.
+        .target(name: "LivePhotoCodec", dependencies: ["CFFmpeg", "LivePhotoFormats"]),
+        // The codec helper lpcheck make hands pixel work to: the only executable that loads FFmpeg.
+        .executableTarget(name: "lpcheck-codec", dependencies: ["LivePhotoCodec", "LivePhotoFormats"]),
         // The facts cache of incremental checks: SQLite rows keyed by path, device, inode, size
         // and change times. The only importer of CSQLite.
         .target(name: "LivePhotoCache", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "CSQLite"]),

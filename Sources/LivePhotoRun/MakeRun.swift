@@ -124,9 +124,15 @@ public struct MakeRun {
         let picture: ClipMaker.StillPicture
         if stillFormat == .heic && ClipMaker.isLossless(frame) {
             do { picture = .heif(try ClipMaker.codedImage(frame, track: track, path: clip)) } catch { throw fail("\(error)") }
+        } else if stillFormat == .jpeg {
+            do {
+                picture = .jpeg(try CodecHelper.jpegStill(movie: clip, sampleIndex: frame.sample.index, maxPixels: limits.maxPixels))
+            } catch let failure as CodecHelper.Failure {
+                throw fail(failure.description, status: failure.status)
+            }
         } else {
-            let why = stillFormat == .jpeg ? "a JPEG still" : frame.isSync ? "a \(frame.description.format) frame" : "an inter frame (--lossless-still takes the nearest sync sample instead)"
-            throw fail("\(clip): \(why) must be decoded and encoded, which needs the codec layer (not in this build)")
+            let why = frame.isSync ? "a \(frame.description.format) frame" : "an inter frame (--lossless-still takes the nearest sync sample of an HEVC movie instead)"
+            throw fail("\(clip): a HEIC still from \(why) must be decoded and encoded as HEVC, which make does not do yet; --still jpeg decodes it to a JPEG")
         }
         try OutputFolder.make(output, io: io)
         let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -1,0 +1,123 @@
+internal import CFFmpeg
+import LivePhotoFormats
+
+/// A video decoder for a track's samples: the sample entry's configuration (`avcC`, `hvcC`)
+/// as FFmpeg's extradata, samples sent as they are stored (length-prefixed NAL units).
+public final class VideoDecoder {
+    let context: CodecContext
+
+    /// The sample entry formats decoded, with their configuration box.
+    static let formats: [FourCC: (configuration: FourCC, codec: AVCodecID)] = [
+        "avc1": ("avcC", AV_CODEC_ID_H264), "avc3": ("avcC", AV_CODEC_ID_H264),
+        "hvc1": ("hvcC", AV_CODEC_ID_HEVC), "hev1": ("hvcC", AV_CODEC_ID_HEVC),
+    ]
+
+    public init(_ description: SampleDescription) throws {
+        guard let (box, id) = Self.formats[description.format] else {
+            throw CodecError("decoder", "\(description.format) video is not decoded (H.264 and HEVC are)")
+        }
+        guard let configuration = description.configuration(box) else { throw CodecError("decoder", "the \(description.format) sample entry has no \(box)") }
+        guard let codec = avcodec_find_decoder(id) else { throw CodecError("avcodec_find_decoder", "FFmpeg has no \(description.format) decoder") }
+        context = try CodecContext(codec)
+        try context.setExtradata(configuration)
+        context.pointer.pointee.thread_count = 0
+        try CodecError.check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2(\(description.format))")
+    }
+
+    public func send(_ bytes: [UInt8], presentationTime: Int64, decodeTime: Int64, key: Bool) throws {
+        let packet = try Packet(bytes, presentationTime: presentationTime, decodeTime: decodeTime, key: key)
+        try CodecError.check(avcodec_send_packet(context.pointer, packet.pointer), "decoding")
+    }
+
+    /// No more samples: the frames held back come out.
+    public func finish() throws {
+        let result = avcodec_send_packet(context.pointer, nil)
+        if result != lp_averror_eof() { try CodecError.check(result, "decoding (flush)") }
+    }
+
+    /// The next decoded frame, nil when the decoder wants more input or has ended.
+    public func receive() throws -> Frame? {
+        let frame = try Frame()
+        let result = avcodec_receive_frame(context.pointer, frame.pointer)
+        if result == lp_averror_eagain() || result == lp_averror_eof() { return nil }
+        try CodecError.check(result, "decoding")
+        return frame
+    }
+}
+
+/// swscale: a frame to another pixel format and range, with the colour matrices named.
+final class Scaler {
+    let pointer: OpaquePointer
+
+    init(from frame: Frame, to format: AVPixelFormat, fullRange: Bool, matrix: Int32) throws {
+        guard let context = sws_getContext(Int32(frame.width), Int32(frame.height), AVPixelFormat(rawValue: frame.pointer.pointee.format),
+                                           Int32(frame.width), Int32(frame.height), format, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
+            throw CodecError("sws_getContext", "no conversion from \(frame.formatName)")
+        }
+        pointer = context
+        let sourceRange: Int32 = frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG || Self.fullRangeFormats.contains(frame.pointer.pointee.format) ? 1 : 0
+        let sourceMatrix = Self.swsMatrix(frame.pointer.pointee.colorspace)
+        sws_setColorspaceDetails(context, sws_getCoefficients(sourceMatrix), sourceRange, sws_getCoefficients(matrix), fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+    }
+
+    deinit { sws_freeContext(pointer) }
+
+    static let fullRangeFormats: Set<Int32> = [AV_PIX_FMT_YUVJ420P.rawValue, AV_PIX_FMT_YUVJ422P.rawValue, AV_PIX_FMT_YUVJ444P.rawValue]
+
+    /// swscale's matrix constant for a frame's colour space (unspecified: BT.601, as swscale assumes).
+    static func swsMatrix(_ space: AVColorSpace) -> Int32 {
+        switch space {
+        case AVCOL_SPC_BT709: return SWS_CS_ITU709
+        case AVCOL_SPC_FCC: return SWS_CS_FCC
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        default: return SWS_CS_ITU601
+        }
+    }
+
+    func convert(_ frame: Frame, to format: AVPixelFormat) throws -> Frame {
+        let output = try Frame()
+        output.pointer.pointee.format = format.rawValue
+        (output.pointer.pointee.width, output.pointer.pointee.height) = (frame.pointer.pointee.width, frame.pointer.pointee.height)
+        try CodecError.check(av_frame_get_buffer(output.pointer, 0), "av_frame_get_buffer")
+        let result = withUnsafePointer(to: &frame.pointer.pointee.data) { sourceData in
+            withUnsafePointer(to: &frame.pointer.pointee.linesize) { sourceLines in
+                withUnsafePointer(to: &output.pointer.pointee.data) { outputData in
+                    withUnsafePointer(to: &output.pointer.pointee.linesize) { outputLines in
+                        sws_scale(pointer,
+                                  UnsafeRawPointer(sourceData).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), UnsafeRawPointer(sourceLines).assumingMemoryBound(to: Int32.self),
+                                  0, frame.pointer.pointee.height,
+                                  UnsafeRawPointer(outputData).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self), UnsafeRawPointer(outputLines).assumingMemoryBound(to: Int32.self))
+                    }
+                }
+            }
+        }
+        try CodecError.check(result, "sws_scale")
+        return output
+    }
+}
+
+/// Encodes one picture.
+public enum StillEncoder {
+    /// A baseline JFIF JPEG (BT.601 full-range 4:2:0, as JPEG readers assume), quantiser scale
+    /// `quality` (2 best, 31 worst) with FFmpeg's MJPEG encoder.
+    public static func jpeg(_ frame: Frame, quality: Int = 2) throws -> [UInt8] {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else { throw CodecError("avcodec_find_encoder", "FFmpeg has no MJPEG encoder") }
+        let scaled = try Scaler(from: frame, to: AV_PIX_FMT_YUVJ420P, fullRange: true, matrix: SWS_CS_ITU601).convert(frame, to: AV_PIX_FMT_YUVJ420P)
+        let context = try CodecContext(codec)
+        let c = context.pointer
+        (c.pointee.width, c.pointee.height, c.pointee.pix_fmt) = (Int32(frame.width), Int32(frame.height), AV_PIX_FMT_YUVJ420P)
+        c.pointee.time_base = AVRational(num: 1, den: 25)
+        c.pointee.color_range = AVCOL_RANGE_JPEG
+        c.pointee.flags |= AV_CODEC_FLAG_QSCALE
+        c.pointee.global_quality = Int32(quality) * lp_qp2lambda()
+        try CodecError.check(avcodec_open2(c, codec, nil), "avcodec_open2(mjpeg)")
+        scaled.pointer.pointee.quality = c.pointee.global_quality
+        scaled.pointer.pointee.pts = 0
+        try CodecError.check(avcodec_send_frame(c, scaled.pointer), "encoding JPEG")
+        try CodecError.check(avcodec_send_frame(c, nil), "encoding JPEG (flush)")
+        let packet = try Packet()
+        try CodecError.check(avcodec_receive_packet(c, packet.pointer), "encoding JPEG")
+        return packet.bytes
+    }
+}

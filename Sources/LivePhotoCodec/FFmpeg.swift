@@ -1,0 +1,122 @@
+internal import CFFmpeg
+
+/// A failure of one of FFmpeg's calls: which, and FFmpeg's own words for its code.
+public struct CodecError: Error, CustomStringConvertible {
+    public var operation: String
+    public var code: Int32
+    public var description: String
+
+    init(_ operation: String, code: Int32) {
+        var text = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &text, text.count)
+        (self.operation, self.code) = (operation, code)
+        description = "\(operation): \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+    }
+
+    init(_ operation: String, _ message: String) {
+        (self.operation, self.code, self.description) = (operation, 0, "\(operation): \(message)")
+    }
+
+    /// Throws for a negative return.
+    @discardableResult
+    static func check(_ result: Int32, _ operation: @autoclosure () -> String) throws -> Int32 {
+        if result < 0 { throw CodecError(operation(), code: result) }
+        return result
+    }
+}
+
+/// One `AVFrame`, freed with its owner.
+public final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws {
+        guard let frame = av_frame_alloc() else { throw CodecError("av_frame_alloc", "out of memory") }
+        pointer = frame
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    public var width: Int { Int(pointer.pointee.width) }
+    public var height: Int { Int(pointer.pointee.height) }
+    public var presentationTime: Int64 { pointer.pointee.pts }
+    /// The pixel format's name (`yuv420p10le`).
+    public var formatName: String { av_get_pix_fmt_name(AVPixelFormat(rawValue: pointer.pointee.format)).map { String(cString: $0) } ?? "unknown" }
+    /// Bits per component of the first plane.
+    public var bitDepth: Int {
+        av_pix_fmt_desc_get(AVPixelFormat(rawValue: pointer.pointee.format)).map { Int($0.pointee.comp.0.depth) } ?? 8
+    }
+}
+
+/// One `AVPacket` holding a copy of the bytes given, freed with its owner.
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init(_ bytes: [UInt8], presentationTime: Int64, decodeTime: Int64, key: Bool) throws {
+        guard let packet = av_packet_alloc() else { throw CodecError("av_packet_alloc", "out of memory") }
+        pointer = packet
+        try CodecError.check(av_new_packet(packet, Int32(bytes.count)), "av_new_packet(\(bytes.count))")
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { packet.pointee.data.update(from: base, count: bytes.count) }
+        }
+        (packet.pointee.pts, packet.pointee.dts) = (presentationTime, decodeTime)
+        if key { packet.pointee.flags |= AV_PKT_FLAG_KEY }
+    }
+
+    init() throws {
+        guard let packet = av_packet_alloc() else { throw CodecError("av_packet_alloc", "out of memory") }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: pointer.pointee.data, count: Int(pointer.pointee.size))) }
+}
+
+/// A codec context, opened; freed with its owner.
+final class CodecContext {
+    let pointer: UnsafeMutablePointer<AVCodecContext>
+
+    init(_ codec: UnsafePointer<AVCodec>) throws {
+        guard let context = avcodec_alloc_context3(codec) else { throw CodecError("avcodec_alloc_context3", "out of memory") }
+        pointer = context
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&context)
+    }
+
+    /// Sets the decoder configuration (`avcC`/`hvcC` payloads), copied into padded memory FFmpeg owns.
+    func setExtradata(_ bytes: [UInt8]) throws {
+        let padding = Int(lp_padding())
+        guard let memory = av_mallocz(bytes.count + padding)?.assumingMemoryBound(to: UInt8.self) else { throw CodecError("av_mallocz", "out of memory") }
+        bytes.withUnsafeBufferPointer { source in if let base = source.baseAddress { memory.update(from: base, count: bytes.count) } }
+        pointer.pointee.extradata = memory
+        pointer.pointee.extradata_size = Int32(bytes.count)
+    }
+
+    var extradata: [UInt8] {
+        guard let data = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
+    }
+}
+
+/// The versions of the FFmpeg libraries loaded.
+public enum CodecVersions {
+    public static var text: String {
+        func version(_ value: UInt32) -> String { "\(value >> 16).\(value >> 8 & 0xFF).\(value & 0xFF)" }
+        return "libavcodec \(version(avcodec_version())), libavformat \(version(avformat_version())), libavutil \(version(avutil_version())), libswscale \(version(swscale_version()))"
+    }
+}
+
+/// FFmpeg's own log: errors only (its warnings, such as swscale's on the deprecated full-range
+/// formats the MJPEG encoder takes, are not lpcheck's to show).
+public enum CodecLog {
+    public static func errorsOnly() { av_log_set_level(AV_LOG_ERROR) }
+}

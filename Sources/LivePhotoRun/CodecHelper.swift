@@ -1,0 +1,78 @@
+import Foundation
+import LivePhotoFormats
+import LivePhotoReports
+
+/// The codec helper (`lpcheck-codec`, beside `lpcheck`): the one program that links FFmpeg's
+/// libraries. lpcheck runs it for pixel work and reads its standard output, so `check`, `scan`,
+/// `dump`, `repair` and `convert` never load a codec library, and run where none is installed.
+public enum CodecHelper {
+    /// The Debian packages the helper loads (FFmpeg 5.1's libraries).
+    public static let packages = "libavcodec59 libavformat59 libavutil57 libswscale6"
+    /// The most a helper's answer may hold.
+    static let maxOutput = 512 << 20
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var status: Int32
+        public var description: String
+    }
+
+    /// Where the helper is: `LPCHECK_CODEC`, else beside the running lpcheck.
+    public static var location: String {
+        if let named = ProcessInfo.processInfo.environment["LPCHECK_CODEC"], !named.isEmpty { return named }
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        return ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent("lpcheck-codec")
+    }
+
+    /// Runs the helper with `arguments`; its standard output, or a failure saying what is
+    /// missing (status 2) or what the helper said (its own status).
+    public static func run(_ arguments: [String]) throws -> [UInt8] {
+        let helper = location
+        guard FileManager.default.isExecutableFile(atPath: helper) else {
+            throw Failure(status: 2, description: "this needs lpcheck's codec helper, \(helper), which is not there: build it with lpcheck (swift build), and install FFmpeg's libraries (Debian: apt install \(packages))")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helper)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        (process.standardOutput, process.standardError) = (output, errors)
+        do { try process.run() } catch {
+            throw Failure(status: 2, description: "the codec helper \(helper) does not start: \(error)")
+        }
+        // Standard error is drained on another thread, so neither pipe fills while the other is read.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let said = Box()
+        let reading = DispatchGroup()
+        reading.enter()
+        let errorHandle = errors.fileHandleForReading
+        DispatchQueue.global().async {
+            said.data = errorHandle.readDataToEndOfFile().prefix(64 << 10)
+            reading.leave()
+        }
+        var answer: [UInt8] = []
+        let handle = output.fileHandleForReading
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            guard answer.count + chunk.count <= maxOutput else {
+                process.terminate()
+                throw Failure(status: 1, description: "the codec helper's answer passed \(maxOutput) bytes")
+            }
+            answer += chunk
+        }
+        process.waitUntilExit()
+        reading.wait()
+        let message = String(decoding: said.data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            // 127: the dynamic loader found no FFmpeg library.
+            if process.terminationStatus == 127 || message.contains("error while loading shared libraries") {
+                throw Failure(status: 2, description: "the codec helper cannot load FFmpeg's libraries (Debian: apt install \(packages)): \(message)")
+            }
+            let status = process.terminationReason == .exit ? process.terminationStatus : 1
+            throw Failure(status: status == 2 ? 2 : 1, description: message.isEmpty ? "the codec helper ended with status \(process.terminationStatus)" : message)
+        }
+        return answer
+    }
+
+    /// The JPEG of the video track's sample `index` (0-based, decoding order), decoded and encoded.
+    public static func jpegStill(movie: String, sampleIndex: Int, maxPixels: Int) throws -> [UInt8] {
+        try run(["still", movie, String(sampleIndex + 1), "jpeg", "--max-pixels", String(maxPixels)])
+    }
+}
