@@ -49,7 +49,8 @@ public final class VideoDecoder {
 final class Scaler {
     let pointer: OpaquePointer
 
-    init(from frame: Frame, to format: AVPixelFormat, fullRange: Bool, matrix: Int32) throws {
+    /// `keepingRange`: the output keeps the frame's range (only layout and depth change).
+    init(from frame: Frame, to format: AVPixelFormat, fullRange: Bool, matrix: Int32, keepingRange: Bool = false) throws {
         guard let context = sws_getContext(Int32(frame.width), Int32(frame.height), AVPixelFormat(rawValue: frame.pointer.pointee.format),
                                            Int32(frame.width), Int32(frame.height), format, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
             throw CodecError("sws_getContext", "no conversion from \(frame.formatName)")
@@ -57,7 +58,7 @@ final class Scaler {
         pointer = context
         let sourceRange: Int32 = frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG || Self.fullRangeFormats.contains(frame.pointer.pointee.format) ? 1 : 0
         let sourceMatrix = Self.swsMatrix(frame.pointer.pointee.colorspace)
-        sws_setColorspaceDetails(context, sws_getCoefficients(sourceMatrix), sourceRange, sws_getCoefficients(matrix), fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+        sws_setColorspaceDetails(context, sws_getCoefficients(sourceMatrix), sourceRange, sws_getCoefficients(matrix), keepingRange ? sourceRange : fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
     }
 
     deinit { sws_freeContext(pointer) }
@@ -119,5 +120,63 @@ public enum StillEncoder {
         let packet = try Packet()
         try CodecError.check(avcodec_receive_packet(c, packet.pointer), "encoding JPEG")
         return packet.bytes
+    }
+}
+
+extension StillEncoder {
+    /// An HEVC still: the parameter sets and the one picture's NAL units (SEI left out), the
+    /// colour description as the decoder gave it, 8- or 10-bit as the frame is.
+    public struct HEVCPicture {
+        public var videoParameterSets: [[UInt8]] = []
+        public var sequenceParameterSets: [[UInt8]] = []
+        public var pictureParameterSets: [[UInt8]] = []
+        public var units: [[UInt8]] = []
+        /// ITU-T H.273 codes and the range, as written into the VUI.
+        public var primaries: UInt8, transfer: UInt8, matrix: UInt8, fullRange: Bool
+    }
+
+    /// The frame encoded by x265 (through libavcodec) as one intra picture, CRF `quality`,
+    /// keeping its chroma subsampling as 4:2:0 and its bit depth (8, or 10 above 8).
+    public static func hevc(_ frame: Frame, quality: Int = 14) throws -> HEVCPicture {
+        guard let codec = avcodec_find_encoder_by_name("libx265") else { throw CodecError("avcodec_find_encoder_by_name", "FFmpeg has no libx265 encoder") }
+        let deep = frame.bitDepth > 8
+        let target = deep ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
+        let source = frame.pointer.pointee
+        let fullRange = source.color_range == AVCOL_RANGE_JPEG || Scaler.fullRangeFormats.contains(source.format)
+        // Same matrix and range on both sides: only the layout (and depth) changes.
+        let matrix = Scaler.swsMatrix(source.colorspace)
+        let scaled = try Scaler(from: frame, to: target, fullRange: fullRange, matrix: matrix, keepingRange: true).convert(frame, to: target)
+        let context = try CodecContext(codec)
+        let c = context.pointer
+        (c.pointee.width, c.pointee.height, c.pointee.pix_fmt) = (Int32(frame.width), Int32(frame.height), target)
+        c.pointee.time_base = AVRational(num: 1, den: 25)
+        c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        c.pointee.gop_size = 1
+        c.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        (c.pointee.color_primaries, c.pointee.color_trc, c.pointee.colorspace) = (source.color_primaries, source.color_trc, source.colorspace)
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "crf", String(quality), 0)
+        av_dict_set(&options, "preset", "medium", 0)
+        av_dict_set(&options, "x265-params", "log-level=error:info=0:repeat-headers=0", 0)
+        try CodecError.check(avcodec_open2(c, codec, &options), "avcodec_open2(libx265)")
+        scaled.pointer.pointee.pts = 0
+        try CodecError.check(avcodec_send_frame(c, scaled.pointer), "encoding HEVC")
+        try CodecError.check(avcodec_send_frame(c, nil), "encoding HEVC (flush)")
+        let packet = try Packet()
+        try CodecError.check(avcodec_receive_packet(c, packet.pointer), "encoding HEVC")
+        var picture = HEVCPicture(primaries: UInt8(clamping: source.color_primaries.rawValue), transfer: UInt8(clamping: source.color_trc.rawValue),
+                                  matrix: UInt8(clamping: source.colorspace.rawValue), fullRange: fullRange)
+        for unit in NALUnit.annexB(context.extradata) + NALUnit.annexB(packet.bytes) {
+            switch HEVCConfiguration.unitType(unit) {
+            case 32: picture.videoParameterSets.append(unit)
+            case 33: picture.sequenceParameterSets.append(unit)
+            case 34: picture.pictureParameterSets.append(unit)
+            case 35, 39, 40: continue  // access unit delimiters and SEI
+            default: picture.units.append(unit)
+            }
+        }
+        guard !picture.units.isEmpty else { throw CodecError("encoding HEVC", "x265 gave no picture") }
+        return picture
     }
 }

@@ -221,3 +221,64 @@ struct BitReader {
         return code & 1 == 1 ? (code + 1) / 2 : -(code / 2)
     }
 }
+
+extension HEVCConfiguration {
+    /// An `hvcC` payload for parameter sets (VPS, SPS, PPS, each a NAL unit with its header):
+    /// profile, tier, level and the layers from the SPS's profile_tier_level, chroma format and
+    /// bit depths from its fields, every array complete, 4-byte NAL lengths.
+    public static func record(videoParameterSets: [[UInt8]], sequenceParameterSets: [[UInt8]], pictureParameterSets: [[UInt8]]) throws -> [UInt8] {
+        guard let sps = sequenceParameterSets.first, !videoParameterSets.isEmpty, !pictureParameterSets.isEmpty else {
+            throw WriteError(.missingStructure, "an hvcC needs a VPS, an SPS and a PPS")
+        }
+        let rbsp = NALUnit.payload(sps, headerBytes: 2)
+        guard rbsp.count >= 13 else { throw WriteError(.inconsistentInput, "an SPS of \(rbsp.count) bytes holds no profile_tier_level") }
+        let sequence = try self.sequence(sps, path: "SPS")
+        let layers = UInt8(rbsp[0] >> 1 & 7) + 1, nested = rbsp[0] & 1
+        var record: [UInt8] = [1] + rbsp[1...12]
+        record += [0xF0, 0x00, 0xFC, 0xFC | UInt8(sequence.chromaFormat & 3), 0xF8 | UInt8((sequence.lumaBitDepth - 8) & 7), 0xF8 | UInt8((sequence.chromaBitDepth - 8) & 7)]
+        record += [0, 0, layers << 3 | nested << 2 | 3, 3]
+        for (type, units) in [(UInt8(32), videoParameterSets), (spsType, sequenceParameterSets), (UInt8(34), pictureParameterSets)] {
+            record += [0x80 | type] + BoxWriter.u16(UInt16(clamping: units.count))
+            for unit in units {
+                guard unit.count <= 0xFFFF else { throw WriteError(.fieldOverflow, "a parameter set of \(unit.count) bytes") }
+                record += BoxWriter.u16(UInt16(unit.count)) + unit
+            }
+        }
+        return record
+    }
+
+    /// The NAL unit type of an HEVC NAL unit (its header's bits 1–6).
+    public static func unitType(_ unit: [UInt8]) -> UInt8? { unit.first.map { $0 >> 1 & 0x3F } }
+}
+
+extension NALUnit {
+    /// The NAL units of an Annex B byte stream (start codes 00 00 01 or 00 00 00 01), without
+    /// their start codes or trailing zero bytes.
+    public static func annexB(_ stream: [UInt8]) -> [[UInt8]] {
+        var units: [[UInt8]] = []
+        var start: Int? = nil
+        var index = 0
+        func close(at end: Int) {
+            guard let begin = start else { return }
+            var stop = end
+            while stop > begin && stream[stop - 1] == 0 { stop -= 1 }
+            if stop > begin { units.append(Array(stream[begin..<stop])) }
+        }
+        while index + 2 < stream.count {
+            if stream[index] == 0 && stream[index + 1] == 0 && stream[index + 2] == 1 {
+                close(at: index)
+                index += 3
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        close(at: stream.count)
+        return units
+    }
+
+    /// NAL units each after its 4-byte big-endian length, as samples and HEIF items store them.
+    public static func lengthPrefixed(_ units: [[UInt8]]) -> [UInt8] {
+        units.flatMap { BoxWriter.u32(UInt32(clamping: $0.count)) + $0 }
+    }
+}

@@ -114,6 +114,23 @@ public enum ClipMaker {
         return image
     }
 
+    /// The image item of a picture the codec layer encoded: its `hvcC`, the colour it was
+    /// encoded with, the track's orientation.
+    public static func encodedImage(configuration: [UInt8], colour: [UInt8], picture: [UInt8], track: Track, path: String) throws -> HEIFImageWriter.Image {
+        let parsed: HEVCConfiguration
+        do {
+            parsed = try HEVCConfiguration(parsing: configuration, path: "the encoder's hvcC")
+        } catch {
+            throw Failure("\(path): \(error)")
+        }
+        guard let sequence = parsed.sequence else { throw Failure("\(path): the encoder's hvcC holds no SPS") }
+        let depths = sequence.chromaFormat == 0 ? [sequence.lumaBitDepth] : [sequence.lumaBitDepth, sequence.chromaBitDepth, sequence.chromaBitDepth]
+        var image = HEIFImageWriter.Image(type: "hvc1", configurationType: "hvcC", configuration: configuration, width: UInt32(sequence.width), height: UInt32(sequence.height),
+                                          bitDepths: depths.map { UInt8(clamping: $0) }, colour: colour, data: .bytes(picture))
+        image.anticlockwiseTurns = Orientation(track.matrix).anticlockwiseTurns
+        return image
+    }
+
     /// The still's `colr`: an `nclx` or ICC profile of the track as it is, an `nclc` as `nclx`
     /// (QuickTime's has no range flag: the SPS's), else the SPS's VUI.
     static func colour(_ description: SampleDescription, sequence: HEVCConfiguration.SequenceParameters) -> [UInt8]? {

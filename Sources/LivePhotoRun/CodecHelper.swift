@@ -71,6 +71,21 @@ public enum CodecHelper {
         return answer
     }
 
+    /// The HEVC still of the video track's sample `index`: its configuration, colour and picture.
+    public static func hevcStill(movie: String, sampleIndex: Int, maxPixels: Int) throws -> (configuration: [UInt8], colour: [UInt8], picture: [UInt8]) {
+        let answer = try run(["still", movie, String(sampleIndex + 1), "hevc", "--max-pixels", String(maxPixels)])
+        var parts: [FourCC: [UInt8]] = [:]
+        var boxes = BoxIterator(ByteReader(answer, path: "codec helper"))
+        while let (header, payload) = try boxes.next() {
+            var whole = payload
+            parts[header.type] = Array(whole.restSlice())
+        }
+        guard let configuration = parts["hvcC"], let colour = parts["colr"], let picture = parts["data"] else {
+            throw Failure(status: 1, description: "the codec helper's HEVC answer lacks hvcC, colr or data")
+        }
+        return (configuration, colour, picture)
+    }
+
     /// The JPEG of the video track's sample `index` (0-based, decoding order), decoded and encoded.
     public static func jpegStill(movie: String, sampleIndex: Int, maxPixels: Int) throws -> [UInt8] {
         try run(["still", movie, String(sampleIndex + 1), "jpeg", "--max-pixels", String(maxPixels)])

@@ -131,8 +131,14 @@ public struct MakeRun {
                 throw fail(failure.description, status: failure.status)
             }
         } else {
-            let why = frame.isSync ? "a \(frame.description.format) frame" : "an inter frame (--lossless-still takes the nearest sync sample of an HEVC movie instead)"
-            throw fail("\(clip): a HEIC still from \(why) must be decoded and encoded as HEVC, which make does not do yet; --still jpeg decodes it to a JPEG")
+            do {
+                let encoded = try CodecHelper.hevcStill(movie: clip, sampleIndex: frame.sample.index, maxPixels: limits.maxPixels)
+                picture = .heif(try ClipMaker.encodedImage(configuration: encoded.configuration, colour: encoded.colour, picture: encoded.picture, track: track, path: clip))
+            } catch let failure as CodecHelper.Failure {
+                throw fail(failure.description, status: failure.status)
+            } catch {
+                throw fail("\(error)", status: 1)
+            }
         }
         try OutputFolder.make(output, io: io)
         let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -7,8 +7,10 @@ import LivePhotoFormats
 // writes a file. lpcheck itself, and every command that only reads, never loads FFmpeg.
 //
 //   lpcheck-codec probe
-//   lpcheck-codec still MOVIE SAMPLE jpeg [--max-pixels N]
-//       the JPEG of the video track's sample SAMPLE (1-based, decoding order), decoded
+//   lpcheck-codec still MOVIE SAMPLE jpeg|hevc [--max-pixels N]
+//       the video track's sample SAMPLE (1-based, decoding order), decoded and encoded: a JPEG;
+//       or for hevc three boxes, `hvcC` (the configuration), `colr` (nclx, as decoded) and
+//       `data` (the picture's NAL units, 4-byte lengths)
 
 let arguments = CommandLine.arguments.dropFirst()
 
@@ -33,7 +35,7 @@ case "probe":
     print("lpcheck-codec: FFmpeg \(CodecVersions.text)")
 case "still":
     let rest = Array(arguments.dropFirst())
-    guard rest.count >= 3, let sample = Int(rest[1]), sample >= 1, rest[2] == "jpeg" else { fail("usage: still MOVIE SAMPLE jpeg [--max-pixels N]", status: 2) }
+    guard rest.count >= 3, let sample = Int(rest[1]), sample >= 1, rest[2] == "jpeg" || rest[2] == "hevc" else { fail("usage: still MOVIE SAMPLE jpeg|hevc [--max-pixels N]", status: 2) }
     var maxPixels = 40_000_000
     if rest.count == 5, rest[3] == "--max-pixels", let value = Int(rest[4]), value > 0 { maxPixels = value }
     let path = rest[0]
@@ -45,10 +47,18 @@ case "still":
         let source = try FileSource(path: path)
         let frame = try FrameReader.frame(movie, track: track, sampleIndex: sample - 1, source: source, path: path)
         guard frame.width * frame.height <= maxPixels else { fail("\(path): the decoder gives \(frame.width)×\(frame.height) frames, more than \(maxPixels) pixels", status: 2) }
-        writeOut(try StillEncoder.jpeg(frame))
+        if rest[2] == "jpeg" {
+            writeOut(try StillEncoder.jpeg(frame))
+        } else {
+            let picture = try StillEncoder.hevc(frame)
+            let record = try HEVCConfiguration.record(videoParameterSets: picture.videoParameterSets, sequenceParameterSets: picture.sequenceParameterSets,
+                                                      pictureParameterSets: picture.pictureParameterSets)
+            let colour = HEIFImageWriter.nclx(primaries: picture.primaries, transfer: picture.transfer, matrix: picture.matrix, fullRange: picture.fullRange)
+            writeOut(BoxWriter.box("hvcC", record) + BoxWriter.box("colr", colour) + BoxWriter.box("data", NALUnit.lengthPrefixed(picture.units)))
+        }
     } catch {
         fail("\(error)", status: 1)
     }
 default:
-    fail("usage: lpcheck-codec probe | still MOVIE SAMPLE jpeg [--max-pixels N]", status: 2)
+    fail("usage: lpcheck-codec probe | still MOVIE SAMPLE jpeg|hevc [--max-pixels N]", status: 2)
 }
