@@ -48,6 +48,10 @@ public final class VideoDecoder {
 /// swscale: a frame to another pixel format and range, with the colour matrices named.
 final class Scaler {
     let pointer: OpaquePointer
+    /// Whether this owner frees the context (a borrowed one belongs to another owner).
+    let owned: Bool
+
+    init(wrapping context: OpaquePointer) { (pointer, owned) = (context, false) }
 
     /// `keepingRange`: the output keeps the frame's range (only layout and depth change).
     init(from frame: Frame, to format: AVPixelFormat, fullRange: Bool, matrix: Int32, keepingRange: Bool = false) throws {
@@ -55,13 +59,13 @@ final class Scaler {
                                            Int32(frame.width), Int32(frame.height), format, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
             throw CodecError("sws_getContext", "no conversion from \(frame.formatName)")
         }
-        pointer = context
+        (pointer, owned) = (context, true)
         let sourceRange: Int32 = frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG || Self.fullRangeFormats.contains(frame.pointer.pointee.format) ? 1 : 0
         let sourceMatrix = Self.swsMatrix(frame.pointer.pointee.colorspace)
         sws_setColorspaceDetails(context, sws_getCoefficients(sourceMatrix), sourceRange, sws_getCoefficients(matrix), keepingRange ? sourceRange : fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
     }
 
-    deinit { sws_freeContext(pointer) }
+    deinit { if owned { sws_freeContext(pointer) } }
 
     static let fullRangeFormats: Set<Int32> = [AV_PIX_FMT_YUVJ420P.rawValue, AV_PIX_FMT_YUVJ422P.rawValue, AV_PIX_FMT_YUVJ444P.rawValue]
 
@@ -178,5 +182,127 @@ extension StillEncoder {
         }
         guard !picture.units.isEmpty else { throw CodecError("encoding HEVC", "x265 gave no picture") }
         return picture
+    }
+}
+
+/// Encodes RGB pictures into a video stream (H.264 by x264, or HEVC by x265, through
+/// libavcodec) with the presentation times given: no B-frames, so samples are stored in
+/// presentation order. Pictures of odd width or height are padded by repeating their last
+/// column or row, as 4:2:0 needs even sizes. BT.709 matrix, limited range.
+public final class MovieEncoder {
+    public enum Codec: String, Sendable { case h264, hevc }
+
+    public struct Sample {
+        public var data: [UInt8]
+        public var presentationTime: Int64
+        public var key: Bool
+    }
+
+    let context: CodecContext
+    let codec: Codec
+    public let width: Int, height: Int
+    let sourceWidth: Int, sourceHeight: Int
+    let scaler: OpaquePointer
+
+    public init(codec: Codec, width: Int, height: Int, timescale: Int32, quality: Int = 18) throws {
+        let name = codec == .h264 ? "libx264" : "libx265"
+        guard let encoder = avcodec_find_encoder_by_name(name) else { throw CodecError("avcodec_find_encoder_by_name", "FFmpeg has no \(name) encoder") }
+        (self.codec, sourceWidth, sourceHeight) = (codec, width, height)
+        (self.width, self.height) = (width + width % 2, height + height % 2)
+        context = try CodecContext(encoder)
+        let c = context.pointer
+        (c.pointee.width, c.pointee.height, c.pointee.pix_fmt) = (Int32(self.width), Int32(self.height), AV_PIX_FMT_YUV420P)
+        c.pointee.time_base = AVRational(num: 1, den: timescale)
+        c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        c.pointee.max_b_frames = 0
+        c.pointee.gop_size = 250
+        (c.pointee.color_range, c.pointee.color_primaries, c.pointee.color_trc, c.pointee.colorspace) = (AVCOL_RANGE_MPEG, AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709)
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "crf", String(quality), 0)
+        av_dict_set(&options, "preset", "medium", 0)
+        if codec == .hevc { av_dict_set(&options, "x265-params", "log-level=error:info=0:bframes=0", 0) }
+        try CodecError.check(avcodec_open2(c, encoder, &options), "avcodec_open2(\(name))")
+        guard let scaler = sws_getContext(Int32(self.width), Int32(self.height), AV_PIX_FMT_RGB24, Int32(self.width), Int32(self.height), AV_PIX_FMT_YUV420P,
+                                          SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
+            throw CodecError("sws_getContext", "no RGB to YUV conversion")
+        }
+        self.scaler = scaler
+        sws_setColorspaceDetails(scaler, sws_getCoefficients(SWS_CS_ITU601), 1, sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16)
+    }
+
+    deinit { sws_freeContext(scaler) }
+
+    /// The parameter sets as libavcodec gives them (Annex B).
+    public var parameterSets: [[UInt8]] { NALUnit.annexB(context.extradata) }
+
+    /// Sends one RGB picture (`sourceWidth`×`sourceHeight`, packed) shown from `presentationTime`.
+    public func encode(_ rgb: [UInt8], presentationTime: Int64) throws -> [Sample] {
+        let input = try Frame()
+        input.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        (input.pointer.pointee.width, input.pointer.pointee.height) = (Int32(width), Int32(height))
+        try CodecError.check(av_frame_get_buffer(input.pointer, 0), "av_frame_get_buffer")
+        let stride = Int(input.pointer.pointee.linesize.0)
+        guard let plane = input.pointer.pointee.data.0 else { throw CodecError("av_frame_get_buffer", "no plane") }
+        for row in 0..<height {
+            let sourceRow = min(row, sourceHeight - 1)
+            rgb.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                (plane + row * stride).update(from: base + sourceRow * sourceWidth * 3, count: sourceWidth * 3)
+            }
+            if width > sourceWidth {
+                for byte in 0..<3 { plane[row * stride + sourceWidth * 3 + byte] = plane[row * stride + (sourceWidth - 1) * 3 + byte] }
+            }
+        }
+        let output = try Scaler(wrapping: scaler).convert(input, to: AV_PIX_FMT_YUV420P)
+        output.pointer.pointee.pts = presentationTime
+        try CodecError.check(avcodec_send_frame(context.pointer, output.pointer), "encoding")
+        return try drain()
+    }
+
+    /// No more pictures: the samples held back.
+    public func finish() throws -> [Sample] {
+        try CodecError.check(avcodec_send_frame(context.pointer, nil), "encoding (flush)")
+        return try drain()
+    }
+
+    func drain() throws -> [Sample] {
+        var samples: [Sample] = []
+        while true {
+            let packet = try Packet()
+            let result = avcodec_receive_packet(context.pointer, packet.pointer)
+            if result == lp_averror_eagain() || result == lp_averror_eof() { return samples }
+            try CodecError.check(result, "encoding")
+            let units = NALUnit.annexB(packet.bytes).filter { unit in
+                // Parameter sets live in the sample entry; SEI and delimiters are left out.
+                switch codec {
+                case .h264: return ![7, 8, 9, 6].contains(unit.first.map { $0 & 0x1F } ?? 0)
+                case .hevc: return ![32, 33, 34, 35, 39, 40].contains(HEVCConfiguration.unitType(unit) ?? 0)
+                }
+            }
+            samples.append(Sample(data: NALUnit.lengthPrefixed(units), presentationTime: packet.pointer.pointee.pts, key: packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0))
+        }
+    }
+
+    /// The sample entry's configuration record: `avcC` (H.264) or `hvcC` (HEVC).
+    public func configuration() throws -> (type: FourCC, format: FourCC, record: [UInt8]) {
+        let sets = parameterSets
+        switch codec {
+        case .h264:
+            let sps = sets.filter { $0.first.map { $0 & 0x1F } == 7 }, pps = sets.filter { $0.first.map { $0 & 0x1F } == 8 }
+            guard let first = sps.first, first.count >= 4, !pps.isEmpty else { throw CodecError("encoding", "x264 gave no SPS and PPS") }
+            var record: [UInt8] = [1, first[1], first[2], first[3], 0xFF, 0xE0 | UInt8(sps.count)]
+            for unit in sps { record += BoxWriter.u16(UInt16(unit.count)) + unit }
+            record.append(UInt8(pps.count))
+            for unit in pps { record += BoxWriter.u16(UInt16(unit.count)) + unit }
+            // High profiles: chroma format 4:2:0, 8-bit, no SPS extensions.
+            if [100, 110, 122, 144].contains(first[1]) { record += [0xFD, 0xF8, 0xF8, 0] }
+            return ("avcC", "avc1", record)
+        case .hevc:
+            let record = try HEVCConfiguration.record(videoParameterSets: sets.filter { HEVCConfiguration.unitType($0) == 32 },
+                                                      sequenceParameterSets: sets.filter { HEVCConfiguration.unitType($0) == 33 },
+                                                      pictureParameterSets: sets.filter { HEVCConfiguration.unitType($0) == 34 })
+            return ("hvcC", "hvc1", record)
+        }
     }
 }

@@ -120,3 +120,27 @@ public enum CodecVersions {
 public enum CodecLog {
     public static func errorsOnly() { av_log_set_level(AV_LOG_ERROR) }
 }
+
+extension Frame {
+    /// A frame of packed RGB (sRGB: BT.709 primaries, the sRGB transfer), padded to even
+    /// sides by repeating the last column and row, as 4:2:0 encoders need.
+    public static func rgb(_ bytes: [UInt8], width: Int, height: Int) throws -> Frame {
+        let frame = try Frame()
+        let (paddedWidth, paddedHeight) = (width + width % 2, height + height % 2)
+        frame.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        (frame.pointer.pointee.width, frame.pointer.pointee.height) = (Int32(paddedWidth), Int32(paddedHeight))
+        try CodecError.check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        guard let plane = frame.pointer.pointee.data.0, bytes.count >= width * height * 3 else { throw CodecError("frame", "no plane") }
+        let stride = Int(frame.pointer.pointee.linesize.0)
+        for row in 0..<paddedHeight {
+            let source = min(row, height - 1) * width * 3
+            for column in 0..<paddedWidth {
+                let at = source + min(column, width - 1) * 3
+                for byte in 0..<3 { plane[row * stride + column * 3 + byte] = bytes[at + byte] }
+            }
+        }
+        (frame.pointer.pointee.color_primaries, frame.pointer.pointee.color_trc, frame.pointer.pointee.colorspace) = (AVCOL_PRI_BT709, AVCOL_TRC_IEC61966_2_1, AVCOL_SPC_BT709)
+        frame.pointer.pointee.color_range = AVCOL_RANGE_JPEG
+        return frame
+    }
+}

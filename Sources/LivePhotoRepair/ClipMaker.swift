@@ -12,6 +12,9 @@ public enum ClipMaker {
         public var fileExtension: String { self == .heic ? "HEIC" : "JPG" }
     }
 
+    /// The codec of a movie made from pictures (a GIF's).
+    public enum MovieCodec: String, Sendable, CaseIterable { case h264, hevc }
+
     /// The pixel limits a clip is held to before anything is read or decoded.
     public struct Limits: Sendable, Equatable {
         /// Width × height of a frame; 40 million by default (an 8K frame is 33 million).

@@ -71,15 +71,48 @@ public enum CodecHelper {
         return answer
     }
 
-    /// The HEVC still of the video track's sample `index`: its configuration, colour and picture.
-    public static func hevcStill(movie: String, sampleIndex: Int, maxPixels: Int) throws -> (configuration: [UInt8], colour: [UInt8], picture: [UInt8]) {
-        let answer = try run(["still", movie, String(sampleIndex + 1), "hevc", "--max-pixels", String(maxPixels)])
+    /// The boxes of a helper's answer by type (the last of each type).
+    static func boxes(_ answer: [UInt8]) throws -> [FourCC: [UInt8]] {
         var parts: [FourCC: [UInt8]] = [:]
         var boxes = BoxIterator(ByteReader(answer, path: "codec helper"))
         while let (header, payload) = try boxes.next() {
             var whole = payload
             parts[header.type] = Array(whole.restSlice())
         }
+        return parts
+    }
+
+    /// A GIF's movie from the helper's answer (`trak`, `smpl`…, `stil`): the movie's bytes and the still's answer.
+    static func gifMovie(_ answer: [UInt8]) throws -> (movie: [UInt8], still: [UInt8]) {
+        var track: VideoMovieWriter.Track? = nil
+        var samples: [VideoMovieWriter.Sample] = [], data: [UInt8] = [], still: [UInt8]? = nil
+        var boxes = BoxIterator(ByteReader(answer, path: "codec helper"))
+        while let (header, payload) = try boxes.next() {
+            var reader = payload
+            switch header.type {
+            case "trak":
+                let format = try reader.fourCC(), type = try reader.fourCC()
+                let width = Int(try reader.u32()), height = Int(try reader.u32())
+                track = VideoMovieWriter.Track(format: format, configurationType: type, configuration: Array(reader.restSlice()), width: width, height: height,
+                                               primaries: 1, transfer: 1, matrix: 1, timescale: 600)
+            case "smpl":
+                let duration = try reader.u32(), key = try reader.u8() != 0
+                let bytes = reader.restSlice()
+                samples.append(VideoMovieWriter.Sample(size: bytes.count, duration: duration, key: key))
+                data += bytes
+            case "stil":
+                still = Array(reader.restSlice())
+            default:
+                break
+            }
+        }
+        guard let track, let still else { throw Failure(status: 1, description: "the codec helper's answer lacks the track or the still") }
+        return (try VideoMovieWriter.movie(track, samples: samples, data: data), still)
+    }
+
+    /// The HEVC still of the video track's sample `index`: its configuration, colour and picture.
+    public static func hevcStill(movie: String, sampleIndex: Int, maxPixels: Int) throws -> (configuration: [UInt8], colour: [UInt8], picture: [UInt8]) {
+        let parts = try boxes(try run(["still", movie, String(sampleIndex + 1), "hevc", "--max-pixels", String(maxPixels)]))
         guard let configuration = parts["hvcC"], let colour = parts["colr"], let picture = parts["data"] else {
             throw Failure(status: 1, description: "the codec helper's HEVC answer lacks hvcC, colr or data")
         }

@@ -14,6 +14,10 @@ public struct MakeRun {
     /// `--lossless-still`: the moment moves to the nearest sync sample, whose coded picture is the still.
     public var losslessStill = false
     public var limits = ClipMaker.Limits()
+    /// make GIF: the background transparent pixels are shown over (RRGGBB), the codec, the frame limit.
+    public var background = "FFFFFF"
+    public var codec = ClipMaker.MovieCodec.h264
+    public var maxFrames = GIFStructure.maxFrames
     public var output: String
     /// The content identifier to write; nil for one made from the inputs' paths and sizes.
     public var identifier: String?
@@ -101,8 +105,12 @@ public struct MakeRun {
     }
 
     /// `make CLIP`: the movie through make's edits, the still its own frame at the moment.
-    func runClip(_ clip: String) throws {
+    /// `source`: the input named in outputs and messages when `clip` is a movie made from it
+    /// (a GIF's), with the still `made` from it.
+    func runClip(_ clip: String, source: String? = nil, made: ClipMaker.StillPicture? = nil, reasons: [String] = []) throws {
         try RunSettings.refuseObjects([clip], command: "make", io: io)
+        if source == nil, GIFStructure.isGIF(Self.head(clip)) { return try runGIF(clip) }
+        let named = source ?? clip
         func fail(_ message: String, status: Int32 = 2) -> RunFailure {
             io.error("lpcheck: nothing written: \(message.terminalSafe)")
             return RunFailure(status: status)
@@ -122,7 +130,9 @@ public struct MakeRun {
         }
         if losslessStill, abs(frame.seconds - moment.seconds) > 1e-9 { moment = Moment(seconds: frame.seconds, origin: .syncSample, value: moment.value) }
         let picture: ClipMaker.StillPicture
-        if stillFormat == .heic && ClipMaker.isLossless(frame) {
+        if let made {
+            picture = made
+        } else if stillFormat == .heic && ClipMaker.isLossless(frame) {
             do { picture = .heif(try ClipMaker.codedImage(frame, track: track, path: clip)) } catch { throw fail("\(error)") }
         } else if stillFormat == .jpeg {
             do {
@@ -141,18 +151,18 @@ public struct MakeRun {
             }
         }
         try OutputFolder.make(output, io: io)
-        let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension
-        let stillPath = output + "/" + base + "." + stillFormat.fileExtension, moviePath = output + "/" + base + ".MOV"
-        try refuseOutputs([stillPath, moviePath], inputs: [clip])
+        let (stillPath, moviePath) = outputs(named)
+        try refuseOutputs([stillPath, moviePath], inputs: [clip, named])
         let size: (width: Int, height: Int)
         switch picture {
         case .heif(let image): size = (Int(image.width), Int(image.height))
         case .jpeg: size = (Int(track.width.rounded()), Int(track.height.rounded()))
         }
-        let chosen = identifier?.uppercased() ?? DeterministicIdentifier.make(["make", clip, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
+        let chosen = identifier?.uppercased() ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
         let tags = ClipMaker.tags(movie, track: track, width: size.width, height: size.height, format: stillFormat)
         var plan = ClipMaker.plan(clip: clip, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
                                   still: stillPath, movie: moviePath, wallpaper: profile == .wallpaper)
+        plan.reasons += reasons
         plan.reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")
         say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
         plan.losses = []
@@ -162,6 +172,97 @@ public struct MakeRun {
         let outcome = PlanWriter.apply(plan, options: options)
         if let failure = outcome.failure { throw fail(failure, status: 1) }
         say("content identifier: \(chosen)")
+    }
+
+    /// The still's and the movie's names in the output folder, from the input's name.
+    func outputs(_ input: String) -> (still: String, movie: String) {
+        let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (output + "/" + base + "." + stillFormat.fileExtension, output + "/" + base + ".MOV")
+    }
+
+    /// A file's first bytes (empty when it cannot be read).
+    static func head(_ path: String) -> [UInt8] {
+        (try? FileSource(path: path)).flatMap { source in try? source.read(at: 0, count: Int(min(16, source.size))) } ?? []
+    }
+
+    /// `make GIF`: the codec helper composites the frames as browsers show them and encodes
+    /// them with their own delays (a movie written to a temporary file beside the outputs, the
+    /// safe writer's kind, removed at the end), and the frame shown at the moment as the still;
+    /// the movie then goes through make CLIP's path.
+    func runGIF(_ gif: String) throws {
+        func fail(_ message: String, status: Int32 = 2) -> RunFailure {
+            io.error("lpcheck: nothing written: \(message.terminalSafe)")
+            return RunFailure(status: status)
+        }
+        let structure: GIFStructure
+        do {
+            let source = try FileSource(path: gif)
+            guard source.size <= 256 << 20 else { throw fail("\(gif): a GIF of \(source.size) bytes, more than the 256 MiB make reads") }
+            structure = try GIFStructure(try source.read(at: 0, count: Int(source.size)), path: gif, maxFrames: maxFrames)
+        } catch let failure as RunFailure {
+            throw failure
+        } catch {
+            throw fail("\(gif): \(error)")
+        }
+        guard structure.width * structure.height <= limits.maxPixels, structure.width <= limits.maxSide, structure.height <= limits.maxSide else {
+            throw fail("\(gif): a logical screen of \(structure.width)×\(structure.height), more than the \(limits.maxPixels) pixels (\(limits.maxSide) a side) make reads (--max-pixels)")
+        }
+        guard !structure.frames.isEmpty else { throw fail("\(gif): the GIF holds no frame") }
+        guard structure.complete else { throw fail("\(gif): the GIF ends before its trailer (truncated)") }
+        // The moment on the GIF's own timeline: --time, --frame, else the frame shown at the middle.
+        let (starts, total) = structure.shownStarts
+        let still: Int
+        if let time = options.time {
+            guard time >= 0, time * 100 <= Double(total) else { throw fail("--time \(time) is outside the GIF (0–\(Double(total) / 100) s)") }
+            still = starts.lastIndex { Double($0) <= time * 100 + 1e-6 } ?? 0
+        } else if let frame = options.frame {
+            guard starts.indices.contains(frame) else { throw fail("--frame \(frame): the GIF has \(starts.count) frames") }
+            still = frame
+        } else {
+            still = starts.lastIndex { $0 * 2 <= total } ?? 0
+        }
+        try OutputFolder.make(output, io: io)
+        let (stillPath, moviePath) = outputs(gif)
+        try refuseOutputs([stillPath, moviePath], inputs: [gif])
+        let answer: [UInt8]
+        do {
+            answer = try CodecHelper.run(["gif", gif, String(still + 1), stillFormat == .jpeg ? "jpeg" : "hevc", codec.rawValue, background,
+                                          "--max-pixels", String(limits.maxPixels), "--max-frames", String(maxFrames)])
+        } catch let failure as CodecHelper.Failure {
+            throw fail(failure.description, status: failure.status)
+        }
+        let made: (movie: [UInt8], still: [UInt8])
+        do { made = try CodecHelper.gifMovie(answer) } catch { throw fail("\(gif): \(error)", status: 1) }
+        let staged: SafeFileWriter.Staged
+        do {
+            var patch = FilePatch()
+            patch.append(made.movie)
+            staged = try SafeFileWriter.stage(patch, original: gif, destination: moviePath, identity: nil)
+        } catch {
+            throw fail("\(error)", status: 1)
+        }
+        defer { SafeFileWriter.discard(staged) }
+        let picture: ClipMaker.StillPicture
+        if stillFormat == .jpeg {
+            picture = .jpeg(made.still)
+        } else {
+            do {
+                let parts = try CodecHelper.boxes(made.still)
+                guard let configuration = parts["hvcC"], let colour = parts["colr"], let data = parts["data"] else { throw fail("\(gif): the codec helper's still lacks hvcC, colr or data", status: 1) }
+                let movie = MediaFile.inspect(path: staged.temporary, options: .full)
+                guard let track = movie.movie?.primaryVideoTrack else { throw fail("\(gif): the movie made from it does not read back", status: 1) }
+                picture = .heif(try ClipMaker.encodedImage(configuration: configuration, colour: colour, picture: data, track: track, path: gif))
+            } catch let failure as RunFailure {
+                throw failure
+            } catch {
+                throw fail("\(error)", status: 1)
+            }
+        }
+        let padded = structure.width % 2 + structure.height % 2 > 0 ? ", padded to even sides" : ""
+        try runClip(staged.temporary, source: gif, made: picture, reasons: [
+            "movie: the GIF's \(structure.frames.count) frames composited over #\(background) and encoded (\(codec == .h264 ? "H.264" : "HEVC")\(padded)), each shown for its own delay (under 2 cs shown as 10 cs, as browsers do): \(SecondsText.format(Double(total) / 100)) s",
+            "still: frame \(still + 1) of the GIF, as composited",
+        ])
     }
 
     /// What the wallpaper's rules still find in the written pair: what make cannot change

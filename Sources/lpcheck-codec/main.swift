@@ -11,6 +11,11 @@ import LivePhotoFormats
 //       the video track's sample SAMPLE (1-based, decoding order), decoded and encoded: a JPEG;
 //       or for hevc three boxes, `hvcC` (the configuration), `colr` (nclx, as decoded) and
 //       `data` (the picture's NAL units, 4-byte lengths)
+//   lpcheck-codec gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--max-pixels N] [--max-frames N]
+//       the GIF's frames composited as browsers show them over RRGGBB, encoded with each frame's
+//       shown delay (timescale 600): boxes `trak` (format, configuration type, configuration,
+//       width, height), one `smpl` per sample (duration, key flag, data) written as encoded, then
+//       `stil`, the still of frame STILLFRAME (1-based) as the still answer above
 
 let arguments = CommandLine.arguments.dropFirst()
 
@@ -47,18 +52,33 @@ case "still":
         let source = try FileSource(path: path)
         let frame = try FrameReader.frame(movie, track: track, sampleIndex: sample - 1, source: source, path: path)
         guard frame.width * frame.height <= maxPixels else { fail("\(path): the decoder gives \(frame.width)×\(frame.height) frames, more than \(maxPixels) pixels", status: 2) }
-        if rest[2] == "jpeg" {
-            writeOut(try StillEncoder.jpeg(frame))
-        } else {
-            let picture = try StillEncoder.hevc(frame)
-            let record = try HEVCConfiguration.record(videoParameterSets: picture.videoParameterSets, sequenceParameterSets: picture.sequenceParameterSets,
-                                                      pictureParameterSets: picture.pictureParameterSets)
-            let colour = HEIFImageWriter.nclx(primaries: picture.primaries, transfer: picture.transfer, matrix: picture.matrix, fullRange: picture.fullRange)
-            writeOut(BoxWriter.box("hvcC", record) + BoxWriter.box("colr", colour) + BoxWriter.box("data", NALUnit.lengthPrefixed(picture.units)))
-        }
+        writeOut(try StillAnswer.encode(frame, as: rest[2]))
+    } catch {
+        fail("\(error)", status: 1)
+    }
+case "gif":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 5, let stillFrame = Int(rest[1]), stillFrame >= 1, ["jpeg", "hevc"].contains(rest[2]),
+          let codec = MovieEncoder.Codec(rawValue: rest[3]), rest[4].count == 6, let colour = UInt32(rest[4], radix: 16) else {
+        fail("usage: gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--max-pixels N] [--max-frames N]", status: 2)
+    }
+    var (maxPixels, maxFrames) = (40_000_000, GIFStructure.maxFrames)
+    var option = 5
+    while option + 1 < rest.count {
+        guard let value = Int(rest[option + 1]), value > 0 else { fail("\(rest[option]) takes a positive number", status: 2) }
+        if rest[option] == "--max-pixels" { maxPixels = value } else if rest[option] == "--max-frames" { maxFrames = value }
+        option += 2
+    }
+    let path = rest[0]
+    do {
+        try GIFMovie.write(path: path, stillFrame: stillFrame - 1, still: rest[2], codec: codec,
+                           background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)),
+                           maxPixels: maxPixels, maxFrames: maxFrames, output: writeOut)
+    } catch let failure as GIFMovie.BadInput {
+        fail(failure.description, status: 2)
     } catch {
         fail("\(error)", status: 1)
     }
 default:
-    fail("usage: lpcheck-codec probe | still MOVIE SAMPLE jpeg|hevc [--max-pixels N]", status: 2)
+    fail("usage: lpcheck-codec probe | still MOVIE SAMPLE jpeg|hevc [--max-pixels N] | gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB", status: 2)
 }

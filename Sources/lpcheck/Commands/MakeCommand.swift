@@ -27,6 +27,12 @@ struct Make: ParsableCommand {
         --lossless-still moves the moment to the nearest sync sample so that it is. The pair is \
         read back before it is renamed into place and must bring in no finding at all. An hev1 \
         movie (parameter sets inside the samples, which Apple's players refuse) is refused.
+
+        make GIF (an animated GIF) composites its frames as browsers show them (disposal 1, 2 and \
+        3, transparency over --background, local palettes, interlace, frames smaller than or \
+        offset in the screen), encodes them (H.264, or --codec hevc as hvc1), each shown for its \
+        own delay: delays under 2 cs are shown as 10 cs, as browsers do. Odd sides are padded to \
+        even ones, which 4:2:0 needs. The still is the GIF frame shown at the moment.
         """
     )
 
@@ -41,6 +47,15 @@ struct Make: ParsableCommand {
 
     @Option(help: "make CLIP: refuse a clip whose frames claim more pixels than this (default 40000000; 16384 a side).")
     var maxPixels: Int?
+
+    @Option(help: "make GIF: the colour transparent pixels are shown over, RRGGBB (default FFFFFF, white).")
+    var background: String = "FFFFFF"
+
+    @Option(help: "make GIF: the movie's codec, h264 (default) or hevc (written as hvc1, as Apple requires).")
+    var codec: ClipMaker.MovieCodec = .h264
+
+    @Option(help: "make GIF: refuse a GIF of more frames than this (default 10000).")
+    var maxFrames: Int?
 
     @Option(name: .shortAndLong, help: "Folder for the pair (created if missing).")
     var output: String
@@ -58,9 +73,11 @@ struct Make: ParsableCommand {
 
     func validate() throws {
         guard (1...2).contains(inputs.count) else { throw ValidationError("make takes a still and a movie, or one movie (CLIP)") }
-        if inputs.count == 2, stillFormat != .heic || losslessStill || maxPixels != nil {
-            throw ValidationError("--still, --lossless-still and --max-pixels are for make CLIP (one input)")
+        if inputs.count == 2, stillFormat != .heic || losslessStill || maxPixels != nil || maxFrames != nil || codec != .h264 || background != "FFFFFF" {
+            throw ValidationError("--still, --lossless-still, --max-pixels, --max-frames, --codec and --background are for make CLIP (one input)")
         }
+        guard background.count == 6, background.allSatisfy(\.isHexDigit) else { throw ValidationError("--background takes RRGGBB, six hexadecimal digits") }
+        if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if profile == .googlePhotos { throw ValidationError("make writes Live Photos; for Google Photos, convert them: lpcheck convert DIR --to motion-photo") }
         if let identifier, !IdentifierShape.isUUID(identifier) {
@@ -73,9 +90,12 @@ struct Make: ParsableCommand {
             : MakeRun(still: inputs[0], movie: inputs[1], output: output, io: .standard)
         (run.stillFormat, run.losslessStill) = (stillFormat, losslessStill)
         if let maxPixels { run.limits.maxPixels = maxPixels }
+        if let maxFrames { run.maxFrames = maxFrames }
+        (run.background, run.codec) = (background.uppercased(), codec)
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
         try exiting { try run.run() }
     }
 }
 
 extension ClipMaker.StillFormat: ExpressibleByArgument {}
+extension ClipMaker.MovieCodec: ExpressibleByArgument {}

@@ -1,0 +1,76 @@
+import LivePhotoFormats
+
+/// The still as the codec helper answers it: a JPEG's bytes, or for HEVC three boxes, `hvcC`,
+/// `colr` (nclx, as encoded) and `data` (the picture's NAL units, 4-byte lengths).
+public enum StillAnswer {
+    public static func encode(_ frame: Frame, as format: String) throws -> [UInt8] {
+        if format == "jpeg" { return try StillEncoder.jpeg(frame) }
+        let picture = try StillEncoder.hevc(frame)
+        let record = try HEVCConfiguration.record(videoParameterSets: picture.videoParameterSets, sequenceParameterSets: picture.sequenceParameterSets,
+                                                  pictureParameterSets: picture.pictureParameterSets)
+        let colour = HEIFImageWriter.nclx(primaries: picture.primaries, transfer: picture.transfer, matrix: picture.matrix, fullRange: picture.fullRange)
+        return BoxWriter.box("hvcC", record) + BoxWriter.box("colr", colour) + BoxWriter.box("data", NALUnit.lengthPrefixed(picture.units))
+    }
+}
+
+/// A GIF made into a movie's samples and a still, written as boxes as they are made: the
+/// decoded canvas is the only picture held.
+public enum GIFMovie {
+    /// The input is at fault (limits, structure, LZW data): exit 2.
+    public struct BadInput: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static let timescale: Int32 = 600
+
+    public static func write(path: String, stillFrame: Int, still: String, codec: MovieEncoder.Codec, background: (UInt8, UInt8, UInt8),
+                             maxPixels: Int, maxFrames: Int, output: ([UInt8]) -> Void) throws {
+        let source = try FileSource(path: path)
+        guard source.size <= 256 << 20 else { throw BadInput(description: "\(path): a GIF of \(source.size) bytes, more than the 256 MiB make reads") }
+        let bytes = try source.read(at: 0, count: Int(source.size))
+        let structure: GIFStructure
+        do {
+            structure = try GIFStructure(bytes, path: path, maxFrames: maxFrames)
+        } catch {
+            throw BadInput(description: "\(path): \(error)")
+        }
+        guard structure.width > 0, structure.height > 0, structure.width * structure.height <= maxPixels else {
+            throw BadInput(description: "\(path): a logical screen of \(structure.width)×\(structure.height), more than the \(maxPixels) pixels make reads (--max-pixels)")
+        }
+        guard !structure.frames.isEmpty else { throw BadInput(description: "\(path): the GIF holds no frame") }
+        guard structure.complete else { throw BadInput(description: "\(path): the GIF ends before its trailer (truncated)") }
+        let encoder = try MovieEncoder(codec: codec, width: structure.width, height: structure.height, timescale: timescale)
+        let configuration = try encoder.configuration()
+        output(BoxWriter.box("trak", configuration.format.bytes + configuration.type.bytes + BoxWriter.u32(UInt32(encoder.width)) + BoxWriter.u32(UInt32(encoder.height))
+            + configuration.record))
+        var decoder = GIFDecoder(bytes: bytes, structure: structure, path: path, background: background)
+        let (starts, _) = structure.shownStarts
+        var written = 0
+        func emit(_ samples: [MovieEncoder.Sample]) {
+            for sample in samples {
+                let index = written
+                let duration = UInt32(structure.frames[min(index, structure.frames.count - 1)].shownDelay * Int(timescale) / 100)
+                output(BoxWriter.box("smpl", BoxWriter.u32(duration) + [sample.key ? 1 : 0] + sample.data))
+                written += 1
+            }
+        }
+        var stillAnswer: [UInt8]? = nil
+        while let rgb = try decodeNext(&decoder) {
+            let index = decoder.index - 1
+            if index == stillFrame { stillAnswer = try StillAnswer.encode(try Frame.rgb(rgb, width: structure.width, height: structure.height), as: still) }
+            emit(try encoder.encode(rgb, presentationTime: Int64(starts[index] * Int(timescale) / 100)))
+        }
+        emit(try encoder.finish())
+        guard written == structure.frames.count else { throw CodecError("encoding", "\(structure.frames.count) frames gave \(written) samples") }
+        guard let stillAnswer else { throw BadInput(description: "\(path): the GIF has no frame \(stillFrame + 1)") }
+        output(BoxWriter.box("stil", stillAnswer))
+    }
+
+    static func decodeNext(_ decoder: inout GIFDecoder) throws -> [UInt8]? {
+        do {
+            return try decoder.next()
+        } catch let failure as GIFDecoder.Failure {
+            throw BadInput(description: failure.description)
+        }
+    }
+}

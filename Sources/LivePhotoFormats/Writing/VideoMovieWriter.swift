@@ -1,0 +1,79 @@
+/// A QuickTime movie of one video track from encoded samples (the codec layer's output): `ftyp`
+/// (qt), `mdat` (the samples in one chunk), `moov` after it as cameras write it. Samples are
+/// in presentation order (no B-frames), each with its own duration, so a variable frame rate
+/// is kept exactly. `make` then adds the Live Photo markers as it does to any movie.
+public enum VideoMovieWriter {
+    public struct Sample: Sendable {
+        public var size: Int
+        public var duration: UInt32
+        public var key: Bool
+        public init(size: Int, duration: UInt32, key: Bool) { (self.size, self.duration, self.key) = (size, duration, key) }
+    }
+
+    public struct Track: Sendable {
+        /// `avc1` or `hvc1`, and its configuration box (`avcC`, `hvcC`).
+        public var format: FourCC
+        public var configurationType: FourCC
+        public var configuration: [UInt8]
+        public var width: Int, height: Int
+        /// QuickTime `colr` `nclc` codes.
+        public var primaries: UInt16, transfer: UInt16, matrix: UInt16
+        public var timescale: UInt32
+        public init(format: FourCC, configurationType: FourCC, configuration: [UInt8], width: Int, height: Int,
+                    primaries: UInt16, transfer: UInt16, matrix: UInt16, timescale: UInt32) {
+            (self.format, self.configurationType, self.configuration, self.width, self.height) = (format, configurationType, configuration, width, height)
+            (self.primaries, self.transfer, self.matrix, self.timescale) = (primaries, transfer, matrix, timescale)
+        }
+    }
+
+    static let matrix: [UInt8] = [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000].flatMap { BoxWriter.u32(UInt32($0)) }
+
+    /// The whole file: `data` is the samples' bytes, back to back, in order.
+    public static func movie(_ track: Track, samples: [Sample], data: [UInt8]) throws -> [UInt8] {
+        guard !samples.isEmpty, samples.reduce(0, { $0 + $1.size }) == data.count else {
+            throw WriteError(.inconsistentInput, "\(samples.count) samples whose sizes do not add up to their \(data.count) bytes")
+        }
+        guard (1...0xFFFF).contains(track.width), (1...0xFFFF).contains(track.height), data.count < Int(UInt32.max) - 4096 else {
+            throw WriteError(.fieldOverflow, "a \(track.width)×\(track.height) movie of \(data.count) bytes does not fit its 16- and 32-bit fields")
+        }
+        let duration = samples.reduce(UInt64(0)) { $0 + UInt64($1.duration) }
+        guard duration <= UInt64(UInt32.max) else { throw WriteError(.fieldOverflow, "a duration of \(duration) ticks does not fit mvhd's 32 bits") }
+        let ftyp = BoxWriter.box("ftyp", FourCC("qt  ").bytes + BoxWriter.u32(0) + FourCC("qt  ").bytes)
+        let mdatHeader = BoxWriter.u32(UInt32(8 + data.count)) + FourCC("mdat").bytes
+        let chunkOffset = UInt32(ftyp.count + mdatHeader.count)
+        let ticks = UInt32(duration)
+        let mvhd = BoxWriter.fullBox("mvhd", BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(track.timescale) + BoxWriter.u32(ticks)
+            + BoxWriter.u32(0x00010000) + BoxWriter.u16(0x0100) + [UInt8](repeating: 0, count: 10) + matrix + [UInt8](repeating: 0, count: 24) + BoxWriter.u32(2))
+        let tkhd = BoxWriter.fullBox("tkhd", flags: 3, BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(1) + BoxWriter.u32(0) + BoxWriter.u32(ticks)
+            + [UInt8](repeating: 0, count: 8) + BoxWriter.u16(0) + BoxWriter.u16(0) + BoxWriter.u16(0) + BoxWriter.u16(0) + matrix
+            + BoxWriter.u32(UInt32(track.width) << 16) + BoxWriter.u32(UInt32(track.height) << 16))
+        let mdhd = BoxWriter.fullBox("mdhd", BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(track.timescale) + BoxWriter.u32(ticks) + BoxWriter.u16(0x55C4) + BoxWriter.u16(0))
+        let hdlr = BoxWriter.fullBox("hdlr", FourCC("mhlr").bytes + FourCC("vide").bytes + [UInt8](repeating: 0, count: 12) + [0])
+        let vmhd = BoxWriter.fullBox("vmhd", flags: 1, [UInt8](repeating: 0, count: 8))
+        let dinf = BoxWriter.box("dinf", BoxWriter.fullBox("dref", BoxWriter.u32(1) + BoxWriter.fullBox("url ", flags: 1, [])))
+        var name = [UInt8](repeating: 0, count: 32)
+        let compressor = Array((track.format == "hvc1" ? "HEVC" : "H.264").utf8)
+        name[0] = UInt8(compressor.count)
+        name.replaceSubrange(1...compressor.count, with: compressor)
+        let colr = BoxWriter.box("colr", FourCC("nclc").bytes + BoxWriter.u16(track.primaries) + BoxWriter.u16(track.transfer) + BoxWriter.u16(track.matrix))
+        let entry = BoxWriter.box(track.format, [UInt8](repeating: 0, count: 6) + BoxWriter.u16(1) + [UInt8](repeating: 0, count: 16)
+            + BoxWriter.u16(UInt16(track.width)) + BoxWriter.u16(UInt16(track.height)) + BoxWriter.u32(0x00480000) + BoxWriter.u32(0x00480000)
+            + BoxWriter.u32(0) + BoxWriter.u16(1) + name + BoxWriter.u16(0x0018) + BoxWriter.u16(0xFFFF)
+            + BoxWriter.box(track.configurationType, track.configuration) + colr)
+        let stsd = BoxWriter.fullBox("stsd", BoxWriter.u32(1) + entry)
+        var runs: [(count: UInt32, delta: UInt32)] = []
+        for sample in samples {
+            if let last = runs.last, last.delta == sample.duration { runs[runs.count - 1].count += 1 } else { runs.append((1, sample.duration)) }
+        }
+        let stts = BoxWriter.fullBox("stts", BoxWriter.u32(UInt32(runs.count)) + runs.flatMap { BoxWriter.u32($0.count) + BoxWriter.u32($0.delta) })
+        let keys = samples.indices.filter { samples[$0].key }.map { UInt32($0 + 1) }
+        let stss = keys.count == samples.count ? [] : BoxWriter.fullBox("stss", BoxWriter.u32(UInt32(keys.count)) + keys.flatMap { BoxWriter.u32($0) })
+        let stsc = BoxWriter.fullBox("stsc", BoxWriter.u32(1) + BoxWriter.u32(1) + BoxWriter.u32(UInt32(samples.count)) + BoxWriter.u32(1))
+        let stsz = BoxWriter.fullBox("stsz", BoxWriter.u32(0) + BoxWriter.u32(UInt32(samples.count)) + samples.flatMap { BoxWriter.u32(UInt32($0.size)) })
+        let stco = BoxWriter.fullBox("stco", BoxWriter.u32(1) + BoxWriter.u32(chunkOffset))
+        let stbl = BoxWriter.box("stbl", stsd + stts + stss + stsc + stsz + stco)
+        let minf = BoxWriter.box("minf", vmhd + dinf + stbl)
+        let trak = BoxWriter.box("trak", tkhd + BoxWriter.box("mdia", mdhd + hdlr + minf))
+        return ftyp + mdatHeader + data + BoxWriter.box("moov", mvhd + trak)
+    }
+}
