@@ -22,9 +22,13 @@ public enum GIFMovie {
     }
 
     public static let timescale: Int32 = 600
+    /// The encoders' CRF for a GIF's frames: 10, where a tiny detailed GIF (36×28) keeps 35.9 dB
+    /// (18, x264's usual, gave 30.2 there; 12 gave 34.8).
+    public static let quality = 10
 
+    /// `scale`: each GIF pixel becomes a `scale`×`scale` block (so that 4:2:0 keeps its colour).
     public static func write(path: String, stillFrame: Int, still: String, codec: MovieEncoder.Codec, background: (UInt8, UInt8, UInt8),
-                             maxPixels: Int, maxFrames: Int, output: ([UInt8]) -> Void) throws {
+                             scale: Int, maxPixels: Int, maxFrames: Int, output: ([UInt8]) -> Void) throws {
         let source = try FileSource(path: path)
         guard source.size <= 256 << 20 else { throw BadInput(description: "\(path): a GIF of \(source.size) bytes, more than the 256 MiB make reads") }
         let bytes = try source.read(at: 0, count: Int(source.size))
@@ -34,12 +38,13 @@ public enum GIFMovie {
         } catch {
             throw BadInput(description: "\(path): \(error)")
         }
-        guard structure.width > 0, structure.height > 0, structure.width * structure.height <= maxPixels else {
-            throw BadInput(description: "\(path): a logical screen of \(structure.width)×\(structure.height), more than the \(maxPixels) pixels make reads (--max-pixels)")
+        guard structure.width > 0, structure.height > 0, (1...64).contains(scale), structure.width * structure.height * scale * scale <= maxPixels else {
+            throw BadInput(description: "\(path): a logical screen of \(structure.width)×\(structure.height) (×\(scale)), more than the \(maxPixels) pixels make reads (--max-pixels)")
         }
+        let (width, height) = (structure.width * scale, structure.height * scale)
         guard !structure.frames.isEmpty else { throw BadInput(description: "\(path): the GIF holds no frame") }
         guard structure.complete else { throw BadInput(description: "\(path): the GIF ends before its trailer (truncated)") }
-        let encoder = try MovieEncoder(codec: codec, width: structure.width, height: structure.height, timescale: timescale)
+        let encoder = try MovieEncoder(codec: codec, width: width, height: height, timescale: timescale, quality: quality)
         let configuration = try encoder.configuration()
         output(BoxWriter.box("trak", configuration.format.bytes + configuration.type.bytes + BoxWriter.u32(UInt32(encoder.width)) + BoxWriter.u32(UInt32(encoder.height))
             + configuration.record))
@@ -55,15 +60,33 @@ public enum GIFMovie {
             }
         }
         var stillAnswer: [UInt8]? = nil
-        while let rgb = try decodeNext(&decoder) {
+        while let canvas = try decodeNext(&decoder) {
+            let rgb = scaled(canvas, width: structure.width, height: structure.height, by: scale)
             let index = decoder.index - 1
-            if index == stillFrame { stillAnswer = try StillAnswer.encode(try Frame.rgb(rgb, width: structure.width, height: structure.height), as: still) }
+            if index == stillFrame { stillAnswer = try StillAnswer.encode(try Frame.rgb(rgb, width: width, height: height), as: still) }
             emit(try encoder.encode(rgb, presentationTime: Int64(starts[index] * Int(timescale) / 100)))
         }
         emit(try encoder.finish())
         guard written == structure.frames.count else { throw CodecError("encoding", "\(structure.frames.count) frames gave \(written) samples") }
         guard let stillAnswer else { throw BadInput(description: "\(path): the GIF has no frame \(stillFrame + 1)") }
         output(BoxWriter.box("stil", stillAnswer))
+    }
+
+    /// Nearest-neighbour enlargement: each pixel a `factor`×`factor` block.
+    static func scaled(_ rgb: [UInt8], width: Int, height: Int, by factor: Int) -> [UInt8] {
+        guard factor > 1 else { return rgb }
+        var out = [UInt8](repeating: 0, count: width * height * factor * factor * 3)
+        let outWidth = width * factor
+        for y in 0..<(height * factor) {
+            let sourceRow = (y / factor) * width
+            for x in 0..<outWidth {
+                let source = (sourceRow + x / factor) * 3, target = (y * outWidth + x) * 3
+                out[target] = rgb[source]
+                out[target + 1] = rgb[source + 1]
+                out[target + 2] = rgb[source + 2]
+            }
+        }
+        return out
     }
 
     static func decodeNext(_ decoder: inout GIFDecoder) throws -> [UInt8]? {

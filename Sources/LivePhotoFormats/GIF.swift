@@ -25,8 +25,14 @@ public struct GIFStructure: Sendable {
     }
 
     public var version: String
+    /// The logical screen as shown: the declared one, grown to hold the first frame when that
+    /// frame does not fit it, as Firefox's and Chromium's GIF readers (and Pillow) do; later
+    /// frames are clipped to it.
     public var width: Int
     public var height: Int
+    /// The logical screen as the header declares it.
+    public var declaredWidth: Int
+    public var declaredHeight: Int
     public var globalPalette: (offset: Int, count: Int)?
     public var backgroundIndex: Int
     public var frames: [Frame] = []
@@ -49,6 +55,7 @@ public struct GIFStructure: Sendable {
         version = String(decoding: signature.suffix(3), as: UTF8.self)
         width = Int(try reader.u16(littleEndian: true))
         height = Int(try reader.u16(littleEndian: true))
+        (declaredWidth, declaredHeight) = (width, height)
         let packed = try reader.u8()
         backgroundIndex = Int(try reader.u8())
         try reader.skip(1)
@@ -119,6 +126,7 @@ public struct GIFStructure: Sendable {
                 }
                 let dataOffset = reader.position
                 try Self.skipSubBlocks(&reader)
+                if frames.isEmpty { (width, height) = (max(width, left + frameWidth), max(height, top + frameHeight)) }
                 frames.append(Frame(left: left, top: top, width: frameWidth, height: frameHeight, interlaced: flags & 0x40 != 0, localPalette: local,
                                     disposal: control?.disposal ?? 0, transparentIndex: control?.transparent, delay: control?.delay ?? 0,
                                     codeSize: codeSize, dataOffset: dataOffset, offset: offset))

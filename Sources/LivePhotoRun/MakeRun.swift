@@ -18,6 +18,8 @@ public struct MakeRun {
     public var background = "FFFFFF"
     public var codec = ClipMaker.MovieCodec.h264
     public var maxFrames = GIFStructure.maxFrames
+    /// make GIF: each GIF pixel shown as a block this many pixels wide; nil chooses (`ClipMaker.gifScale`).
+    public var gifScale: Int?
     public var output: String
     /// The content identifier to write; nil for one made from the inputs' paths and sizes.
     public var identifier: String?
@@ -221,12 +223,16 @@ public struct MakeRun {
         } else {
             still = starts.lastIndex { $0 * 2 <= total } ?? 0
         }
+        let scale = ClipMaker.gifScale(width: structure.width, height: structure.height, asked: gifScale)
+        guard structure.width * structure.height * scale * scale <= limits.maxPixels else {
+            throw fail("\(gif): \(structure.width)×\(structure.height) shown ×\(scale) is more than the \(limits.maxPixels) pixels make writes (--max-pixels)")
+        }
         try OutputFolder.make(output, io: io)
         let (stillPath, moviePath) = outputs(gif)
         try refuseOutputs([stillPath, moviePath], inputs: [gif])
         let answer: [UInt8]
         do {
-            answer = try CodecHelper.run(["gif", gif, String(still + 1), stillFormat == .jpeg ? "jpeg" : "hevc", codec.rawValue, background,
+            answer = try CodecHelper.run(["gif", gif, String(still + 1), stillFormat == .jpeg ? "jpeg" : "hevc", codec.rawValue, background, "--scale", String(scale),
                                           "--max-pixels", String(limits.maxPixels), "--max-frames", String(maxFrames)])
         } catch let failure as CodecHelper.Failure {
             throw fail(failure.description, status: failure.status)
@@ -258,7 +264,8 @@ public struct MakeRun {
                 throw fail("\(error)", status: 1)
             }
         }
-        let padded = structure.width % 2 + structure.height % 2 > 0 ? ", padded to even sides" : ""
+        let padded = scale > 1 ? ", each GIF pixel a \(scale)×\(scale) block, \(structure.width * scale)×\(structure.height * scale)"
+            : structure.width % 2 + structure.height % 2 > 0 ? ", padded to even sides" : ""
         try runClip(staged.temporary, source: gif, made: picture, reasons: [
             "movie: the GIF's \(structure.frames.count) frames composited over #\(background) and encoded (\(codec == .h264 ? "H.264" : "HEVC")\(padded)), each shown for its own delay (under 2 cs shown as 10 cs, as browsers do): \(SecondsText.format(Double(total) / 100)) s",
             "still: frame \(still + 1) of the GIF, as composited",

@@ -170,6 +170,27 @@ public struct ProcessResult: Sendable {
     }
 }
 
+extension ProcessResult {
+    /// Runs a program in `folder` under python3, which reports the peak resident memory (KiB) of
+    /// it and every process it waited for (getrusage's RUSAGE_CHILDREN: the codec helper
+    /// lpcheck runs counts too) and their CPU seconds (user and system).
+    public static func measured(_ executable: String, _ arguments: [String], in folder: URL, timeout: Double = 60) throws -> (status: Int, stderr: String, kilobytes: Int, cpu: Double) {
+        guard let python = Locations.tool("python3") else { throw FixtureError(message: "missing test dependency: python3") }
+        let script = """
+        import resource, subprocess, sys
+        run = subprocess.run(sys.argv[3:], cwd=sys.argv[1], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=float(sys.argv[2]))
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        sys.stdout.write(f"{run.returncode} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}\\n")
+        sys.stdout.write(run.stderr.decode("utf-8", "replace"))
+        """
+        let result = try ProcessResult.run(python, ["-c", script, folder.path, String(timeout), executable] + arguments, timeout: timeout * 2)
+        let lines = result.text.split(separator: "\n", maxSplits: 1)
+        let fields = lines.first.map { $0.split(separator: " ") } ?? []
+        guard fields.count == 3 else { throw FixtureError(message: "no measurement: \(result.text)\(result.stderr)") }
+        return (Int(fields[0]) ?? -1, lines.count > 1 ? String(lines[1]) : "", Int(fields[1]) ?? -1, Double(fields[2]) ?? -1)
+    }
+}
+
 extension DispatchWorkItem {
     func also(_ body: (DispatchWorkItem) -> Void) -> DispatchWorkItem {
         body(self)

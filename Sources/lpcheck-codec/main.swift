@@ -11,7 +11,7 @@ import LivePhotoFormats
 //       the video track's sample SAMPLE (1-based, decoding order), decoded and encoded: a JPEG;
 //       or for hevc three boxes, `hvcC` (the configuration), `colr` (nclx, as decoded) and
 //       `data` (the picture's NAL units, 4-byte lengths)
-//   lpcheck-codec gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--max-pixels N] [--max-frames N]
+//   lpcheck-codec gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--scale K] [--max-pixels N] [--max-frames N]
 //       the GIF's frames composited as browsers show them over RRGGBB, encoded with each frame's
 //       shown delay (timescale 600): boxes `trak` (format, configuration type, configuration,
 //       width, height), one `smpl` per sample (duration, key flag, data) written as encoded, then
@@ -62,17 +62,22 @@ case "gif":
           let codec = MovieEncoder.Codec(rawValue: rest[3]), rest[4].count == 6, let colour = UInt32(rest[4], radix: 16) else {
         fail("usage: gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--max-pixels N] [--max-frames N]", status: 2)
     }
-    var (maxPixels, maxFrames) = (40_000_000, GIFStructure.maxFrames)
+    var (maxPixels, maxFrames, scale) = (40_000_000, GIFStructure.maxFrames, 1)
     var option = 5
     while option + 1 < rest.count {
         guard let value = Int(rest[option + 1]), value > 0 else { fail("\(rest[option]) takes a positive number", status: 2) }
-        if rest[option] == "--max-pixels" { maxPixels = value } else if rest[option] == "--max-frames" { maxFrames = value }
+        switch rest[option] {
+        case "--max-pixels": maxPixels = value
+        case "--max-frames": maxFrames = value
+        case "--scale": scale = value
+        default: fail("unknown option \(rest[option])", status: 2)
+        }
         option += 2
     }
     let path = rest[0]
     do {
         try GIFMovie.write(path: path, stillFrame: stillFrame - 1, still: rest[2], codec: codec,
-                           background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)),
+                           background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)), scale: scale,
                            maxPixels: maxPixels, maxFrames: maxFrames, output: writeOut)
     } catch let failure as GIFMovie.BadInput {
         fail(failure.description, status: 2)

@@ -72,23 +72,8 @@ struct HostileSettingsTests {
         #expect(try [Self.sha256(still), Self.sha256(movie)] == sums)
     }
 
-    /// Runs lpcheck in `folder` under python3, which reports the child's peak resident memory
-    /// (KiB) and CPU seconds (user and system) from getrusage after it ends.
     static func measured(_ arguments: [String], in folder: URL) throws -> (status: Int, stderr: String, kilobytes: Int, cpu: Double) {
-        let binary = try #require(Locations.lpcheckBinary).path
-        let python = try #require(Locations.tool("python3"))
-        let script = """
-        import resource, subprocess, sys
-        run = subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
-        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-        sys.stdout.write(f"{run.returncode} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}\\n")
-        sys.stdout.write(run.stderr.decode("utf-8", "replace"))
-        """
-        let result = try ProcessResult.run(python, ["-c", script, folder.path, binary] + arguments, timeout: 120)
-        let lines = result.text.split(separator: "\n", maxSplits: 1)
-        let fields = try #require(lines.first).split(separator: " ")
-        try #require(fields.count == 3, "\(result.text)\(result.stderr)")
-        return (Int(fields[0]) ?? -1, lines.count > 1 ? String(lines[1]) : "", Int(fields[1]) ?? -1, Double(fields[2]) ?? -1)
+        try ProcessResult.measured(try #require(Locations.lpcheckBinary).path, arguments, in: folder)
     }
 
     @Test("a 352-byte .lpcheck.yml of anchors and aliases (10^9 values) exits 2 naming the reason, in under a second of CPU and 50 MB; deep nesting on a line or in brackets is refused the same way")

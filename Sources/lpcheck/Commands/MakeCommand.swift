@@ -31,8 +31,9 @@ struct Make: ParsableCommand {
         make GIF (an animated GIF) composites its frames as browsers show them (disposal 1, 2 and \
         3, transparency over --background, local palettes, interlace, frames smaller than or \
         offset in the screen), encodes them (H.264, or --codec hevc as hvc1), each shown for its \
-        own delay: delays under 2 cs are shown as 10 cs, as browsers do. Odd sides are padded to \
-        even ones, which 4:2:0 needs. The still is the GIF frame shown at the moment.
+        own delay: delays under 2 cs are shown as 10 cs, as browsers do. Each GIF pixel is shown \
+        as a 2×2 block (--scale), so that 4:2:0 chroma keeps its colour; at --scale 1 odd sides \
+        are padded to even ones, which 4:2:0 needs. The still is the GIF frame shown at the moment.
         """
     )
 
@@ -57,6 +58,9 @@ struct Make: ParsableCommand {
     @Option(help: "make GIF: refuse a GIF of more frames than this (default 10000).")
     var maxFrames: Int?
 
+    @Option(help: "make GIF: show each GIF pixel as a SCALE×SCALE block (default 2, so that 4:2:0 chroma keeps every pixel's colour; more under 8 pixels a side; 1 when twice the GIF passes 4096 a side).")
+    var scale: Int?
+
     @Option(name: .shortAndLong, help: "Folder for the pair (created if missing).")
     var output: String
 
@@ -78,6 +82,8 @@ struct Make: ParsableCommand {
         }
         guard background.count == 6, background.allSatisfy(\.isHexDigit) else { throw ValidationError("--background takes RRGGBB, six hexadecimal digits") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
+        if let scale, !(1...64).contains(scale) { throw ValidationError("--scale takes 1 to 64") }
+        if inputs.count == 2, scale != nil { throw ValidationError("--scale is for make GIF") }
         if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if profile == .googlePhotos { throw ValidationError("make writes Live Photos; for Google Photos, convert them: lpcheck convert DIR --to motion-photo") }
         if let identifier, !IdentifierShape.isUUID(identifier) {
@@ -91,6 +97,7 @@ struct Make: ParsableCommand {
         (run.stillFormat, run.losslessStill) = (stillFormat, losslessStill)
         if let maxPixels { run.limits.maxPixels = maxPixels }
         if let maxFrames { run.maxFrames = maxFrames }
+        run.gifScale = scale
         (run.background, run.codec) = (background.uppercased(), codec)
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
         try exiting { try run.run() }

@@ -1,0 +1,246 @@
+import Foundation
+import LivePhotoTestSupport
+import Testing
+
+/// `lpcheck make GIF`: the movie's frames and times against the GIF as Pillow composites it
+/// and reads its delays (browsers' rule applied: under 2 cs shown as 10 cs), ffprobe's frame
+/// times, ffmpeg's decoded frames and libheif's still; bad GIFs measured for time and memory.
+@Suite(.serialized, .enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
+struct MakeGIFTests {
+    func lpcheck(_ arguments: [String]) throws -> ProcessResult {
+        try ProcessResult.run(try #require(Locations.lpcheckBinary).path, arguments, timeout: 300)
+    }
+
+    func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-gif-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func contents(_ folder: URL) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() }
+
+    func python(_ script: String, _ arguments: [String]) throws -> String {
+        try Locations.require(Locations.pythonHas("PIL", "pillow_heif"), "Pillow and pillow-heif (PyPI)")
+        let result = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", script] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.text
+    }
+
+    /// The oracle, in Python: Pillow's frames composited over white, its delays with the
+    /// browsers' rule; ffprobe's frame times and ffmpeg's frames of the movie (passthrough, each
+    /// reduced to the GIF's size by averaging its blocks); libheif's still. Prints JSON.
+    static let oracle = """
+    import json, math, subprocess, sys
+    import pillow_heif
+    from PIL import Image, ImageSequence
+    pillow_heif.register_heif_opener()
+    gif, movie, still, moment = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    image = Image.open(gif)
+    width, height = image.size
+    frames, delays = [], []
+    for frame in ImageSequence.Iterator(image):
+        rgba = frame.convert('RGBA')
+        canvas = Image.new('RGBA', rgba.size, (255, 255, 255, 255))
+        canvas.alpha_composite(rgba)
+        frames.append(canvas.convert('RGB'))
+        centiseconds = round(frame.info.get('duration', 0) / 10)
+        delays.append(10 if centiseconds < 2 else centiseconds)
+    size = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', movie],
+                          capture_output=True, text=True).stdout.strip().split(',')
+    movie_width, movie_height = int(size[0]), int(size[1])
+    scale = max(1, movie_width // width)
+    times = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', movie],
+                           capture_output=True, text=True).stdout.split()
+    times = [float(t.rstrip(',')) for t in times]
+    raw = subprocess.run(['ffmpeg', '-v', 'error', '-i', movie, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], capture_output=True).stdout
+    count = len(raw) // (movie_width * movie_height * 3)
+    def psnr(a, b):
+        error = sum((x - y) ** 2 for x, y in zip(a.tobytes(), b.tobytes())) / (width * height * 3)
+        return 99.0 if error == 0 else 10 * math.log10(255 ** 2 / error)
+    def reduced(picture):
+        return picture.crop((0, 0, width * scale, height * scale)).resize((width, height), Image.BOX)
+    quality = []
+    for index in range(min(count, len(frames))):
+        piece = raw[index * movie_width * movie_height * 3:(index + 1) * movie_width * movie_height * 3]
+        quality.append(psnr(reduced(Image.frombytes('RGB', (movie_width, movie_height), piece)), frames[index]))
+    shown = reduced(Image.open(still).convert('RGB'))
+    starts = [sum(delays[:i]) / 100 for i in range(len(delays))]
+    print(json.dumps({'frames': len(frames), 'decoded': count, 'times': times, 'starts': starts, 'scale': scale,
+                      'quality': quality, 'still': psnr(shown, frames[moment]), 'delays': delays,
+                      'movie': [movie_width, movie_height], 'gif': [width, height]}))
+    """
+
+    struct Oracle: Decodable {
+        var frames: Int, decoded: Int, times: [Double], starts: [Double], scale: Int, quality: [Double], still: Double, delays: [Int], movie: [Int], gif: [Int]
+    }
+
+    /// The frame shown at the middle of the GIF's timeline (make's default moment).
+    static func middle(_ delays: [Int]) -> Int {
+        let total = delays.reduce(0, +)
+        var start = 0, shown = 0
+        for (index, delay) in delays.enumerated() {
+            if start * 2 <= total { shown = index }
+            start += delay
+        }
+        return shown
+    }
+
+    /// Makes a pair from `gif` and holds it to the oracle; the findings lpcheck's check gives it.
+    @discardableResult
+    func makeAndCompare(_ gif: URL, extra: [String] = [], minimumQuality: Double = 35) throws -> (Oracle, String) {
+        let out = try scratch()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let made = try lpcheck(["make", gif.path, "-o", out.path] + extra)
+        #expect(made.status == 0, "\(gif.lastPathComponent): \(made.text)\(made.stderr)")
+        let base = gif.deletingPathExtension().lastPathComponent
+        #expect(contents(out) == [base + ".HEIC", base + ".MOV"], "\(contents(out))")
+        // Pillow's delays, to find the frame at the middle before asking the oracle.
+        let delaysText = try python("""
+        import sys
+        from PIL import Image, ImageSequence
+        print(' '.join(str(max(0, round(f.info.get('duration', 0) / 10))) for f in ImageSequence.Iterator(Image.open(sys.argv[1]))))
+        """, [gif.path])
+        let delays = delaysText.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map { $0 < 2 ? 10 : $0 }
+        let text = try python(Self.oracle, [gif.path, out.appendingPathComponent(base + ".MOV").path, out.appendingPathComponent(base + ".HEIC").path, String(Self.middle(delays))])
+        let oracle = try JSONDecoder().decode(Oracle.self, from: Data(text.utf8))
+        #expect(oracle.decoded == oracle.frames && oracle.times.count == oracle.frames, "\(gif.lastPathComponent): \(oracle.frames) GIF frames, \(oracle.decoded) decoded, \(oracle.times.count) times")
+        for (time, start) in zip(oracle.times, oracle.starts) {
+            #expect(abs(time - start) <= 0.001, "\(gif.lastPathComponent): a frame at \(time) s where the GIF's delays put it at \(start) s")
+        }
+        for (index, quality) in oracle.quality.enumerated() {
+            #expect(quality >= minimumQuality, "\(gif.lastPathComponent): frame \(index) at \(quality) dB")
+        }
+        #expect(oracle.still >= minimumQuality, "\(gif.lastPathComponent): the still at \(oracle.still) dB against the frame at the moment")
+        let check = try lpcheck(["check", out.path, "--fail-on", "info", "--no-progress"])
+        return (oracle, check.text)
+    }
+
+    /// Only irregular-frame-durations, and only where the GIF's own shown delays (the last
+    /// aside, as the rule reads them) are more than 3× apart: every other finding fails.
+    func expectFindings(_ text: String, delays: [Int], _ name: String) {
+        let considered = delays.count > 1 ? Array(delays.dropLast()) : delays
+        let irregular = delays.count > 2 && (considered.max() ?? 0) > 3 * (considered.min() ?? 0)
+        let findings = text.split(separator: "\n").filter { $0.hasPrefix("  error ") || $0.hasPrefix("  warning ") || $0.hasPrefix("  info ") }
+        if irregular {
+            #expect(findings.count == 1 && findings[0].contains("irregular-frame-durations"), "\(name): \(text)")
+        } else {
+            #expect(findings.isEmpty && text.contains("0 errors, 0 warnings, 0 infos"), "\(name): \(text)")
+        }
+    }
+
+    @Test("every real GIF in ../shared/samples/gifs makes a pair: its frames at the GIF's cumulative delays (1 ms), each within 35 dB of Pillow's composite, the still the frame at the moment, no finding but the durations the GIF has")
+    func realGIFs() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let folder = try #require(SharedSamples.url("gifs"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gif") }.sorted()
+        #expect(names.count >= 10)
+        for name in names where !name.contains("truncated") && !name.contains("background-color") {
+            let (oracle, findings) = try makeAndCompare(folder.appendingPathComponent(name))
+            expectFindings(findings, delays: oracle.delays, name)
+        }
+    }
+
+    @Test("crafted: delays 0/2/5/10/37 cs, disposal 2 and 3, transparency, a 33×21 screen; at --scale 1 the odd sides are padded")
+    func crafted() throws {
+        let work = try scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let gif = work.appendingPathComponent("crafted.gif")
+        // Five distinct frames; the transparent index is also the background index, so that a
+        // reader painting the background colour on disposal 2 (Pillow) agrees with browsers.
+        _ = try python("""
+        import sys
+        from PIL import Image, ImageDraw
+        palette = [255, 255, 255, 200, 30, 30, 30, 160, 60, 40, 60, 210, 240, 200, 20] + [0] * (256 * 3 - 15)
+        frames = []
+        for index in range(5):
+            frame = Image.new('P', (33, 21), 0)
+            frame.putpalette(palette)
+            draw = ImageDraw.Draw(frame)
+            draw.rectangle([index * 5, 2, index * 5 + 9, 14], fill=1 + index % 4)
+            draw.ellipse([20 - index * 2, 5, 30 - index, 19], fill=1 + (index + 2) % 4)
+            frames.append(frame)
+        frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=[0, 20, 50, 100, 370],
+                       disposal=[1, 2, 3, 2, 1], transparency=0, background=0, loop=0, optimize=False)
+        """, [gif.path])
+        let (oracle, findings) = try makeAndCompare(gif)
+        #expect(oracle.delays == [10, 2, 5, 10, 37], "\(oracle.delays)")
+        #expect(oracle.starts == [0, 0.1, 0.12, 0.17, 0.27])
+        #expect(oracle.movie == [66, 42] && oracle.scale == 2)
+        expectFindings(findings, delays: oracle.delays, "crafted.gif")
+        // At its own size 4:2:0 halves the chroma of every colour edge: the reason for --scale 2.
+        let (padded, _) = try makeAndCompare(gif, extra: ["--scale", "1"], minimumQuality: 15)
+        #expect(padded.movie == [34, 22], "\(padded.movie)")
+        #expect((oracle.quality.min() ?? 0) > (padded.quality.min() ?? 0) + 5, "2×: \(oracle.quality), 1×: \(padded.quality)")
+    }
+
+    @Test("disposal 2 clears to transparent, not to the background colour (wuffs' background-color.gif, worked out by hand from its bytes)")
+    func backgroundColourIgnored() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let gif = try #require(SharedSamples.url("gifs/google__wuffs__test_data_artificial-gif_background-color.gif"))
+        let out = try scratch()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let made = try lpcheck(["make", gif.path, "-o", out.path, "--still", "jpeg"])
+        #expect(made.status == 0, "\(made.stderr)")
+        // 4×1 screen, palette (128,0,0) (128,0,193) (128,194,0) (128,195,195), background index 3.
+        // Frame 1: indices 0 and 1 at x 0–1, disposal 2. Frame 2: index 2 at x 2. Over white:
+        let expected: [[[Int]]] = [[[128, 0, 0], [128, 0, 193], [255, 255, 255], [255, 255, 255]],
+                                   [[255, 255, 255], [255, 255, 255], [128, 194, 0], [255, 255, 255]]]
+        let text = try python("""
+        import json, subprocess, sys
+        from PIL import Image
+        movie = sys.argv[1]
+        size = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', movie], capture_output=True, text=True).stdout.strip().split(',')
+        w, h = int(size[0]), int(size[1])
+        raw = subprocess.run(['ffmpeg', '-v', 'error', '-i', movie, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], capture_output=True).stdout
+        scale = w // 4
+        frames = []
+        for index in range(len(raw) // (w * h * 3)):
+            picture = Image.frombytes('RGB', (w, h), raw[index * w * h * 3:(index + 1) * w * h * 3]).crop((0, 0, 4 * scale, scale)).resize((4, 1), Image.BOX)
+            frames.append([list(picture.getpixel((x, 0))) for x in range(4)])
+        print(json.dumps(frames))
+        """, [out.appendingPathComponent("google__wuffs__test_data_artificial-gif_background-color.MOV").path])
+        let frames = try JSONDecoder().decode([[[Int]]].self, from: Data(text.utf8))
+        #expect(frames.count == 2)
+        for (frame, wanted) in zip(frames, expected) {
+            for (pixel, colour) in zip(frame, wanted) {
+                #expect(zip(pixel, colour).allSatisfy { abs($0 - $1) <= 12 }, "\(frames) against \(expected)")
+            }
+        }
+    }
+
+    @Test("bad GIFs exit 2 naming the file and the fault, within 20 s and 500 MB, leaving the folder empty: a 65535×65535 screen, 20,000 frames, LZW data overrunning its frame, a truncated GIF")
+    func badGIFs() throws {
+        let work = try scratch(), out = try scratch()
+        defer { for url in [work, out] { try? FileManager.default.removeItem(at: url) } }
+        func le(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        let header = Array("GIF89a".utf8)
+        let palette: [UInt8] = [0, 0, 0, 255, 255, 255]
+        // One 1×1 frame: minimum code size 2, codes clear (4), 0, end (5) in 3-bit codes.
+        let pixel: [UInt8] = [0x2C] + le(0) + le(0) + le(1) + le(1) + [0, 2, 2, 0x44, 0x01, 0]
+        let huge = header + le(65535) + le(65535) + [0x80, 0, 0] + palette + pixel + [0x3B]
+        var many = header + le(1) + le(1) + [0x80, 0, 0] + palette
+        for _ in 0..<20_000 { many += [0x21, 0xF9, 4, 0, 2, 0, 0, 0] + pixel }
+        many.append(0x3B)
+        // A 1×1 frame whose data gives four pixels: clear, 0, 0, 0, 0, end.
+        let overrun = header + le(1) + le(1) + [0x80, 0, 0] + palette + [0x2C] + le(0) + le(0) + le(1) + le(1) + [0, 2, 3, 0x04, 0x00, 0x0A, 0] + [0x3B]
+        let cases: [(String, [UInt8], String)] = [("huge.gif", huge, "65535×65535"), ("many.gif", many, "more than 10000 frames"),
+                                                  ("overrun.gif", overrun, "more pixels than the frame")]
+        var inputs: [(URL, String)] = []
+        for (name, bytes, words) in cases {
+            let url = work.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            inputs.append((url, words))
+        }
+        if let truncated = SharedSamples.url("gifs/google__wuffs__test_data_hippopotamus.interlaced.truncated.gif"), Locations.hasSharedSamples {
+            inputs.append((truncated, "truncated"))
+        }
+        let binary = try #require(Locations.lpcheckBinary).path
+        for (gif, words) in inputs {
+            let run = try ProcessResult.measured(binary, ["make", gif.path, "-o", out.path], in: work, timeout: 20)
+            #expect(run.status == 2, "\(gif.lastPathComponent): exit \(run.status): \(run.stderr)")
+            #expect(run.stderr.contains(gif.lastPathComponent) && run.stderr.contains(words), "\(gif.lastPathComponent): \(run.stderr)")
+            #expect(run.kilobytes < 500_000 && run.cpu < 20, "\(gif.lastPathComponent): \(run.kilobytes) KiB, \(run.cpu) s")
+            #expect(contents(out).isEmpty, "\(gif.lastPathComponent) left \(contents(out))")
+        }
+    }
+}
