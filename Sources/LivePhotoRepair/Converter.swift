@@ -17,12 +17,14 @@ public enum ConversionTarget: String, Sendable, CaseIterable {
 /// read back and checked like repairs; the inputs are never written.
 public enum Converter {
     /// One item's conversion into `folder`. Existing outputs are a problem unless `options.force`.
-    public static func plan(_ item: CheckItem, to target: ConversionTarget, folder: String, options: RepairOptions) -> ItemPlan {
+    /// `name`: the outputs' name (without extension) when not the input's (make's motion photo,
+    /// converted from a pair staged under temporary names).
+    public static func plan(_ item: CheckItem, to target: ConversionTarget, folder: String, options: RepairOptions, name: String? = nil) -> ItemPlan {
         var plan = ItemPlan(item: item)
         do {
             switch target {
-            case .livePhoto: try planLivePhoto(&plan, folder: folder, options: options)
-            case .motionPhoto: try planMotionPhoto(&plan, folder: folder, options: options)
+            case .livePhoto: try planLivePhoto(&plan, folder: folder, options: options, name: name)
+            case .motionPhoto: try planMotionPhoto(&plan, folder: folder, options: options, name: name)
             }
             for file in plan.files {
                 try SafeFileWriter.refuseNewOutput(file.destination, inputs: item.files.map(\.path))
@@ -44,7 +46,7 @@ public enum Converter {
         return base
     }
 
-    static func planLivePhoto(_ plan: inout ItemPlan, folder: String, options: RepairOptions) throws {
+    static func planLivePhoto(_ plan: inout ItemPlan, folder: String, options: RepairOptions, name: String?) throws {
         guard plan.item.kind == .motionPhoto, let facts = plan.item.still else { throw RepairProblem("not a motion photo") }
         let file = MediaFile.inspect(path: facts.path, options: .check)
         guard let still = file.still, file.error == nil else { throw RepairProblem("\(facts.path): \(file.error?.description ?? "not a still")") }
@@ -80,7 +82,7 @@ public enum Converter {
         let stillPatch = try MotionPhotoWriter.livePhotoStill(still, source: source, identifier: identifier)
         let placement = StillImagePlacement(seconds: moment.seconds, value: moment.value)
         let moviePatch = try MotionPhotoWriter.livePhotoMovie(still, source: source, identifier: identifier, placement: placement)
-        let base = folder + "/" + baseName(facts.path)
+        let base = folder + "/" + (name ?? baseName(facts.path))
         plan.files = [
             FilePlan(path: facts.path, destination: base + (still.format == .jpeg ? ".JPG" : ".HEIC"), patch: stillPatch, identity: identity, identifier: identifier),
             FilePlan(path: facts.path, destination: base + ".MOV", patch: moviePatch, identity: identity, identifier: identifier,
@@ -91,7 +93,7 @@ public enum Converter {
         plan.losses = stillPatch.losses + moviePatch.losses
     }
 
-    static func planMotionPhoto(_ plan: inout ItemPlan, folder: String, options: RepairOptions) throws {
+    static func planMotionPhoto(_ plan: inout ItemPlan, folder: String, options: RepairOptions, name: String?) throws {
         guard plan.item.kind == .pair, let stillFacts = plan.item.still, let movieFacts = plan.item.movie else { throw RepairProblem("not a Live Photo pair") }
         let stillFile = MediaFile.inspect(path: stillFacts.path, options: .check)
         let movieFile = MediaFile.inspect(path: movieFacts.path, options: .check)
@@ -108,10 +110,10 @@ public enum Converter {
         switch still.format {
         case .jpeg:
             patch = try MotionPhotoWriter.motionPhotoJPEG(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp)
-            destination = folder + "/" + baseName(stillFacts.path) + ".MP.jpg"
+            destination = folder + "/" + (name ?? baseName(stillFacts.path)) + ".MP.jpg"
         case .heic, .heif:
             patch = try MotionPhotoWriter.motionPhotoHEIC(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp)
-            destination = folder + "/" + baseName(stillFacts.path) + ".MP.heic"
+            destination = folder + "/" + (name ?? baseName(stillFacts.path)) + ".MP.heic"
         default:
             throw RepairProblem("a \(still.format.rawValue) still does not convert to a motion photo (JPEG and HEIC do)")
         }

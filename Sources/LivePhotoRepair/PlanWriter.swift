@@ -77,20 +77,9 @@ public enum PlanWriter {
     /// that loses something is refused unless `options.force`.
     public static func apply(_ plan: ItemPlan, options: RepairOptions) -> ItemOutcome {
         var outcome = ItemOutcome(plan: plan)
-        guard plan.problems.isEmpty else {
-            outcome.failure = plan.problems.joined(separator: "; ")
-            return outcome
-        }
-        guard !plan.needsForce || options.force else {
-            outcome.failure = plan.refusal
-            return outcome
-        }
         var staged: [(FilePlan, SafeFileWriter.Staged)] = []
         do {
-            for file in plan.files {
-                staged.append((file, try SafeFileWriter.stage(file.patch, original: file.path, destination: file.destination, identity: file.identity)))
-            }
-            try verify(staged, item: plan.item, kinds: plan.edits.kinds, force: options.force, clean: plan.proveClean)
+            staged = try stage(plan, options: options)
             FaultInjection.step("verified")
             for (_, file) in staged {
                 let inPlace = file.destination == file.original
@@ -101,6 +90,25 @@ public enum PlanWriter {
             outcome.failure = "\(error)"
         }
         return outcome
+    }
+
+    /// The plan's files written to temporary files beside their destinations, read back and
+    /// verified, not renamed: the caller commits or discards them (make's motion photo is
+    /// converted from a pair staged so). Nothing is left behind when it throws.
+    public static func stage(_ plan: ItemPlan, options: RepairOptions) throws -> [(FilePlan, SafeFileWriter.Staged)] {
+        guard plan.problems.isEmpty else { throw RepairProblem(plan.problems.joined(separator: "; ")) }
+        guard !plan.needsForce || options.force else { throw RepairProblem(plan.refusal) }
+        var staged: [(FilePlan, SafeFileWriter.Staged)] = []
+        do {
+            for file in plan.files {
+                staged.append((file, try SafeFileWriter.stage(file.patch, original: file.path, destination: file.destination, identity: file.identity)))
+            }
+            try verify(staged, item: plan.item, kinds: plan.edits.kinds, force: options.force, clean: plan.proveClean)
+        } catch {
+            for (_, file) in staged { SafeFileWriter.discard(file) }
+            throw error
+        }
+        return staged
     }
 
     /// Reads the temporary files back: identifiers, still-image-time and the rules of the fix

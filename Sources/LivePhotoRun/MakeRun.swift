@@ -20,6 +20,9 @@ public struct MakeRun {
     public var maxFrames = GIFStructure.maxFrames
     /// make GIF: each GIF pixel shown as a block this many pixels wide; nil chooses (`ClipMaker.gifScale`).
     public var gifScale: Int?
+    /// make CLIP --to motion-photo: one `NAME.MP.heic`/`.MP.jpg`, converted from the pair made
+    /// (staged under temporary names, never renamed into place).
+    public var to = ConversionTarget.livePhoto
     public var output: String
     /// The content identifier to write; nil for one made from the inputs' paths and sizes.
     public var identifier: String?
@@ -154,7 +157,7 @@ public struct MakeRun {
         }
         try OutputFolder.make(output, io: io)
         let (stillPath, moviePath) = outputs(named)
-        try refuseOutputs([stillPath, moviePath], inputs: [clip, named])
+        try refuseOutputs(to == .motionPhoto ? [motionPhotoPath(named)] : [stillPath, moviePath], inputs: [clip, named])
         let size: (width: Int, height: Int)
         switch picture {
         case .heif(let image): size = (Int(image.width), Int(image.height))
@@ -171,9 +174,36 @@ public struct MakeRun {
         plan.proveClean = true
         var options = self.options
         (options.backup, options.force) = (false, force)
+        if to == .motionPhoto { return try motionPhoto(from: plan, named: named, options: options, fail: fail) }
         let outcome = PlanWriter.apply(plan, options: options)
         if let failure = outcome.failure { throw fail(failure, status: 1) }
         say("content identifier: \(chosen)")
+    }
+
+    /// The motion photo's name in the output folder.
+    func motionPhotoPath(_ input: String) -> String {
+        let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+        return output + "/" + base + (stillFormat == .jpeg ? ".MP.jpg" : ".MP.heic")
+    }
+
+    /// make CLIP --to motion-photo: the pair is staged and verified under temporary names, then
+    /// converted as `convert --to motion-photo` converts a pair (its motion-photo rules read the
+    /// output back); the staged pair is removed whatever happens.
+    func motionPhoto(from plan: ItemPlan, named: String, options: RepairOptions, fail: (String, Int32) -> RunFailure) throws {
+        let staged: [(FilePlan, SafeFileWriter.Staged)]
+        do { staged = try PlanWriter.stage(plan, options: options) } catch { throw fail("\(error)", 1) }
+        defer { for (_, file) in staged { SafeFileWriter.discard(file) } }
+        guard let still = staged.first(where: { $0.0.made })?.1.temporary, let movie = staged.first(where: { !$0.0.made })?.1.temporary else {
+            throw fail("make planned no still and movie to convert", 1)
+        }
+        let item = CheckItem(kind: .pair, still: FileFacts(MediaFile.inspect(path: still, options: .check)),
+                             movie: FileFacts(MediaFile.inspect(path: movie, options: .check)), pairedBy: .identifier)
+        let base = ((named as NSString).lastPathComponent as NSString).deletingPathExtension
+        let conversion = Converter.plan(item, to: .motionPhoto, folder: output, options: options, name: base)
+        say(PlanText.describe(conversion, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }))
+        let outcome = PlanWriter.apply(conversion, options: options)
+        if let failure = outcome.failure { throw fail(failure, 1) }
+        say("motion photo: \(motionPhotoPath(named).terminalSafe)")
     }
 
     /// The still's and the movie's names in the output folder, from the input's name.
@@ -229,7 +259,7 @@ public struct MakeRun {
         }
         try OutputFolder.make(output, io: io)
         let (stillPath, moviePath) = outputs(gif)
-        try refuseOutputs([stillPath, moviePath], inputs: [gif])
+        try refuseOutputs(to == .motionPhoto ? [motionPhotoPath(gif)] : [stillPath, moviePath], inputs: [gif])
         let answer: [UInt8]
         do {
             answer = try CodecHelper.run(["gif", gif, String(still + 1), stillFormat == .jpeg ? "jpeg" : "hevc", codec.rawValue, background, "--scale", String(scale),

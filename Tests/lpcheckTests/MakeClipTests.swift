@@ -232,6 +232,22 @@ struct MakeClipTests {
         }
     }
 
+    @Test("--to motion-photo writes one file, a JPEG or HEIC motion photo, that passes every motion-photo rule at --fail-on info; libheif and Pillow decode its still")
+    func motionPhoto() throws {
+        for (clip, extra, name) in [(Self.camera, ["--lossless-still"], "IMG_3853.MP.heic"), (Self.h264, ["--still", "jpeg"], "train.MP.jpg")] {
+            let out = try scratch()
+            defer { try? FileManager.default.removeItem(at: out) }
+            let made = try lpcheck(["make", try sample(clip).path, "-o", out.path, "--to", "motion-photo"] + extra)
+            #expect(made.status == 0, "\(made.text)\(made.stderr)")
+            #expect(contents(out) == [name], "\(contents(out))")
+            let check = try lpcheck(["check", out.path, "--profile", "google-photos", "--fail-on", "info", "--no-progress"])
+            #expect(check.status == 0 && check.text.contains("1 motion-photo") && check.text.contains("0 errors, 0 warnings, 0 infos"), "\(check.text)")
+            let decoded = out.appendingPathComponent("still.rgb")
+            let (width, height) = try decodedStill(out.appendingPathComponent(name), to: decoded)
+            #expect(width > 0 && height > 0)
+        }
+    }
+
     @Test("an hev1 movie is refused with its reason; nothing is written")
     func hev1Refused() throws {
         let movie = try sample(Self.hev1)

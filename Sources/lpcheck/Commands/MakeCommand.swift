@@ -49,6 +49,9 @@ struct Make: ParsableCommand {
     @Option(help: "make CLIP: refuse a clip whose frames claim more pixels than this (default 40000000; 16384 a side).")
     var maxPixels: Int?
 
+    @Option(help: "make CLIP: live-photo (default: a still and a movie) or motion-photo (one NAME.MP.heic or NAME.MP.jpg, converted from that pair as convert --to motion-photo does).")
+    var to: ConversionTarget = .livePhoto
+
     @Option(help: "make GIF: the colour transparent pixels are shown over, RRGGBB (default FFFFFF, white).")
     var background: String = "FFFFFF"
 
@@ -83,7 +86,7 @@ struct Make: ParsableCommand {
         guard background.count == 6, background.allSatisfy(\.isHexDigit) else { throw ValidationError("--background takes RRGGBB, six hexadecimal digits") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if let scale, !(1...64).contains(scale) { throw ValidationError("--scale takes 1 to 64") }
-        if inputs.count == 2, scale != nil { throw ValidationError("--scale is for make GIF") }
+        if inputs.count == 2, scale != nil || to != .livePhoto { throw ValidationError("--scale and --to are for make CLIP (one input)") }
         if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if profile == .googlePhotos { throw ValidationError("make writes Live Photos; for Google Photos, convert them: lpcheck convert DIR --to motion-photo") }
         if let identifier, !IdentifierShape.isUUID(identifier) {
@@ -97,7 +100,7 @@ struct Make: ParsableCommand {
         (run.stillFormat, run.losslessStill) = (stillFormat, losslessStill)
         if let maxPixels { run.limits.maxPixels = maxPixels }
         if let maxFrames { run.maxFrames = maxFrames }
-        run.gifScale = scale
+        (run.gifScale, run.to) = (scale, to)
         (run.background, run.codec) = (background.uppercased(), codec)
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
         try exiting { try run.run() }
