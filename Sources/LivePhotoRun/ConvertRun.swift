@@ -85,13 +85,7 @@ public struct ConvertRun {
                     ("inputs", .array(result.plan.item.files.map { .string($0.path) })),
                     ("status", .string(status(result.plan, result.outcome, force: force))),
                     ("identifier", .optional(result.plan.edits.identifier ?? result.plan.files.first?.identifier)),
-                    ("outputs", .array(result.plan.files.map { file in
-                        .object([
-                            ("path", .string(file.destination)), ("size", .int(file.patch.outputSize)), ("newBytes", .int(file.patch.newBytes)),
-                            ("notes", .array(file.patch.notes.map(JSONValue.string))),
-                            ("ledger", PlanText.ledgerJSON(file)),
-                        ])
-                    })),
+                    ("outputs", PlanText.outputsJSON(result.plan.files)),
                     ("reasons", .array(result.plan.reasons.map(JSONValue.string))),
                     ("losses", .array(result.plan.losses.map(JSONValue.string))),
                     ("damage", .array(result.plan.damage.map(JSONValue.string))),

@@ -42,10 +42,47 @@ public struct MakeRun {
         (self.still, self.movie, self.clip, self.output, self.io) = (clip, clip, clip, output, io)
     }
 
-    func say(_ line: String) { io.output(line + "\n") }
+    /// `--format json`: the plan text is not printed; one document says what was written
+    /// (Reports/make.schema.json).
+    public var json = false
+    /// The plans applied, for the JSON document.
+    final class Record: @unchecked Sendable { var plans: [ItemPlan] = [] }
+    let record = Record()
+
+    func say(_ line: String) { if !json { io.output(line + "\n") } }
+
+    /// Applies a plan and records it for the JSON document.
+    func apply(_ plan: ItemPlan, options: RepairOptions) -> ItemOutcome {
+        record.plans.append(plan)
+        return PlanWriter.apply(plan, options: options)
+    }
 
     public func run() throws {
-        if let clip { return try runClip(clip) }
+        if let clip {
+            try runClip(clip)
+        } else {
+            try runPair()
+        }
+        if json { io.output(document().serialized() + "\n") }
+    }
+
+    /// What was written (Reports/make.schema.json): the last plan applied (a motion photo's
+    /// conversion), with the reasons of every plan.
+    func document() -> JSONValue {
+        let last = record.plans.last
+        return .object([
+            ("tool", .string("lpcheck")), ("version", .string(Release.version)), ("command", .string("make")),
+            ("inputs", .array((clip.map { [$0] } ?? [still, movie]).map(JSONValue.string))),
+            ("to", .string(to.rawValue)),
+            ("identifier", .optional(record.plans.first?.edits.identifier ?? last?.files.first?.identifier)),
+            ("moment", record.plans.first?.edits.moment.map { .object([("seconds", .double($0.seconds)), ("origin", .string($0.origin.rawValue))]) } ?? .null),
+            ("outputs", PlanText.outputsJSON(last?.files ?? [])),
+            ("reasons", .array(record.plans.flatMap(\.reasons).map(JSONValue.string))),
+        ])
+    }
+
+    /// `make STILL MOVIE`.
+    func runPair() throws {
         try RunSettings.refuseObjects([still, movie], command: "make", io: io)
         let stillFile = MediaFile.inspect(path: still, options: .check)
         let movieFile = MediaFile.inspect(path: movie, options: .check)
@@ -84,7 +121,7 @@ public struct MakeRun {
         // Losses are notes here (the inputs stay as they are); damage waits for --force.
         plan.losses = []
         options.force = force
-        let outcome = PlanWriter.apply(plan, options: options)
+        let outcome = apply(plan, options: options)
         if let failure = outcome.failure {
             io.error("lpcheck: nothing written: \(failure.terminalSafe)")
             throw RunFailure(status: 1)
@@ -175,7 +212,7 @@ public struct MakeRun {
         var options = self.options
         (options.backup, options.force) = (false, force)
         if to == .motionPhoto { return try motionPhoto(from: plan, named: named, options: options, fail: fail) }
-        let outcome = PlanWriter.apply(plan, options: options)
+        let outcome = apply(plan, options: options)
         if let failure = outcome.failure { throw fail(failure, status: 1) }
         say("content identifier: \(chosen)")
     }
@@ -201,7 +238,8 @@ public struct MakeRun {
         let base = ((named as NSString).lastPathComponent as NSString).deletingPathExtension
         let conversion = Converter.plan(item, to: .motionPhoto, folder: output, options: options, name: base)
         say(PlanText.describe(conversion, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }))
-        let outcome = PlanWriter.apply(conversion, options: options)
+        record.plans.append(plan)
+        let outcome = apply(conversion, options: options)
         if let failure = outcome.failure { throw fail(failure, 1) }
         say("motion photo: \(motionPhotoPath(named).terminalSafe)")
     }

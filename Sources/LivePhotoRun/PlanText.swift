@@ -33,6 +33,17 @@ enum PlanText {
     /// A file's preservation ledger in a plan's JSON (`ledger` of an output in
     /// Reports/convert.schema.json): what it is compared with, then the four lists by area and
     /// name; `problem` says why there are none.
+    /// The files a plan writes (convert's and make's JSON): path, size, new bytes, notes, ledger.
+    static func outputsJSON(_ files: [FilePlan]) -> JSONValue {
+        .array(files.map { file in
+            .object([
+                ("path", .string(file.destination)), ("size", .int(file.patch.outputSize)), ("newBytes", .int(file.patch.newBytes)),
+                ("notes", .array(file.patch.notes.map(JSONValue.string))),
+                ("ledger", ledgerJSON(file)),
+            ])
+        })
+    }
+
     static func ledgerJSON(_ file: FilePlan) -> JSONValue {
         func names(_ list: [PreservationLedger.Name]) -> JSONValue {
             .array(list.map { .object([("area", .string($0.area.rawValue)), ("name", .string($0.name))]) })

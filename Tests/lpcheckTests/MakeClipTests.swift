@@ -248,6 +248,31 @@ struct MakeClipTests {
         }
     }
 
+    @Test("--format json: one document of what was written, valid against Reports/make.schema.json, for make STILL MOVIE, make CLIP and --to motion-photo; the outputs it names are the files in the folder")
+    func jsonDocument() throws {
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("make.schema.json"))
+        let runs: [[String]] = [
+            [Locations.samples.appendingPathComponent("camera-pair.jpg").path, Locations.samples.appendingPathComponent("camera-pair.mov").path],
+            [try sample(Self.h264).path, "--still", "jpeg", "--time", "0.7"],
+            [try sample(Self.camera).path, "--lossless-still", "--to", "motion-photo"],
+        ]
+        for arguments in runs {
+            let out = try scratch()
+            defer { try? FileManager.default.removeItem(at: out) }
+            let made = try lpcheck(["make"] + arguments + ["-o", out.path, "--format", "json"])
+            #expect(made.status == 0, "\(made.stderr)")
+            let problems = try validator.validate(json: made.stdout)
+            #expect(problems.isEmpty, "\(problems)")
+            let document = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Any])
+            let outputs = (document["outputs"] as? [[String: Any]] ?? []).compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }
+            #expect(outputs.sorted() == contents(out), "\(outputs) against \(contents(out))")
+            if arguments.contains("--time") {
+                let moment = document["moment"] as? [String: Any]
+                #expect(moment?["origin"] as? String == "requested" && moment?["seconds"] as? Double == 0.7)
+            }
+        }
+    }
+
     @Test("an hev1 movie is refused with its reason; nothing is written")
     func hev1Refused() throws {
         let movie = try sample(Self.hev1)

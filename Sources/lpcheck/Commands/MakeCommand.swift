@@ -49,6 +49,9 @@ struct Make: ParsableCommand {
     @Option(help: "make CLIP: refuse a clip whose frames claim more pixels than this (default 40000000; 16384 a side).")
     var maxPixels: Int?
 
+    @Option(help: "text (default: the plan, then what was written) or json (one document of what was written, Reports/make.schema.json).")
+    var format: Convert.OutputFormat = .text
+
     @Option(help: "make CLIP: live-photo (default: a still and a movie) or motion-photo (one NAME.MP.heic or NAME.MP.jpg, converted from that pair as convert --to motion-photo does).")
     var to: ConversionTarget = .livePhoto
 
@@ -100,7 +103,7 @@ struct Make: ParsableCommand {
         (run.stillFormat, run.losslessStill) = (stillFormat, losslessStill)
         if let maxPixels { run.limits.maxPixels = maxPixels }
         if let maxFrames { run.maxFrames = maxFrames }
-        (run.gifScale, run.to) = (scale, to)
+        (run.gifScale, run.to, run.json) = (scale, to, format == .json)
         (run.background, run.codec) = (background.uppercased(), codec)
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
         try exiting { try run.run() }
