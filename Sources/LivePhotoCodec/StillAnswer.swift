@@ -28,7 +28,7 @@ public enum GIFMovie {
 
     /// `scale`: each GIF pixel becomes a `scale`×`scale` block (so that 4:2:0 keeps its colour).
     public static func write(path: String, stillFrame: Int, still: String, codec: MovieEncoder.Codec, background: (UInt8, UInt8, UInt8),
-                             scale: Int, maxPixels: Int, maxFrames: Int, output: ([UInt8]) -> Void) throws {
+                             scale: Int, maxPixels: Int, maxFrames: Int, progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) -> Void) throws {
         let source = try FileSource(path: path)
         guard source.size <= 256 << 20 else { throw BadInput(description: "\(path): a GIF of \(source.size) bytes, more than the 256 MiB make reads") }
         let bytes = try source.read(at: 0, count: Int(source.size))
@@ -65,6 +65,7 @@ public enum GIFMovie {
             let index = decoder.index - 1
             if index == stillFrame { stillAnswer = try StillAnswer.encode(try Frame.rgb(rgb, width: width, height: height), as: still) }
             emit(try encoder.encode(rgb, presentationTime: Int64(starts[index] * Int(timescale) / 100)))
+            progress(index + 1, structure.frames.count)
         }
         emit(try encoder.finish())
         guard written == structure.frames.count else { throw CodecError("encoding", "\(structure.frames.count) frames gave \(written) samples") }

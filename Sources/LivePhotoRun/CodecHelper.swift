@@ -25,7 +25,8 @@ public enum CodecHelper {
 
     /// Runs the helper with `arguments`; its standard output, or a failure saying what is
     /// missing (status 2) or what the helper said (its own status).
-    public static func run(_ arguments: [String]) throws -> [UInt8] {
+    /// `progress` hears the helper's `progress DONE TOTAL` lines (a GIF's frames) as they come.
+    public static func run(_ arguments: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [UInt8] {
         let helper = location
         guard FileManager.default.isExecutableFile(atPath: helper) else {
             throw Failure(status: 2, description: "this needs lpcheck's codec helper, \(helper), which is not there: build it with lpcheck (swift build), and install FFmpeg's libraries (Debian: apt install \(packages))")
@@ -45,7 +46,27 @@ public enum CodecHelper {
         reading.enter()
         let errorHandle = errors.fileHandleForReading
         DispatchQueue.global().async {
-            said.data = errorHandle.readDataToEndOfFile().prefix(64 << 10)
+            var pending = Data()
+            func take(_ line: Data) {
+                let text = String(decoding: line, as: UTF8.self)
+                let fields = text.split(separator: " ")
+                if fields.count == 3, fields[0] == "progress", let done = Int(fields[1]), let total = Int(fields[2]) {
+                    progress?(done, total)
+                } else if said.data.count < 64 << 10 {
+                    said.data += line + Data([10])
+                }
+            }
+            while true {
+                let chunk = errorHandle.availableData
+                if chunk.isEmpty { break }
+                pending += chunk
+                while let newline = pending.firstIndex(of: 10) {
+                    take(pending[pending.startIndex..<newline])
+                    pending = Data(pending[(newline + 1)...])
+                }
+                if pending.count > 64 << 10 { take(pending); pending = Data() }
+            }
+            if !pending.isEmpty { take(pending) }
             reading.leave()
         }
         var answer: [UInt8] = []

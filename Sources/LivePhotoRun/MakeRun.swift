@@ -23,6 +23,9 @@ public struct MakeRun {
     /// make CLIP --to motion-photo: one `NAME.MP.heic`/`.MP.jpg`, converted from the pair made
     /// (staged under temporary names, never renamed into place).
     public var to = ConversionTarget.livePhoto
+    /// Frames made (done, total) for a progress bar, and its end; nil shows none.
+    public var progress: (@Sendable (Int, Int) -> Void)?
+    public var finishProgress: (() -> Void)?
     public var output: String
     /// The content identifier to write; nil for one made from the inputs' paths and sizes.
     public var identifier: String?
@@ -301,8 +304,10 @@ public struct MakeRun {
         let answer: [UInt8]
         do {
             answer = try CodecHelper.run(["gif", gif, String(still + 1), stillFormat == .jpeg ? "jpeg" : "hevc", codec.rawValue, background, "--scale", String(scale),
-                                          "--max-pixels", String(limits.maxPixels), "--max-frames", String(maxFrames)])
+                                          "--max-pixels", String(limits.maxPixels), "--max-frames", String(maxFrames)], progress: progress)
+            finishProgress?()
         } catch let failure as CodecHelper.Failure {
+            finishProgress?()
             throw fail(failure.description, status: failure.status)
         }
         let made: (movie: [UInt8], still: [UInt8])

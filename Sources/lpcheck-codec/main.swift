@@ -35,6 +35,15 @@ func writeOut(_ bytes: [UInt8]) {
 
 CodecLog.errorsOnly()
 
+/// `progress DONE TOTAL` on standard error, each hundredth of the way: lpcheck draws its bar.
+nonisolated(unsafe) var lastHundredth = -1
+func reportProgress(_ done: Int, _ total: Int) {
+    let hundredth = done * 100 / max(total, 1)
+    guard hundredth != lastHundredth else { return }
+    lastHundredth = hundredth
+    FileHandle.standardError.write(Data("progress \(done) \(total)\n".utf8))
+}
+
 switch arguments.first {
 case "probe":
     print("lpcheck-codec: FFmpeg \(CodecVersions.text)")
@@ -78,7 +87,7 @@ case "gif":
     do {
         try GIFMovie.write(path: path, stillFrame: stillFrame - 1, still: rest[2], codec: codec,
                            background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)), scale: scale,
-                           maxPixels: maxPixels, maxFrames: maxFrames, output: writeOut)
+                           maxPixels: maxPixels, maxFrames: maxFrames, progress: reportProgress, output: writeOut)
     } catch let failure as GIFMovie.BadInput {
         fail(failure.description, status: 2)
     } catch {

@@ -208,6 +208,74 @@ struct MakeGIFTests {
         }
     }
 
+    @Test("a make stopped at any step (LPCHECK_FAULT_STEP: each write, fsync, verification, rename) or killed (SIGKILL, SIGINT) leaves lpcheck's temporaries, which check names, and no output, a lone renamed half, which check fails, or the finished pair, which passes")
+    func interrupted() throws {
+        let work = try scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let gif = work.appendingPathComponent("run.gif")
+        _ = try python("""
+        import sys
+        from PIL import Image, ImageDraw
+        frames = []
+        for index in range(120):
+            frame = Image.new('P', (160, 120), 0)
+            frame.putpalette([255, 255, 255, 200, 30, 30] + [0] * 762)
+            ImageDraw.Draw(frame).rectangle([index, 10, index + 30, 100], fill=1)
+            frames.append(frame)
+        frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=40, loop=0)
+        """, [gif.path])
+        let binary = try #require(Locations.lpcheckBinary).path
+        /// What a stopped run left in `out`: writer's temporaries, which check names, and either
+        /// nothing else, a lone half that check fails, or (stopped after the last rename) the
+        /// finished pair, which passes.
+        var seen: Set<String> = []
+        func expectNoFinishedPair(_ out: URL, _ what: String) throws {
+            let left = contents(out)
+            guard !left.isEmpty else { return }
+            if left.contains(where: { $0.hasPrefix(".") }) { seen.insert("temporary") }
+            let check = try lpcheck(["check", out.path, "--format", "json", "--fail-on", "never", "--no-progress"])
+            let report = try #require(try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any])
+            let named = ((report["summary"] as? [String: Any])?["leftOut"] as? [[String: Any]] ?? []).filter { ($0["reason"] as? String ?? "").contains("lpcheck's temporary file") }
+                .compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }
+            let halves = left.filter { !$0.hasPrefix(".") }
+            #expect(Set(left.filter { $0.hasPrefix(".") }) == Set(named), "\(what): \(left), named \(named)")
+            let checked = try lpcheck(["check", out.path, "--no-progress", "--fail-on", "info"])
+            if !halves.isEmpty { seen.insert("\(halves.count) renamed") }
+            if halves.count == 2 {
+                #expect(halves == ["run.HEIC", "run.MOV"] && checked.status == 0, "\(what): \(halves) \(checked.text)")
+            } else if halves.count == 1 {
+                #expect(checked.status == 1, "\(what): \(halves) \(checked.text)")
+            }
+        }
+        var step = 1
+        while step < 60 {
+            let out = work.appendingPathComponent("step-\(step)")
+            var environment = ProcessInfo.processInfo.environment
+            environment["LPCHECK_FAULT_STEP"] = String(step)
+            let run = try ProcessResult.run(binary, ["make", gif.path, "-o", out.path], environment: environment, timeout: 120)
+            if run.status == 0 { break }
+            #expect(run.status == 86, "step \(step): \(run.status) \(run.stderr)")
+            try expectNoFinishedPair(out, "step \(step)")
+            step += 1
+        }
+        #expect(step > 3 && step < 60, "the run finished after \(step) steps")
+        // The steps reached each state a stop can leave.
+        #expect(seen == ["temporary", "1 renamed", "2 renamed"], "\(seen)")
+        for (signal, delay) in [(SIGKILL, 0.3), (SIGINT, 0.6), (SIGKILL, 1.2)] {
+            let out = work.appendingPathComponent("signal-\(signal)-\(delay)")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["make", gif.path, "-o", out.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            try expectNoFinishedPair(out, "signal \(signal) after \(delay) s")
+        }
+    }
+
     @Test("bad GIFs exit 2 naming the file and the fault, within 20 s and 500 MB, leaving the folder empty: a 65535×65535 screen, 20,000 frames, LZW data overrunning its frame, a truncated GIF")
     func badGIFs() throws {
         let work = try scratch(), out = try scratch()

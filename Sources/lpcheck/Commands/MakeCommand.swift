@@ -49,6 +49,9 @@ struct Make: ParsableCommand {
     @Option(help: "make CLIP: refuse a clip whose frames claim more pixels than this (default 40000000; 16384 a side).")
     var maxPixels: Int?
 
+    @Flag(help: "Do not show a progress bar (make GIF shows one on a terminal from 50 frames).")
+    var noProgress = false
+
     @Option(help: "text (default: the plan, then what was written) or json (one document of what was written, Reports/make.schema.json).")
     var format: Convert.OutputFormat = .text
 
@@ -104,6 +107,10 @@ struct Make: ParsableCommand {
         if let maxPixels { run.limits.maxPixels = maxPixels }
         if let maxFrames { run.maxFrames = maxFrames }
         (run.gifScale, run.to, run.json) = (scale, to, format == .json)
+        // A bar on a terminal only, not for JSON, not under NO_COLOR.
+        if !noProgress && format == .text && isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil {
+            (run.progress, run.finishProgress) = (ProgressBar.frames, ProgressBar.finish)
+        }
         (run.background, run.codec) = (background.uppercased(), codec)
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
         try exiting { try run.run() }

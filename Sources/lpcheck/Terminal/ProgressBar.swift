@@ -5,7 +5,12 @@ enum ProgressBar {
     static let lock = NSLock()
     nonisolated(unsafe) static var lastPercent = -1
 
-    @Sendable static func update(_ done: Int, _ total: Int) {
+    @Sendable static func update(_ done: Int, _ total: Int) { draw(done, total, noun: "files") }
+
+    /// make GIF's frames.
+    @Sendable static func frames(_ done: Int, _ total: Int) { draw(done, total, noun: "frames") }
+
+    static func draw(_ done: Int, _ total: Int, noun: String) {
         guard total >= 50 else { return }
         let percent = done * 100 / max(total, 1)
         lock.lock()
@@ -15,7 +20,7 @@ enum ProgressBar {
         let width = 30
         let filled = width * done / max(total, 1)
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        writeError("\r[\(bar)] \(percent)% \(done)/\(total) files")
+        writeError("\r[\(bar)] \(percent)% \(done)/\(total) \(noun)")
     }
 
     static func finish() {
