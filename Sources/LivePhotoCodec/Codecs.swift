@@ -143,6 +143,9 @@ extension StillEncoder {
     /// keeping its chroma subsampling as 4:2:0 and its bit depth (8, or 10 above 8).
     public static func hevc(_ frame: Frame, quality: Int = 14) throws -> HEVCPicture {
         guard let codec = avcodec_find_encoder_by_name("libx265") else { throw CodecError("avcodec_find_encoder_by_name", "FFmpeg has no libx265 encoder") }
+        guard frame.width >= 16, frame.height >= 16 else {
+            throw CodecError("encoding HEVC", "x265 encodes no picture under 16 pixels a side (this frame is \(frame.width)×\(frame.height)): --still jpeg makes a JPEG still of it")
+        }
         let deep = frame.bitDepth > 8
         let target = deep ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
         let source = frame.pointer.pointee

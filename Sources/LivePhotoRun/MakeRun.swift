@@ -208,6 +208,7 @@ public struct MakeRun {
         var plan = ClipMaker.plan(clip: clip, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
                                   still: stillPath, movie: moviePath, wallpaper: profile == .wallpaper)
         plan.reasons += reasons
+        if made == nil, stillFormat == .jpeg { plan.reasons += ClipMaker.jpegLosses(frame.description) }
         plan.reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")
         say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
         plan.losses = []

@@ -273,6 +273,28 @@ struct MakeClipTests {
         }
     }
 
+    @Test("a 10-bit HEVC movie gives a 10-bit HEIC, decoded (an inter frame) or lossless (its sync sample); a JPEG from it is 8-bit and the plan says so")
+    func tenBit() throws {
+        let work = try scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let movie = work.appendingPathComponent("deep.mov")
+        let made = try ProcessResult.run(try tool("ffmpeg"), ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "1", "-pix_fmt", "yuv420p10le",
+                                                              "-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-y", movie.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        for (extra, wanted) in [([String](), "10 10 10"), (["--lossless-still"], "10 10 10")] {
+            let out = work.appendingPathComponent("out-\(extra.count)")
+            let result = try lpcheck(["make", movie.path, "-o", out.path] + extra)
+            #expect(result.status == 0, "\(result.text)\(result.stderr)")
+            let still = out.appendingPathComponent("deep.HEIC")
+            #expect(try exif("ImagePixelDepth", still) == wanted)
+            #expect(try exif("BitDepthLuma", still) == "10")
+            try expectClean(out)
+        }
+        let jpeg = try lpcheck(["make", movie.path, "-o", work.appendingPathComponent("jpeg").path, "--still", "jpeg"])
+        #expect(jpeg.status == 0 && jpeg.text.contains("the movie is 10-bit; a JPEG holds 8 bits a channel"), "\(jpeg.text)")
+        #expect(try exif("BitsPerSample", work.appendingPathComponent("jpeg/deep.JPG")) == "8")
+    }
+
     @Test("an hev1 movie is refused with its reason; nothing is written")
     func hev1Refused() throws {
         let movie = try sample(Self.hev1)
