@@ -10,15 +10,15 @@ public struct MakeRun {
     public var movie: String
     /// `make CLIP`: one input, a movie (or an animated GIF), the still made from its frame.
     public var clip: String?
-    public var stillFormat = ClipMaker.StillFormat.heic
+    public var stillFormat = MakePlanner.StillFormat.heic
     /// `--lossless-still`: the moment moves to the nearest sync sample, whose coded picture is the still.
     public var losslessStill = false
-    public var limits = ClipMaker.Limits()
+    public var limits = MakePlanner.Limits()
     /// make GIF: the background transparent pixels are shown over (RRGGBB), the codec, the frame limit.
     public var background = "FFFFFF"
-    public var codec = ClipMaker.MovieCodec.h264
+    public var codec = MakePlanner.MovieCodec.h264
     public var maxFrames = GIFStructure.maxFrames
-    /// make GIF: each GIF pixel shown as a block this many pixels wide; nil chooses (`ClipMaker.gifScale`).
+    /// make GIF: each GIF pixel shown as a block this many pixels wide; nil chooses (`MakePlanner.gifScale`).
     public var gifScale: Int?
     /// make CLIP --to motion-photo: one `NAME.MP.heic`/`.MP.jpg`, converted from the pair made
     /// (staged under temporary names, never renamed into place).
@@ -104,22 +104,14 @@ public struct MakeRun {
         try refuseOutputs(Array(destinations.values), inputs: [still, movie])
         var options = self.options
         options.backup = false
-        let stillFacts = FileFacts(stillFile), movieFacts = FileFacts(movieFile)
-        let chosen = identifier?.uppercased()
-            ?? DeterministicIdentifier.make(["make", stillFacts.path, String(stillFacts.size), movieFacts.path, String(movieFacts.size)].joined(separator: "\n"))
-        let moment: Moment
+        let chosen = identifier?.uppercased() ?? MakePlanner.identifier(still: FileFacts(stillFile), movie: FileFacts(movieFile))
+        var plan: ItemPlan
         do {
-            moment = try RepairPlanner.moment(forMake: movieFacts.movie ?? MovieFacts(), options: options)
+            plan = try MakePlanner.pairPlan(still: stillFile, movie: movieFile, identifier: chosen, options: options, destinations: destinations, wallpaper: profile == .wallpaper)
         } catch {
             io.error("lpcheck: nothing written: \(error)")
             throw RunFailure(status: 1)
         }
-        var item = CheckItem(kind: .pair, still: stillFacts, movie: movieFacts, pairedBy: .name)
-        item.findings = PlanWriter.fileFindings(item)
-        // make always writes both markers, the track and the brand, whatever is there already.
-        var edits = ItemEdits(identifier: chosen, moment: moment, brand: true)
-        edits.wallpaperKeys = profile == .wallpaper
-        var plan = PlanWriter.plan(item, edits: edits, acting: [], destinations: destinations)
         say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
         // Losses are notes here (the inputs stay as they are); damage waits for --force.
         plan.losses = []
@@ -152,7 +144,7 @@ public struct MakeRun {
     /// `make CLIP`: the movie through make's edits, the still its own frame at the moment.
     /// `source`: the input named in outputs and messages when `clip` is a movie made from it
     /// (a GIF's), with the still `made` from it.
-    func runClip(_ clip: String, source: String? = nil, made: ClipMaker.StillPicture? = nil, reasons: [String] = []) throws {
+    func runClip(_ clip: String, source: String? = nil, made: MakePlanner.StillPicture? = nil, reasons: [String] = []) throws {
         try RunSettings.refuseObjects([clip], command: "make", io: io)
         if source == nil, GIFStructure.isGIF(Self.head(clip)) { return try runGIF(clip) }
         let named = source ?? clip
@@ -164,21 +156,21 @@ public struct MakeRun {
         guard file.error == nil, file.format.isMovie, let movie = file.movie else {
             throw fail("\(clip) is not a readable movie: \(file.error?.description ?? file.format.rawValue)")
         }
-        let track: Track, frame: ClipMaker.Frame
+        let track: Track, frame: MakePlanner.Frame
         var moment: Moment
         do {
-            track = try ClipMaker.videoTrack(movie, path: clip, limits: limits)
+            track = try MakePlanner.videoTrack(movie, path: clip, limits: limits)
             moment = try RepairPlanner.moment(forMake: FileFacts(file).movie ?? MovieFacts(), options: options)
-            frame = try ClipMaker.frame(movie, track: track, at: moment.seconds, nearestSync: losslessStill, fileSize: file.size, path: clip)
+            frame = try MakePlanner.frame(movie, track: track, at: moment.seconds, nearestSync: losslessStill, fileSize: file.size, path: clip)
         } catch {
             throw fail("\(error)")
         }
         if losslessStill, abs(frame.seconds - moment.seconds) > 1e-9 { moment = Moment(seconds: frame.seconds, origin: .syncSample, value: moment.value) }
-        let picture: ClipMaker.StillPicture
+        let picture: MakePlanner.StillPicture
         if let made {
             picture = made
-        } else if stillFormat == .heic && ClipMaker.isLossless(frame) {
-            do { picture = .heif(try ClipMaker.codedImage(frame, track: track, path: clip)) } catch { throw fail("\(error)") }
+        } else if stillFormat == .heic && MakePlanner.isLossless(frame) {
+            do { picture = .heif(try MakePlanner.codedImage(frame, track: track, path: clip)) } catch { throw fail("\(error)") }
         } else if stillFormat == .jpeg {
             do {
                 picture = .jpeg(try CodecHelper.jpegStill(movie: clip, sampleIndex: frame.sample.index, maxPixels: limits.maxPixels))
@@ -188,7 +180,7 @@ public struct MakeRun {
         } else {
             do {
                 let encoded = try CodecHelper.hevcStill(movie: clip, sampleIndex: frame.sample.index, maxPixels: limits.maxPixels)
-                picture = .heif(try ClipMaker.encodedImage(configuration: encoded.configuration, colour: encoded.colour, picture: encoded.picture, track: track, path: clip))
+                picture = .heif(try MakePlanner.encodedImage(configuration: encoded.configuration, colour: encoded.colour, picture: encoded.picture, track: track, path: clip))
             } catch let failure as CodecHelper.Failure {
                 throw fail(failure.description, status: failure.status)
             } catch {
@@ -204,11 +196,11 @@ public struct MakeRun {
         case .jpeg: size = (Int(track.width.rounded()), Int(track.height.rounded()))
         }
         let chosen = identifier?.uppercased() ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
-        let tags = ClipMaker.tags(movie, track: track, width: size.width, height: size.height, format: stillFormat)
-        var plan = ClipMaker.plan(clip: clip, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
+        let tags = MakePlanner.tags(movie, track: track, width: size.width, height: size.height, format: stillFormat)
+        var plan = MakePlanner.plan(clip: clip, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
                                   still: stillPath, movie: moviePath, wallpaper: profile == .wallpaper)
         plan.reasons += reasons
-        if made == nil, stillFormat == .jpeg { plan.reasons += ClipMaker.jpegLosses(frame.description) }
+        if made == nil, stillFormat == .jpeg { plan.reasons += MakePlanner.jpegLosses(frame.description) }
         plan.reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")
         say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
         plan.losses = []
@@ -295,7 +287,7 @@ public struct MakeRun {
         } else {
             still = starts.lastIndex { $0 * 2 <= total } ?? 0
         }
-        let scale = ClipMaker.gifScale(width: structure.width, height: structure.height, asked: gifScale)
+        let scale = MakePlanner.gifScale(width: structure.width, height: structure.height, asked: gifScale)
         guard structure.width * structure.height * scale * scale <= limits.maxPixels else {
             throw fail("\(gif): \(structure.width)×\(structure.height) shown ×\(scale) is more than the \(limits.maxPixels) pixels make writes (--max-pixels)")
         }
@@ -322,7 +314,7 @@ public struct MakeRun {
             throw fail("\(error)", status: 1)
         }
         defer { SafeFileWriter.discard(staged) }
-        let picture: ClipMaker.StillPicture
+        let picture: MakePlanner.StillPicture
         if stillFormat == .jpeg {
             picture = .jpeg(made.still)
         } else {
@@ -331,7 +323,7 @@ public struct MakeRun {
                 guard let configuration = parts["hvcC"], let colour = parts["colr"], let data = parts["data"] else { throw fail("\(gif): the codec helper's still lacks hvcC, colr or data", status: 1) }
                 let movie = MediaFile.inspect(path: staged.temporary, options: .full)
                 guard let track = movie.movie?.primaryVideoTrack else { throw fail("\(gif): the movie made from it does not read back", status: 1) }
-                picture = .heif(try ClipMaker.encodedImage(configuration: configuration, colour: colour, picture: data, track: track, path: gif))
+                picture = .heif(try MakePlanner.encodedImage(configuration: configuration, colour: colour, picture: data, track: track, path: gif))
             } catch let failure as RunFailure {
                 throw failure
             } catch {

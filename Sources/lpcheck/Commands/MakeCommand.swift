@@ -41,7 +41,7 @@ struct Make: ParsableCommand {
     var inputs: [String]
 
     @Option(name: .customLong("still"), help: "make CLIP: the still's format, heic (default) or jpeg.")
-    var stillFormat: ClipMaker.StillFormat = .heic
+    var stillFormat: MakePlanner.StillFormat = .heic
 
     @Flag(help: "make CLIP: move the moment to the nearest sync sample and store its coded picture as the HEIC still, byte for byte (HEVC movies).")
     var losslessStill = false
@@ -62,7 +62,7 @@ struct Make: ParsableCommand {
     var background: String = "FFFFFF"
 
     @Option(help: "make GIF: the movie's codec, h264 (default) or hevc (written as hvc1, as Apple requires).")
-    var codec: ClipMaker.MovieCodec = .h264
+    var codec: MakePlanner.MovieCodec = .h264
 
     @Option(help: "make GIF: refuse a GIF of more frames than this (default 10000).")
     var maxFrames: Int?
@@ -117,5 +117,5 @@ struct Make: ParsableCommand {
     }
 }
 
-extension ClipMaker.StillFormat: ExpressibleByArgument {}
-extension ClipMaker.MovieCodec: ExpressibleByArgument {}
+extension MakePlanner.StillFormat: ExpressibleByArgument {}
+extension MakePlanner.MovieCodec: ExpressibleByArgument {}

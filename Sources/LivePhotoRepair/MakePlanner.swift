@@ -1,12 +1,14 @@
 import LivePhotoCheck
 import LivePhotoFormats
 
-/// `make CLIP`: a Live Photo from one movie, the still being the movie's own frame at the
-/// moment. The movie goes through make's path (identifier, brand, still-image-time track); the
+/// make's planning, from the inputs and the outputs' names. `make STILL MOVIE` (`pairPlan`):
+/// both markers, the track and the brand written into copies of the two. `make CLIP`: a Live
+/// Photo from one movie, the still being the movie's own frame at the moment. The movie goes
+/// through make's path (identifier, brand, still-image-time track); the
 /// still is made: the sync sample's coded picture as a HEIF item, byte for byte, or a picture
 /// the codec layer decoded and encoded (`StillPicture`). The still carries what the movie says
 /// of its capture, so the agreement rules hold on the pair.
-public enum ClipMaker {
+public enum MakePlanner {
     public enum StillFormat: String, Sendable, CaseIterable {
         case heic, jpeg
         public var fileExtension: String { self == .heic ? "HEIC" : "JPG" }
@@ -55,6 +57,24 @@ public enum ClipMaker {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
         public init(_ description: String) { self.description = description }
+    }
+
+    /// The identifier make derives from its inputs when none is given: the same on a rerun.
+    public static func identifier(still: FileFacts, movie: FileFacts) -> String {
+        DeterministicIdentifier.make(["make", still.path, String(still.size), movie.path, String(movie.size)].joined(separator: "\n"))
+    }
+
+    /// `make STILL MOVIE`: the still and the movie written to `destinations` (by input path)
+    /// with the identifier, the still-image-time track at the moment (`--time`, `--frame`,
+    /// else the middle frame) and the QuickTime brand, whatever they hold already.
+    public static func pairPlan(still: MediaFile, movie: MediaFile, identifier: String, options: RepairOptions, destinations: [String: String], wallpaper: Bool) throws -> ItemPlan {
+        let stillFacts = FileFacts(still), movieFacts = FileFacts(movie)
+        let moment = try RepairPlanner.moment(forMake: movieFacts.movie ?? MovieFacts(), options: options)
+        var item = CheckItem(kind: .pair, still: stillFacts, movie: movieFacts, pairedBy: .name)
+        item.findings = PlanWriter.fileFindings(item)
+        var edits = ItemEdits(identifier: identifier, moment: moment, brand: true)
+        edits.wallpaperKeys = wallpaper
+        return PlanWriter.plan(item, edits: edits, acting: [], destinations: destinations)
     }
 
     /// The primary video track, held to the limits, its codec one Apple's players take.
