@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./Scripts/bootstrap.sh
 swift build -c release --product lpcheck
+# The codec helper make CLIP runs for pixels (FFmpeg's libraries; lpcheck itself links none).
+swift build -c release --product lpcheck-codec
 bin="$(swift build -c release --show-bin-path)/lpcheck"
 status=0
 "$bin" check Samples/ --verbose "$@" || status=$?
