@@ -219,6 +219,8 @@ public final class MovieEncoder {
         c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         c.pointee.max_b_frames = 0
         c.pointee.gop_size = 250
+        // As many threads as cores, as the ffmpeg command sets (libavcodec's default is one).
+        c.pointee.thread_count = 0
         (c.pointee.color_range, c.pointee.color_primaries, c.pointee.color_trc, c.pointee.colorspace) = (AVCOL_RANGE_MPEG, AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709)
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
@@ -226,8 +228,10 @@ public final class MovieEncoder {
         av_dict_set(&options, "preset", "medium", 0)
         if codec == .hevc { av_dict_set(&options, "x265-params", "log-level=error:info=0:bframes=0", 0) }
         try CodecError.check(avcodec_open2(c, encoder, &options), "avcodec_open2(\(name))")
-        guard let scaler = sws_getContext(Int32(self.width), Int32(self.height), AV_PIX_FMT_RGB24, Int32(self.width), Int32(self.height), AV_PIX_FMT_YUV420P,
-                                          SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
+        // BGR24 in: swscale converts it to 4:2:0 by its unscaled path (ff_bgr24toyv12, with the
+        // matrix set below), three times faster here than RGB24's general one.
+        guard let scaler = sws_getContext(Int32(self.width), Int32(self.height), AV_PIX_FMT_BGR24, Int32(self.width), Int32(self.height), AV_PIX_FMT_YUV420P,
+                                          SWS_BICUBIC, nil, nil, nil) else {
             throw CodecError("sws_getContext", "no RGB to YUV conversion")
         }
         self.scaler = scaler
@@ -242,19 +246,25 @@ public final class MovieEncoder {
     /// Sends one RGB picture (`sourceWidth`×`sourceHeight`, packed) shown from `presentationTime`.
     public func encode(_ rgb: [UInt8], presentationTime: Int64) throws -> [Sample] {
         let input = try Frame()
-        input.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        input.pointer.pointee.format = AV_PIX_FMT_BGR24.rawValue
         (input.pointer.pointee.width, input.pointer.pointee.height) = (Int32(width), Int32(height))
         try CodecError.check(av_frame_get_buffer(input.pointer, 0), "av_frame_get_buffer")
         let stride = Int(input.pointer.pointee.linesize.0)
         guard let plane = input.pointer.pointee.data.0 else { throw CodecError("av_frame_get_buffer", "no plane") }
-        for row in 0..<height {
-            let sourceRow = min(row, sourceHeight - 1)
-            rgb.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                (plane + row * stride).update(from: base + sourceRow * sourceWidth * 3, count: sourceWidth * 3)
-            }
-            if width > sourceWidth {
-                for byte in 0..<3 { plane[row * stride + sourceWidth * 3 + byte] = plane[row * stride + (sourceWidth - 1) * 3 + byte] }
+        // RGB rows to BGR, the last column and row repeated into the padding.
+        rgb.withUnsafeBufferPointer { source in
+            for row in 0..<height {
+                guard let base = source.baseAddress else { return }
+                let from = base + min(row, sourceHeight - 1) * sourceWidth * 3
+                let target = plane + row * stride
+                var at = 0
+                while at < sourceWidth * 3 {
+                    target[at] = from[at + 2]
+                    target[at + 1] = from[at + 1]
+                    target[at + 2] = from[at]
+                    at += 3
+                }
+                if width > sourceWidth { (target + at).update(from: target + at - 3, count: 3) }
             }
         }
         let output = try Scaler(wrapping: scaler).convert(input, to: AV_PIX_FMT_YUV420P)

@@ -92,12 +92,18 @@ public struct GIFDecoder {
     }
 
     func flattened() -> [UInt8] {
-        var rgb = [UInt8](repeating: 0, count: structure.width * structure.height * 3)
-        for pixel in 0..<(structure.width * structure.height) {
-            let opaque = canvas[pixel * 4 + 3] != 0
-            rgb[pixel * 3] = opaque ? canvas[pixel * 4] : background.0
-            rgb[pixel * 3 + 1] = opaque ? canvas[pixel * 4 + 1] : background.1
-            rgb[pixel * 3 + 2] = opaque ? canvas[pixel * 4 + 2] : background.2
+        let count = structure.width * structure.height
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        let (red, green, blue) = background
+        canvas.withUnsafeBufferPointer { canvas in
+            rgb.withUnsafeMutableBufferPointer { rgb in
+                for pixel in 0..<count {
+                    let opaque = canvas[pixel * 4 + 3] != 0
+                    rgb[pixel * 3] = opaque ? canvas[pixel * 4] : red
+                    rgb[pixel * 3 + 1] = opaque ? canvas[pixel * 4 + 1] : green
+                    rgb[pixel * 3 + 2] = opaque ? canvas[pixel * 4 + 2] : blue
+                }
+            }
         }
         return rgb
     }

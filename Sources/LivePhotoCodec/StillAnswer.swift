@@ -73,18 +73,30 @@ public enum GIFMovie {
         output(BoxWriter.box("stil", stillAnswer))
     }
 
-    /// Nearest-neighbour enlargement: each pixel a `factor`×`factor` block.
+    /// Nearest-neighbour enlargement: each pixel a `factor`×`factor` block. One enlarged row is
+    /// made, then repeated (`factor` rows of it).
     static func scaled(_ rgb: [UInt8], width: Int, height: Int, by factor: Int) -> [UInt8] {
         guard factor > 1 else { return rgb }
-        var out = [UInt8](repeating: 0, count: width * height * factor * factor * 3)
-        let outWidth = width * factor
-        for y in 0..<(height * factor) {
-            let sourceRow = (y / factor) * width
-            for x in 0..<outWidth {
-                let source = (sourceRow + x / factor) * 3, target = (y * outWidth + x) * 3
-                out[target] = rgb[source]
-                out[target + 1] = rgb[source + 1]
-                out[target + 2] = rgb[source + 2]
+        let rowBytes = width * factor * 3
+        var out: [UInt8] = []
+        out.reserveCapacity(rowBytes * height * factor)
+        var row = [UInt8](repeating: 0, count: rowBytes)
+        rgb.withUnsafeBufferPointer { source in
+            for y in 0..<height {
+                row.withUnsafeMutableBufferPointer { target in
+                    var at = 0
+                    for x in 0..<width {
+                        let pixel = (y * width + x) * 3
+                        let (red, green, blue) = (source[pixel], source[pixel + 1], source[pixel + 2])
+                        for _ in 0..<factor {
+                            target[at] = red
+                            target[at + 1] = green
+                            target[at + 2] = blue
+                            at += 3
+                        }
+                    }
+                }
+                for _ in 0..<factor { out.append(contentsOf: row) }
             }
         }
         return out
