@@ -163,6 +163,50 @@ public enum SafeFileWriter {
         return Staged(temporary: temporary, destination: destination, original: original, identity: identity, newBytes: patch.newBytes, size: position, notes: notes)
     }
 
+    /// A file a producer writes as it goes (an encoded movie, its samples as they come), in order
+    /// and, for a header known last, at an offset already written.
+    public final class ProducedFile {
+        let descriptor: Int32
+        public private(set) var size: Int64 = 0
+
+        init(_ descriptor: Int32) { self.descriptor = descriptor }
+
+        public func append(_ bytes: [UInt8]) throws {
+            try writeAll(descriptor, bytes, at: size)
+            size += Int64(bytes.count)
+            FaultInjection.step("piece")
+        }
+
+        /// Overwrites bytes already written.
+        public func write(_ bytes: [UInt8], at offset: Int64) throws {
+            guard offset >= 0, offset + Int64(bytes.count) <= size else { throw Failure("a produced file's bytes \(offset)..<\(offset + Int64(bytes.count)) are not written yet") }
+            try writeAll(descriptor, bytes, at: offset)
+        }
+    }
+
+    /// Stages a new file that `produce` writes, beside `destination` under a writer's temporary
+    /// name (which `check` names if it is left), fsynced; committed or discarded as a staged patch
+    /// is. Refuses what `refuseNewOutput` refuses; removes the temporary file when `produce` throws.
+    public static func stage(producedAs destination: String, inputs: [String], produce: (ProducedFile) throws -> Void) throws -> Staged {
+        try refuseNewOutput(destination, inputs: inputs)
+        let folder = (destination as NSString).deletingLastPathComponent
+        let name = (destination as NSString).lastPathComponent
+        let temporary = (folder.isEmpty ? "." : folder) + "/" + WriterTemporary.name(for: name, pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
+        let output = PathBytes.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        guard output >= 0 else { throw Failure("cannot create a temporary file beside \(destination): \(String(cString: strerror(errno)))") }
+        var success = false
+        defer {
+            close(output)
+            if !success { _ = PathBytes.withCString(temporary) { unlink($0) } }
+        }
+        let file = ProducedFile(output)
+        try produce(file)
+        guard fsync(output) == 0 else { throw Failure("fsync of \(temporary) failed: \(String(cString: strerror(errno)))") }
+        FaultInjection.step("fsync")
+        success = true
+        return Staged(temporary: temporary, destination: destination, original: inputs.first ?? destination, identity: nil, newBytes: file.size, size: file.size)
+    }
+
     /// Renames a verified temporary file into place, after keeping a backup of what it replaces.
     public static func commit(_ staged: Staged, backup: Bool, keepTimes: Bool = false) throws -> Written {
         if let identity = staged.identity, try Identity.of(staged.original) != identity {

@@ -1,6 +1,7 @@
 import Foundation
 import LivePhotoFormats
 import LivePhotoReports
+import LivePhotoRepair
 
 /// The codec helper (`lpcheck-codec`, beside `lpcheck`): the one program that links FFmpeg's
 /// libraries. lpcheck runs it for pixel work and reads its standard output, so `check`, `scan`,
@@ -27,6 +28,17 @@ public enum CodecHelper {
     /// missing (status 2) or what the helper said (its own status).
     /// `progress` hears the helper's `progress DONE TOTAL` lines (a GIF's frames) as they come.
     public static func run(_ arguments: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [UInt8] {
+        var answer: [UInt8] = []
+        try run(arguments, progress: progress) { chunk in
+            guard answer.count + chunk.count <= maxOutput else { throw Failure(status: 1, description: "the codec helper's answer passed \(maxOutput) bytes") }
+            answer += chunk
+        }
+        return answer
+    }
+
+    /// Runs the helper, handing its standard output to `consume` as it comes (a GIF's movie is
+    /// written sample by sample, never held); a throw from `consume` stops the helper.
+    public static func run(_ arguments: [String], progress: (@Sendable (Int, Int) -> Void)? = nil, consume: ([UInt8]) throws -> Void) throws {
         let helper = location
         guard FileManager.default.isExecutableFile(atPath: helper) else {
             throw Failure(status: 2, description: "this needs lpcheck's codec helper, \(helper), which is not there: build it with lpcheck (swift build), and install FFmpeg's libraries (Debian: apt install \(packages))")
@@ -69,14 +81,15 @@ public enum CodecHelper {
             if !pending.isEmpty { take(pending) }
             reading.leave()
         }
-        var answer: [UInt8] = []
         let handle = output.fileHandleForReading
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            guard answer.count + chunk.count <= maxOutput else {
+            do {
+                try consume([UInt8](chunk))
+            } catch {
                 process.terminate()
-                throw Failure(status: 1, description: "the codec helper's answer passed \(maxOutput) bytes")
+                process.waitUntilExit()
+                throw error
             }
-            answer += chunk
         }
         process.waitUntilExit()
         reading.wait()
@@ -89,7 +102,6 @@ public enum CodecHelper {
             let status = process.terminationReason == .exit ? process.terminationStatus : 1
             throw Failure(status: status == 2 ? 2 : 1, description: message.isEmpty ? "the codec helper ended with status \(process.terminationStatus)" : message)
         }
-        return answer
     }
 
     /// The boxes of a helper's answer by type (the last of each type).
@@ -103,32 +115,61 @@ public enum CodecHelper {
         return parts
     }
 
-    /// A GIF's movie from the helper's answer (`trak`, `smpl`…, `stil`): the movie's bytes and the still's answer.
-    static func gifMovie(_ answer: [UInt8]) throws -> (movie: [UInt8], still: [UInt8]) {
+    /// Boxes out of a byte stream, each given whole once its bytes are in (at most `maxBox`).
+    struct BoxStream {
+        static let maxBox = 256 << 20
+        var pending: [UInt8] = []
+
+        mutating func feed(_ bytes: [UInt8], _ take: (FourCC, [UInt8]) throws -> Void) throws {
+            pending += bytes
+            var at = 0
+            while pending.count - at >= 8 {
+                let size = pending[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+                guard size >= 8, size <= Self.maxBox else { throw Failure(status: 1, description: "the codec helper's answer holds a box of \(size) bytes") }
+                guard pending.count - at >= size else { break }
+                try take(FourCC(pending[(at + 4)..<(at + 8)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }), Array(pending[(at + 8)..<(at + size)]))
+                at += size
+            }
+            pending.removeFirst(at)
+        }
+
+        var isEmpty: Bool { pending.isEmpty }
+    }
+
+    /// A GIF made into a movie by the helper (`gif …`): its answer's samples (`trak`, `smpl`…,
+    /// then `stil`) written into `file` as they come, then the `moov`; returns the still's answer.
+    static func gifMovie(_ arguments: [String], into file: SafeFileWriter.ProducedFile, progress: (@Sendable (Int, Int) -> Void)?) throws -> [UInt8] {
         var track: VideoMovieWriter.Track? = nil
-        var samples: [VideoMovieWriter.Sample] = [], data: [UInt8] = [], still: [UInt8]? = nil
-        var boxes = BoxIterator(ByteReader(answer, path: "codec helper"))
-        while let (header, payload) = try boxes.next() {
-            var reader = payload
-            switch header.type {
-            case "trak":
-                let format = try reader.fourCC(), type = try reader.fourCC()
-                let width = Int(try reader.u32()), height = Int(try reader.u32())
-                track = VideoMovieWriter.Track(format: format, configurationType: type, configuration: Array(reader.restSlice()), width: width, height: height,
-                                               primaries: 1, transfer: 1, matrix: 1, timescale: 600)
-            case "smpl":
-                let duration = try reader.u32(), key = try reader.u8() != 0
-                let bytes = reader.restSlice()
-                samples.append(VideoMovieWriter.Sample(size: bytes.count, duration: duration, key: key))
-                data += bytes
-            case "stil":
-                still = Array(reader.restSlice())
-            default:
-                break
+        var samples: [VideoMovieWriter.Sample] = [], still: [UInt8]? = nil
+        var stream = BoxStream()
+        try file.append(VideoMovieWriter.head)
+        var dataBytes: Int64 = 0
+        try run(arguments, progress: progress) { chunk in
+            try stream.feed(chunk) { type, payload in
+                var reader = ByteReader(payload, path: "codec helper")
+                switch type {
+                case "trak":
+                    let format = try reader.fourCC(), configurationType = try reader.fourCC()
+                    let width = Int(try reader.u32()), height = Int(try reader.u32())
+                    track = VideoMovieWriter.Track(format: format, configurationType: configurationType, configuration: Array(reader.restSlice()),
+                                                   width: width, height: height, primaries: 1, transfer: 1, matrix: 1, timescale: 600)
+                case "smpl":
+                    let duration = try reader.u32(), key = try reader.u8() != 0
+                    let bytes = Array(reader.restSlice())
+                    samples.append(VideoMovieWriter.Sample(size: bytes.count, duration: duration, key: key))
+                    try file.append(bytes)
+                    dataBytes += Int64(bytes.count)
+                case "stil":
+                    still = Array(reader.restSlice())
+                default:
+                    break
+                }
             }
         }
-        guard let track, let still else { throw Failure(status: 1, description: "the codec helper's answer lacks the track or the still") }
-        return (try VideoMovieWriter.movie(track, samples: samples, data: data), still)
+        guard let track, let still, stream.isEmpty else { throw Failure(status: 1, description: "the codec helper's answer lacks the track or the still, or ends inside a box") }
+        try file.write(VideoMovieWriter.mdatSize(dataBytes: dataBytes), at: VideoMovieWriter.mdatSizeOffset)
+        try file.append(try VideoMovieWriter.moov(track, samples: samples))
+        return still
     }
 
     /// The HEVC still of the video track's sample `index`: its configuration, colour and picture.

@@ -294,32 +294,29 @@ public struct MakeRun {
         try OutputFolder.make(output, io: io)
         let (stillPath, moviePath) = outputs(gif)
         try refuseOutputs(to == .motionPhoto ? [motionPhotoPath(gif)] : [stillPath, moviePath], inputs: [gif])
-        let answer: [UInt8]
+        // The movie is written into a writer's temporary beside the outputs as the helper encodes it.
+        var stillAnswer: [UInt8] = []
+        let staged: SafeFileWriter.Staged
         do {
-            answer = try CodecHelper.run(["gif", gif, String(still + 1), stillFormat == .jpeg ? "jpeg" : "hevc", codec.rawValue, background, "--scale", String(scale),
-                                          "--max-pixels", String(limits.maxPixels), "--max-frames", String(maxFrames)], progress: progress)
+            staged = try SafeFileWriter.stage(producedAs: moviePath, inputs: [gif]) { file in
+                stillAnswer = try CodecHelper.gifMovie(["gif", gif, String(still + 1), stillFormat == .jpeg ? "jpeg" : "hevc", codec.rawValue, background, "--scale", String(scale),
+                                                        "--max-pixels", String(limits.maxPixels), "--max-frames", String(maxFrames)], into: file, progress: progress)
+            }
             finishProgress?()
         } catch let failure as CodecHelper.Failure {
             finishProgress?()
             throw fail(failure.description, status: failure.status)
-        }
-        let made: (movie: [UInt8], still: [UInt8])
-        do { made = try CodecHelper.gifMovie(answer) } catch { throw fail("\(gif): \(error)", status: 1) }
-        let staged: SafeFileWriter.Staged
-        do {
-            var patch = FilePatch()
-            patch.append(made.movie)
-            staged = try SafeFileWriter.stage(patch, original: gif, destination: moviePath, identity: nil)
         } catch {
-            throw fail("\(error)", status: 1)
+            finishProgress?()
+            throw fail("\(gif): \(error)", status: 1)
         }
         defer { SafeFileWriter.discard(staged) }
         let picture: MakePlanner.StillPicture
         if stillFormat == .jpeg {
-            picture = .jpeg(made.still)
+            picture = .jpeg(stillAnswer)
         } else {
             do {
-                let parts = try CodecHelper.boxes(made.still)
+                let parts = try CodecHelper.boxes(stillAnswer)
                 guard let configuration = parts["hvcC"], let colour = parts["colr"], let data = parts["data"] else { throw fail("\(gif): the codec helper's still lacks hvcC, colr or data", status: 1) }
                 let movie = MediaFile.inspect(path: staged.temporary, options: .full)
                 guard let track = movie.movie?.primaryVideoTrack else { throw fail("\(gif): the movie made from it does not read back", status: 1) }

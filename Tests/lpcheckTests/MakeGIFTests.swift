@@ -217,10 +217,10 @@ struct MakeGIFTests {
         import sys
         from PIL import Image, ImageDraw
         frames = []
-        for index in range(120):
+        for index in range(12):
             frame = Image.new('P', (160, 120), 0)
             frame.putpalette([255, 255, 255, 200, 30, 30] + [0] * 762)
-            ImageDraw.Draw(frame).rectangle([index, 10, index + 30, 100], fill=1)
+            ImageDraw.Draw(frame).rectangle([index * 10, 10, index * 10 + 30, 100], fill=1)
             frames.append(frame)
         frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=40, loop=0)
         """, [gif.path])
@@ -248,7 +248,8 @@ struct MakeGIFTests {
             }
         }
         var step = 1
-        while step < 60 {
+        // Each of the movie's samples is a write as the helper sends it: 12 frames, some 30 steps.
+        while step < 80 {
             let out = work.appendingPathComponent("step-\(step)")
             var environment = ProcessInfo.processInfo.environment
             environment["LPCHECK_FAULT_STEP"] = String(step)
@@ -258,7 +259,7 @@ struct MakeGIFTests {
             try expectNoFinishedPair(out, "step \(step)")
             step += 1
         }
-        #expect(step > 3 && step < 60, "the run finished after \(step) steps")
+        #expect(step > 12 && step < 80, "the run finished after \(step) steps")
         // The steps reached each state a stop can leave.
         #expect(seen == ["temporary", "1 renamed", "2 renamed"], "\(seen)")
         for (signal, delay) in [(SIGKILL, 0.3), (SIGINT, 0.6), (SIGKILL, 1.2)] {
@@ -274,6 +275,33 @@ struct MakeGIFTests {
             process.waitUntilExit()
             try expectNoFinishedPair(out, "signal \(signal) after \(delay) s")
         }
+    }
+
+    @Test("memory does not grow with the GIF's length: 1,000 frames peak within 1.25× of 100 (decoded frames streamed, the movie written sample by sample)")
+    func memoryBounded() throws {
+        let work = try scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        var peaks: [Int] = []
+        for count in [100, 1000] {
+            let gif = work.appendingPathComponent("frames-\(count).gif")
+            _ = try python("""
+            import sys
+            from PIL import Image, ImageDraw
+            frames = []
+            for index in range(int(sys.argv[2])):
+                frame = Image.new('P', (200, 150), 0)
+                frame.putpalette([255, 255, 255, 200, 30, 30, 30, 120, 200] + [0] * 759)
+                draw = ImageDraw.Draw(frame)
+                draw.rectangle([index % 180, 10, index % 180 + 20, 140], fill=1 + index % 2)
+                frames.append(frame)
+            frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=4, loop=0)
+            """, [gif.path, String(count)])
+            let run = try ProcessResult.measured(try #require(Locations.lpcheckBinary).path, ["make", gif.path, "-o", work.appendingPathComponent("out-\(count)").path],
+                                                 in: work, timeout: 300)
+            #expect(run.status == 0, "\(run.stderr)")
+            peaks.append(run.kilobytes)
+        }
+        #expect(Double(peaks[1]) <= 1.25 * Double(peaks[0]), "peak \(peaks[0]) KiB for 100 frames, \(peaks[1]) KiB for 1000")
     }
 
     @Test("bad GIFs exit 2 naming the file and the fault, within 20 s and 500 MB, leaving the folder empty: a 65535×65535 screen, 20,000 frames, LZW data overrunning its frame, a truncated GIF")

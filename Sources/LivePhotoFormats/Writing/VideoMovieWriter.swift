@@ -1,5 +1,6 @@
 /// A QuickTime movie of one video track from encoded samples (the codec layer's output): `ftyp`
-/// (qt), `mdat` (the samples in one chunk), `moov` after it as cameras write it. Samples are
+/// (qt), `mdat` (the samples in one chunk, written as they come: `head`, the samples, then
+/// `moov`, and the `mdat`'s size set last), `moov` after it as cameras write it. Samples are
 /// in presentation order (no B-frames), each with its own duration, so a variable frame rate
 /// is kept exactly. `make` then adds the Live Photo markers as it does to any movie.
 public enum VideoMovieWriter {
@@ -28,19 +29,27 @@ public enum VideoMovieWriter {
 
     static let matrix: [UInt8] = [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000].flatMap { BoxWriter.u32(UInt32($0)) }
 
-    /// The whole file: `data` is the samples' bytes, back to back, in order.
-    public static func movie(_ track: Track, samples: [Sample], data: [UInt8]) throws -> [UInt8] {
-        guard !samples.isEmpty, samples.reduce(0, { $0 + $1.size }) == data.count else {
-            throw WriteError(.inconsistentInput, "\(samples.count) samples whose sizes do not add up to their \(data.count) bytes")
-        }
-        guard (1...0xFFFF).contains(track.width), (1...0xFFFF).contains(track.height), data.count < Int(UInt32.max) - 4096 else {
-            throw WriteError(.fieldOverflow, "a \(track.width)×\(track.height) movie of \(data.count) bytes does not fit its 16- and 32-bit fields")
+    static let ftyp = BoxWriter.box("ftyp", FourCC("qt  ").bytes + BoxWriter.u32(0) + FourCC("qt  ").bytes)
+
+    /// What comes before the samples: `ftyp`, then an `mdat` header with a 64-bit size to be set
+    /// (`mdatSize`) once the samples are written, so that they can be written as they come.
+    public static let head: [UInt8] = ftyp + BoxWriter.u32(1) + FourCC("mdat").bytes + BoxWriter.u64(0)
+    /// Where `mdatSize` goes.
+    public static let mdatSizeOffset = Int64(ftyp.count + 8)
+
+    /// The `mdat`'s 64-bit size for `dataBytes` of samples.
+    public static func mdatSize(dataBytes: Int64) -> [UInt8] { BoxWriter.u64(UInt64(16 + dataBytes)) }
+
+    /// The `moov` that follows the samples (written after `head`, back to back, in order).
+    public static func moov(_ track: Track, samples: [Sample]) throws -> [UInt8] {
+        let dataBytes = samples.reduce(0) { $0 + $1.size }
+        guard !samples.isEmpty else { throw WriteError(.inconsistentInput, "a movie of no sample") }
+        guard (1...0xFFFF).contains(track.width), (1...0xFFFF).contains(track.height), dataBytes < Int(UInt32.max) - 4096 else {
+            throw WriteError(.fieldOverflow, "a \(track.width)×\(track.height) movie of \(dataBytes) bytes does not fit its 16- and 32-bit fields")
         }
         let duration = samples.reduce(UInt64(0)) { $0 + UInt64($1.duration) }
         guard duration <= UInt64(UInt32.max) else { throw WriteError(.fieldOverflow, "a duration of \(duration) ticks does not fit mvhd's 32 bits") }
-        let ftyp = BoxWriter.box("ftyp", FourCC("qt  ").bytes + BoxWriter.u32(0) + FourCC("qt  ").bytes)
-        let mdatHeader = BoxWriter.u32(UInt32(8 + data.count)) + FourCC("mdat").bytes
-        let chunkOffset = UInt32(ftyp.count + mdatHeader.count)
+        let chunkOffset = UInt32(head.count)
         let ticks = UInt32(duration)
         let mvhd = BoxWriter.fullBox("mvhd", BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(track.timescale) + BoxWriter.u32(ticks)
             + BoxWriter.u32(0x00010000) + BoxWriter.u16(0x0100) + [UInt8](repeating: 0, count: 10) + matrix + [UInt8](repeating: 0, count: 24) + BoxWriter.u32(2))
@@ -74,6 +83,16 @@ public enum VideoMovieWriter {
         let stbl = BoxWriter.box("stbl", stsd + stts + stss + stsc + stsz + stco)
         let minf = BoxWriter.box("minf", vmhd + dinf + stbl)
         let trak = BoxWriter.box("trak", tkhd + BoxWriter.box("mdia", mdhd + hdlr + minf))
-        return ftyp + mdatHeader + data + BoxWriter.box("moov", mvhd + trak)
+        return BoxWriter.box("moov", mvhd + trak)
+    }
+
+    /// The whole file in memory: `data` is the samples' bytes, back to back, in order.
+    public static func movie(_ track: Track, samples: [Sample], data: [UInt8]) throws -> [UInt8] {
+        guard samples.reduce(0, { $0 + $1.size }) == data.count else {
+            throw WriteError(.inconsistentInput, "\(samples.count) samples whose sizes do not add up to their \(data.count) bytes")
+        }
+        var bytes = head
+        bytes.replaceSubrange(Int(mdatSizeOffset)..<(Int(mdatSizeOffset) + 8), with: mdatSize(dataBytes: Int64(data.count)))
+        return bytes + data + (try moov(track, samples: samples))
     }
 }
