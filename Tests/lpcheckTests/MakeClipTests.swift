@@ -295,6 +295,39 @@ struct MakeClipTests {
         #expect(try exif("BitsPerSample", work.appendingPathComponent("jpeg/deep.JPG")) == "8")
     }
 
+    @Test("every movie in ../shared/samples/movies makes a pair (the hev1 one is refused with its reason) whose only findings are the warnings its source movie has as a Live Photo movie (a 10 s movie is long, a variable-rate one irregular): make brings in none")
+    func everyMovie() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let folder = try #require(SharedSamples.url("movies"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".tsv") }.sorted()
+        #expect(names.count >= 4)
+        for name in names {
+            let out = try scratch()
+            defer { try? FileManager.default.removeItem(at: out) }
+            let movie = folder.appendingPathComponent(name)
+            let made = try lpcheck(["make", movie.path, "-o", out.path])
+            if name.contains("h265") {
+                #expect(made.status == 2 && made.stderr.contains("hev1"), "\(name): \(made.stderr)")
+                continue
+            }
+            #expect(made.status == 0, "\(name): \(made.text)\(made.stderr)")
+            // What the source's own timing calls for, worked out from ffprobe's duration and frame
+            // durations: over 6 s, movie-too-long; durations more than 3× apart, irregular-frame-durations.
+            let probe = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pkt_duration_time:format=duration", "-of", "csv=p=0", movie.path])
+            let values = probe.text.split(separator: "\n").compactMap { Double($0.split(separator: ",").first ?? "") }
+            let duration = values.last ?? 0
+            let frames = values.dropLast().dropLast()
+            let irregular = (frames.max() ?? 0) > 3 * (frames.filter { $0 > 0 }.min() ?? .infinity)
+            var expected: Set<String> = []
+            if duration > 6 { expected.insert("movie-too-long") }
+            if irregular { expected.insert("irregular-frame-durations") }
+            let check = try lpcheck(["check", out.path, "--fail-on", "info", "--format", "json", "--no-progress"])
+            let report = try #require(try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any])
+            let rules = Set(((report["items"] as? [[String: Any]]) ?? []).flatMap { ($0["findings"] as? [[String: Any]]) ?? [] }.compactMap { $0["rule"] as? String })
+            #expect(rules == expected, "\(name): \(rules), from the source's timing \(expected)")
+        }
+    }
+
     @Test("an hev1 movie is refused with its reason; nothing is written")
     func hev1Refused() throws {
         let movie = try sample(Self.hev1)
