@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "LivePhotoObjectStore", targets: ["LivePhotoObjectStore"]),
         // For the fuzz package's structure generators (HostileStructure); not for users.
         .library(name: "LivePhotoTestSupport", targets: ["LivePhotoTestSupport"]),
+        // For the fuzz package's gif target (GIFDecoder); links FFmpeg's libraries.
+        .library(name: "LivePhotoCodec", targets: ["LivePhotoCodec"]),
         .executable(name: "lpcheck", targets: ["lpcheck"]),
         .executable(name: "lpcheck-codec", targets: ["lpcheck-codec"]),
     ],
@@ -88,7 +90,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets: sample locations, oracles, a box builder, a schema
         // validator, and the fuzz targets' bodies (the Fuzz package hands them libFuzzer's inputs).
-        .target(name: "LivePhotoTestSupport", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoRecords", "LivePhotoReports"]),
+        .target(name: "LivePhotoTestSupport", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoRecords", "LivePhotoReports", "LivePhotoCodec"]),
         .testTarget(name: "LivePhotoFormatsTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCheckTests", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"],

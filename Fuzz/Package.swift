@@ -15,6 +15,7 @@ let package = Package(
                 .product(name: "LivePhotoReports", package: "lpcheck"),
                 .product(name: "LivePhotoRecords", package: "lpcheck"),
                 .product(name: "LivePhotoTestSupport", package: "lpcheck"),
+                .product(name: "LivePhotoCodec", package: "lpcheck"),
             ]
         ),
     ]

@@ -6,6 +6,7 @@ HEIFs keep every box but `mdat` (emptied), JPEGs keep their segments up to the s
 MakerNotes, EXIF and XMP blocks are extracted with ExifTool (-b). Usage: make_seeds.py OUTDIR
 """
 import os
+import shutil
 import struct
 import base64
 import json
@@ -105,7 +106,7 @@ RECIPES = [(0, 10_000), (1, 100_000), (2, 100_000), (3, 0), (4, 1000), (5, 0), (
 
 def main():
     out = sys.argv[1]
-    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert", "records", "configuration"]
+    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert", "records", "configuration", "gif", "hevc"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
     paths = list(media_files())
@@ -147,6 +148,61 @@ def main():
             open(os.path.join(out, "inspect", name + ".png"), "wb").write(png_seed(tiff, blocks["xmp"]))
     records_seeds(os.path.join(out, "records"))
     configuration_seeds(os.path.join(out, "configuration"))
+    livp_seeds(os.path.join(out, "inspect"))
+    gif_seeds(os.path.join(out, "gif"))
+    hevc_seeds(os.path.join(out, "hevc"), paths)
+
+
+def livp_seeds(folder):
+    """A .livp as iCloud writes one: a zip of the camera pair's skeletons, stored."""
+    import io, zipfile
+    pair = [os.path.join(SOURCES[0], name) for name in ("camera-pair.jpg", "camera-pair.mov")]
+    if not all(os.path.exists(path) for path in pair):
+        return
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("IMG_0001.JPG.jpeg", skeleton_jpeg(open(pair[0], "rb").read()))
+        archive.writestr("IMG_0001.JPG.mov", skeleton_boxes(open(pair[1], "rb").read()))
+    open(os.path.join(folder, "pair.livp"), "wb").write(buffer.getvalue())
+
+
+# A 2x2 GIF of our own: two frames (disposal 2, then one with a transparent index), each the
+# LZW codes clear, 0, 1, 1, 0, end (3 bits, then 4 once the table holds 8), then every real GIF
+# beside the project under 64 KB.
+FRAME = bytes([0x2C, 0, 0, 0, 0, 2, 0, 2, 0, 0, 2, 3, 0x44, 0x02, 0x05, 0])
+OWN_GIF = (b"GIF89a" + bytes([2, 0, 2, 0, 0x80, 0, 0]) + bytes([0, 0, 0, 255, 255, 255])
+           + bytes([0x21, 0xF9, 4, 0x08, 5, 0, 0, 0]) + FRAME
+           + bytes([0x21, 0xF9, 4, 0x01, 5, 0, 0, 0]) + FRAME + b";")
+
+
+def gif_seeds(folder):
+    open(os.path.join(folder, "own.gif"), "wb").write(OWN_GIF)
+    gifs = os.path.join(SOURCES[1], "gifs")
+    if os.path.isdir(gifs):
+        for name in sorted(os.listdir(gifs)):
+            path = os.path.join(gifs, name)
+            if name.endswith(".gif") and os.path.getsize(path) <= 1 << 16:
+                shutil.copyfile(path, os.path.join(folder, name))
+
+
+# An hvcC of our own (x265, 32x32: VPS, SPS, PPS), then the hvcC of every HEVC movie found.
+OWN_HVCC = bytes.fromhex(
+    "0101600000009000000000001ef000fcfdf8f800000f03a00001001840010c01ffff016000000300900000030000"
+    "03001e959809a10001002842010101600000030090000003000003001ea04208596566b932bc05a0200000030020"
+    "0000030321a2000100064401c173d089")
+
+
+def hevc_seeds(folder, paths):
+    open(os.path.join(folder, "own.hvcC"), "wb").write(OWN_HVCC)
+    for index, path in enumerate(paths):
+        if not path.lower().endswith((".mov", ".mp4")):
+            continue
+        data = open(path, "rb").read()
+        at = data.find(b"hvcC")
+        if at >= 4:
+            size = int.from_bytes(data[at - 4:at], "big")
+            if 8 < size <= 1 << 16:
+                open(os.path.join(folder, f"{index:03d}.hvcC"), "wb").write(data[at + 4:at - 4 + size])
 
 
 def configuration_seeds(folder):

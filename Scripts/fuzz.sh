@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (address sanitizer on) and runs them, seeded from Samples/ and
 # ../shared/samples. Usage: Scripts/fuzz.sh [--seconds N | --runs N] [--debug] [--jobs N] [TARGET...]
-# Targets: movie jpeg heif makerapple exif xmp inspect repair convert records (default: all).
+# Targets: movie jpeg heif makerapple exif xmp inspect repair convert records configuration gif hevc (default: all).
 # Corpora grow in .fuzz/corpus/TARGET; a crash, a hang (10 s) or more than 1 GB of memory is saved
 # in .fuzz/crashes/ and the script fails. The writer targets (repair, convert) expand LPHS recipes
 # (HostileStructure) into deep nesting, many boxes, huge counts and offsets, chunks past the end.
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(movie jpeg heif makerapple exif xmp inspect repair convert records configuration)
+[ ${#targets[@]} -gt 0 ] || targets=(movie jpeg heif makerapple exif xmp inspect repair convert records configuration gif hevc)
 # Optimised (-c release keeps overflow checks, preconditions and exclusivity checks): about four
 # times the executions per second of a debug build, with the same sanitizer and coverage.
 # LPCHECK_FUZZ_BINARY runs a binary built earlier (long runs keep going while the tree changes).

@@ -38,8 +38,7 @@ public struct GIFDecoder {
             if before.disposal == 2 { clear(before) } else if before.disposal == 3, let saved { restore(before, from: saved) }
         }
         saved = frame.disposal == 3 ? canvas : nil
-        let pixels = try lzw(frame)
-        draw(frame, pixels)
+        try decode(frame)
         index += 1
         return flattened()
     }
@@ -63,30 +62,56 @@ public struct GIFDecoder {
         }
     }
 
-    mutating func draw(_ frame: GIFStructure.Frame, _ pixels: [UInt8]) {
-        let palette = frame.localPalette ?? structure.globalPalette ?? (0, 0)
-        // Row r of the data is picture row rows[r] (interlaced: every 8th from 0, every 8th from 4, every 4th from 2, every 2nd from 1).
+    /// Which picture row each row of the frame's data is (interlaced: every 8th from 0, every
+    /// 8th from 4, every 4th from 2, every 2nd from 1).
+    static func rows(_ frame: GIFStructure.Frame) -> [Int] {
+        guard frame.interlaced else { return Array(0..<frame.height) }
         var rows: [Int] = []
         rows.reserveCapacity(frame.height)
-        if frame.interlaced {
-            for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] { rows += stride(from: start, to: frame.height, by: step) }
-        } else {
-            rows = Array(0..<frame.height)
-        }
-        for (dataRow, row) in rows.enumerated() {
-            let y = frame.top + row
-            guard y < structure.height else { continue }
-            for column in 0..<frame.width {
-                let x = frame.left + column
-                let at = dataRow * frame.width + column
-                guard x < structure.width, at < pixels.count else { continue }
-                let colour = Int(pixels[at])
-                guard colour != frame.transparentIndex, colour < palette.count else { continue }
-                let source = palette.offset + colour * 3, target = (y * structure.width + x) * 4
-                canvas[target] = bytes[source]
-                canvas[target + 1] = bytes[source + 1]
-                canvas[target + 2] = bytes[source + 2]
-                canvas[target + 3] = 255
+        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] { rows += stride(from: start, to: frame.height, by: step) }
+        return rows
+    }
+
+    /// Decodes the frame's LZW data straight onto the canvas: each colour index where it shows
+    /// (inside the screen, not the transparent one, in the palette), none held. A frame taller
+    /// than the screen is decoded to its last row that shows, so that what it claims beyond the
+    /// screen costs nothing.
+    mutating func decode(_ frame: GIFStructure.Frame) throws {
+        let palette = frame.localPalette ?? structure.globalPalette ?? (0, 0)
+        let rows = Self.rows(frame)
+        guard frame.width > 0, let lastShown = rows.lastIndex(where: { frame.top + $0 < structure.height }), frame.left < structure.width else { return }
+        let (screenWidth, transparent) = (structure.width, frame.transparentIndex ?? -1)
+        var dataRow = 0, column = 0
+        var target = (frame.top + rows[0]) * screenWidth + frame.left
+        let visibleColumns = min(frame.width, screenWidth - frame.left), screenHeight = structure.height
+        // The canvas moved out while the decoder writes it (no copy), and back after.
+        var pixels = canvas
+        canvas = []
+        defer { canvas = pixels }
+        try pixels.withUnsafeMutableBufferPointer { canvas in
+            try bytes.withUnsafeBufferPointer { bytes in
+                try lzw(frame) { colour in
+                    let index = Int(colour)
+                    if column < visibleColumns && frame.top + rows[dataRow] < screenHeight && index != transparent && index < palette.count {
+                        let source = palette.offset + index * 3, at = (target + column) * 4
+                        canvas[at] = bytes[source]
+                        canvas[at + 1] = bytes[source + 1]
+                        canvas[at + 2] = bytes[source + 2]
+                        canvas[at + 3] = 255
+                    }
+                    column += 1
+                    if column == frame.width {
+                        column = 0
+                        dataRow += 1
+                        // Past the last row that shows: the rest of a frame taller than the screen
+                        // is never seen (a frame that fits is decoded to its end, so that an
+                        // overrun is found).
+                        if dataRow > lastShown && lastShown < rows.count - 1 { return false }
+                        guard dataRow < rows.count else { return true }
+                        target = (frame.top + rows[dataRow]) * screenWidth + frame.left
+                    }
+                    return true
+                }
             }
         }
     }
@@ -109,13 +134,13 @@ public struct GIFDecoder {
     }
 
     /// The frame's colour indices from its LZW data (variable-length codes, least significant
-    /// bit first, across the data sub-blocks). A stream that ends before its end code after
-    /// giving every pixel is accepted, as browsers do; one that gives more pixels than the
-    /// frame holds, or a code not yet in the table, is refused with its offset.
-    func lzw(_ frame: GIFStructure.Frame) throws -> [UInt8] {
+    /// bit first, across the data sub-blocks), each handed to `emit` in order until it answers
+    /// false. A stream that ends (its end code, or its last sub-block) before giving every pixel
+    /// is accepted, as browsers do; one that gives more pixels than the frame holds, or a code
+    /// not yet in the table, is refused with its offset.
+    func lzw(_ frame: GIFStructure.Frame, emit: (UInt8) -> Bool) throws {
         let wanted = frame.width * frame.height
-        var output: [UInt8] = []
-        output.reserveCapacity(wanted)
+        var given = 0
         let clearCode = 1 << frame.codeSize, endCode = clearCode + 1
         var prefix = [Int16](repeating: -1, count: 4096), suffix = [UInt8](repeating: 0, count: 4096), first = [UInt8](repeating: 0, count: 4096)
         for code in 0..<clearCode { (suffix[code], first[code]) = (UInt8(truncatingIfNeeded: code), UInt8(truncatingIfNeeded: code)) }
@@ -132,10 +157,7 @@ public struct GIFDecoder {
                     guard position < bytes.count else { throw fail("the LZW data is cut short") }
                     blockLeft = Int(bytes[position])
                     position += 1
-                    if blockLeft == 0 {
-                        guard output.count >= wanted else { throw fail("the LZW data ends after \(output.count) of \(wanted) pixels") }
-                        return output
-                    }
+                    if blockLeft == 0 { return }
                 }
                 guard position < bytes.count else { throw fail("the LZW data is cut short") }
                 bits |= Int(bytes[position]) << bitCount
@@ -150,7 +172,7 @@ public struct GIFDecoder {
                 (codeSize, nextCode, previous) = (frame.codeSize + 1, clearCode + 2, -1)
                 continue
             }
-            if code == endCode { return output }
+            if code == endCode { return }
             guard code <= nextCode, previous >= 0 || code < clearCode else { throw fail("code \(code) is not in the table (next \(nextCode))") }
             // The string of `code` (or, for the code about to be made, the previous string and its first byte).
             var length = 0
@@ -166,8 +188,9 @@ public struct GIFDecoder {
                 length += 1
                 walk = walk < clearCode ? -1 : Int(prefix[walk])
             }
-            guard output.count + length <= wanted else { throw fail("the LZW data gives more pixels than the frame's \(frame.width)×\(frame.height)") }
-            for at in stride(from: length - 1, through: 0, by: -1) { output.append(stack[at]) }
+            guard given + length <= wanted else { throw fail("the LZW data gives more pixels than the frame's \(frame.width)×\(frame.height)") }
+            for at in stride(from: length - 1, through: 0, by: -1) where !emit(stack[at]) { return }
+            given += length
             if previous >= 0 && nextCode < 4096 {
                 prefix[nextCode] = Int16(previous)
                 suffix[nextCode] = stack[length - 1]

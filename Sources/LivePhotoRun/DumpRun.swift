@@ -20,8 +20,17 @@ public struct DumpRun {
             let file = MediaFile.inspect(path: path)
             failed = failed || file.error != nil
             if file.error == nil && file.kind == .unknown {
-                // Recognised as nothing: say why (the first bytes), and fail.
                 let head = (try? FileSource(path: path)).flatMap { try? $0.read(at: 0, count: Int(min($0.size, 4096))) } ?? []
+                if ZipArchive.isZip(head) {
+                    // An archive (a .livp): each member that is stored read in place, as a file of its own.
+                    let members = archiveMembers(path)
+                    failed = failed || members.failed
+                    for member in members.files {
+                        if json { inspected.append(member) } else { io.output(DumpText.render(member, tableLimit: full ? nil : 8, stats: stats)) }
+                    }
+                    continue
+                }
+                // Recognised as nothing: say why (the first bytes), and fail.
                 io.error("lpcheck: \(path.terminalSafe): not recognised: \(FileFormat.unrecognised(head))")
                 failed = true
             }
@@ -34,5 +43,31 @@ public struct DumpRun {
             }
         }
         if failed { throw RunFailure(status: 1) }
+    }
+
+    /// A zip's members read through windows of it, named `ARCHIVE:MEMBER`; what cannot be read
+    /// (a damaged archive, a compressed or encrypted member) is said on standard error.
+    func archiveMembers(_ path: String) -> (files: [MediaFile], failed: Bool) {
+        let archive: ZipArchive, source: FileSource
+        do {
+            source = try FileSource(path: path)
+            archive = try ZipArchive(source: source, path: path)
+        } catch {
+            io.error("lpcheck: \(path.terminalSafe): an archive lpcheck does not read: \("\(error)".terminalSafe)")
+            return ([], true)
+        }
+        if !json { io.output("\(path.terminalSafe): zip archive, \(archive.members.count) member(s)\(archive.zip64 ? " (zip64)" : "")\n") }
+        var files: [MediaFile] = []
+        var failed = false
+        for member in archive.members {
+            guard member.readable else {
+                let why = member.encrypted ? "encrypted" : "compressed (method \(member.method)): a .livp's members are stored"
+                io.error("lpcheck: \(path.terminalSafe):\(member.name.terminalSafe): \(why); not read")
+                failed = true
+                continue
+            }
+            files.append(MediaFile.inspect(source: WindowSource(source, range: member.data), path: path + ":" + member.name))
+        }
+        return (files, failed)
     }
 }

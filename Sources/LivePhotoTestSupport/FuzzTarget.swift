@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoCodec
 import LivePhotoFormats
 import LivePhotoRecords
 import LivePhotoReports
@@ -9,7 +10,7 @@ import LivePhotoReports
 /// package only hands libFuzzer's inputs to `run`. A target stops the process (`fatalError`) when
 /// two readings that must agree do not.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records, configuration
+    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records, configuration, gif, hevc
 
     /// Where the records target writes an input (check --facts reads files): a file of its own
     /// each time, so that targets may run on several threads (the tests do).
@@ -55,6 +56,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? MotionPhotoMetadata.decode(bytes, base: 0, path: "mett")
         case .inspect:
             let file = MediaFile.inspect(source: MemorySource(bytes), path: "input")
+            // A .livp (a zip of a still and a movie): its stored members read in place, as dump reads them.
+            if ZipArchive.isZip(bytes), let archive = try? ZipArchive(source: MemorySource(bytes), path: "input") {
+                for member in archive.members where member.readable {
+                    guard member.data.lowerBound >= 0, member.data.upperBound <= Int64(bytes.count) else { fatalError("a member outside the archive was accepted") }
+                    _ = FileFacts(MediaFile.inspect(source: WindowSource(MemorySource(bytes), range: member.data), path: "input:" + member.name))
+                }
+            }
             let facts = FileFacts(file)
             let item = Pairing.items([facts])
             for rule in RuleRegistry.all { for entry in item { _ = rule.check(entry, context: RuleContext()) } }
@@ -114,6 +122,24 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 }
                 if CheckJSON.render(bounded.report) != json { fatalError("the bounded check's report differs (pinAbove \(pinAbove))") }
             }
+        case .gif:
+            // make GIF's readers: the block structure (at most 200 frames), then every frame
+            // composited, each exactly one screen of pixels.
+            guard let structure = try? GIFStructure(bytes, path: "input", maxFrames: 200), structure.width * structure.height <= 1 << 20 else { return }
+            var decoder = GIFDecoder(bytes: bytes, structure: structure, path: "input", background: (255, 255, 255))
+            while let frame = try? decoder.next() {
+                if frame.count != structure.width * structure.height * 3 { fatalError("a frame of \(frame.count) bytes for a \(structure.width)×\(structure.height) screen") }
+            }
+        case .hevc:
+            // An hvcC as make CLIP reads it, and the record built again from its parameter sets:
+            // the same sequence parameters read back.
+            guard let configuration = try? HEVCConfiguration(parsing: bytes), let sequence = configuration.sequence else { return }
+            func units(_ type: UInt8) -> [[UInt8]] { configuration.arrays.filter { $0.type == type }.flatMap(\.units) }
+            guard let record = try? HEVCConfiguration.record(videoParameterSets: units(32), sequenceParameterSets: units(33), pictureParameterSets: units(34)) else { return }
+            guard let again = try? HEVCConfiguration(parsing: record), again.sequence == sequence else {
+                fatalError("an hvcC built from the parameter sets reads back otherwise")
+            }
+            _ = NALUnit.annexB(bytes)
         case .configuration:
             // A `.lpcheck.yml` as a pull request may bring one to a CI runner: read within its
             // limits (size, nesting, values with aliases followed) or refused, never trapped on,
