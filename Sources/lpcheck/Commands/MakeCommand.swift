@@ -9,7 +9,7 @@ import LivePhotoRepair
 struct Make: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "make",
-        abstract: "Make a Live Photo pair from a still and a movie, or from a movie alone, without re-encoding the movie.",
+        abstract: "Make a Live Photo pair from a still and a movie, or from one movie or GIF, never re-encoding a movie's samples.",
         discussion: """
         make STILL MOVIE writes OUTPUT/<still name>.<still extension> and OUTPUT/<still name>.MOV: \
         the same identifier (--identifier, else one derived from the inputs, so a rerun writes the \
@@ -19,7 +19,7 @@ struct Make: ParsableCommand {
         structure, sample data outside the file), or an output that the rules find an error in \
         that the inputs did not have, is refused without --force.
 
-        make CLIP (a MOV, MP4 or M4V movie) writes OUTPUT/<clip name>.HEIC and .MOV: the movie as \
+        make CLIP (a MOV, MP4 or M4V movie, or an animated GIF) writes OUTPUT/<clip name>.HEIC and .MOV: the movie as \
         above (an MP4 remuxed to MOV, its samples copied), the still the frame shown at the moment, \
         as displayed (the track's rotation as the still's irot and Orientation), with the movie's \
         capture time, device and place in its Exif. For an HEVC (hvc1) movie whose frame at the \
@@ -37,7 +37,7 @@ struct Make: ParsableCommand {
         """
     )
 
-    @Argument(help: "The still (JPEG or HEIC) and the movie (MOV or MP4); or one movie (CLIP) to make both from.")
+    @Argument(help: "The still (JPEG or HEIC) and the movie (MOV or MP4); or one movie or animated GIF (CLIP) to make both from.")
     var inputs: [String]
 
     @Option(name: .customLong("still"), help: "make CLIP: the still's format, heic (default) or jpeg.")
