@@ -47,7 +47,7 @@ struct CorruptSampleTests {
 
     /// Inputs on which a fuzz target crashed, kept with the fix that they prove.
     static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin", "makerapple-bplist-uid-too-wide.bin", "repair-track-id-exhausted.mov",
-                              "configuration-complex-key-trapped-yams.yml"]
+                              "configuration-complex-key-trapped-yams.yml", "gif-frame-65535-square-on-2x2-screen.gif"]
 
     @Test("fuzz crashes: a MakerNote whose binary plist holds a set (Foundation's parser crashed) decodes or is refused, never crashes")
     func fuzzCrashFiles() throws {
@@ -65,6 +65,10 @@ struct CorruptSampleTests {
         #expect(throws: (any Error).self) {
             try MovieRewriter.rewrite(movie, source: exhausted, edits: MovieEdits(stillImageTime: StillImagePlacement(seconds: 0.5)), shiftLimit: 1 << 20)
         }
+        // A GIF frame claiming 65535×65535 on a 2×2 screen (its decoder reserved 4 GB for it): the
+        // structure reads, the frame as it claims; FuzzSeedTests decode it through the gif target.
+        let gif = try GIFStructure([UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[5]))), path: "gif")
+        #expect(gif.frames.count == 2 && gif.frames[1].width == 65535 && (gif.width, gif.height) == (2, 2))
         // A top-level box whose 64-bit size plus its offset overflowed (Box.end trapped).
         let heif = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[1])))
         let file = MediaFile.inspect(source: MemorySource(heif), path: "heif")
