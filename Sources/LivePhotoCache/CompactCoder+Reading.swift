@@ -109,6 +109,7 @@ extension CompactCoder {
             facts.motionMovie = try optional(movie)
             facts.movie = try optional(movie)
             facts.capture = try optional(capture)
+            facts.archive = try optional(string)
             return facts
         }
 

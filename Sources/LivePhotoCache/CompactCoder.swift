@@ -97,6 +97,7 @@ enum CompactCoder {
             optional(facts.motionMovie, movie)
             optional(facts.movie, movie)
             optional(facts.capture, capture)
+            optional(facts.archive, string)
             // Thumbnails are kept in columns of their own, never with the facts.
         }
 

@@ -29,9 +29,62 @@ public struct Checker {
 
     /// Reads every file discovery found (the facts `lpcheck scan` records).
     public func scan(_ discovery: Discovery.Result) -> ScanResult {
-        ScanResult(roots: roots, files: Self.inspect(discovery.files, options: inspectOptions, jobs: readJobs ?? jobs, progress: progress, store: store,
-                                                     stamps: discovery.stamps.count == discovery.files.count ? discovery.stamps : nil, remote: remote),
-                   hidden: discovery.hidden, problems: discovery.problems)
+        let files = Self.inspect(discovery.files, options: inspectOptions, jobs: readJobs ?? jobs, progress: progress, store: store,
+                                 stamps: discovery.stamps.count == discovery.files.count ? discovery.stamps : nil, remote: remote)
+        return ScanResult(roots: roots, files: Self.expandingArchives(files, options: inspectOptions, remote: remote), hidden: discovery.hidden, problems: discovery.problems)
+    }
+
+    /// Every `.livp` followed by its members, each stored member read in place through a window
+    /// of the archive as a file of its own (`ARCHIVE:MEMBER`, `archive` set), so that they pair,
+    /// are checked and reported as loose files are. What cannot be read (an archive the zip
+    /// reader refuses, a compressed or encrypted member, an archive in object storage) is the
+    /// archive's error, with the offset.
+    public static func expandingArchives(_ files: [FileFacts], options: InspectOptions, remote: (any RemoteFiles)?) -> [FileFacts] {
+        guard files.contains(where: { $0.format == .zip }) else { return files }
+        var expanded: [FileFacts] = []
+        expanded.reserveCapacity(files.count + 2)
+        for var facts in files {
+            guard facts.format == .zip, facts.error == nil else {
+                expanded.append(facts)
+                continue
+            }
+            if let remote, remote.holds(facts.path) {
+                facts.error = ParseError(.unsupported, "a .livp in object storage: its members are not read yet (copy it to a local folder)", offset: 0)
+                expanded.append(facts)
+                continue
+            }
+            do {
+                let source = try FileSource(path: facts.path)
+                let archive = try ZipArchive(source: source, path: facts.path)
+                var members: [FileFacts] = []
+                var unread: [String] = []
+                for member in archive.members {
+                    guard member.readable else {
+                        unread.append("\(member.name) (\(member.encrypted ? "encrypted" : "compressed, method \(member.method)"))")
+                        if facts.error == nil {
+                            facts.error = ParseError(.unsupported, "", offset: Int64(member.localHeaderOffset))
+                        }
+                        continue
+                    }
+                    var read = FileFacts(MediaFile.inspect(source: WindowSource(source, range: member.data), path: facts.path + ":" + member.name, options: options))
+                    read.archive = facts.path
+                    members.append(read)
+                }
+                if !unread.isEmpty {
+                    // A .livp's members are stored (iCloud writes them so): nothing here inflates.
+                    facts.error?.message = "not read: " + unread.joined(separator: ", ") + "; lpcheck reads a .livp's stored members in place and inflates none"
+                }
+                expanded.append(facts)
+                expanded += members
+            } catch let error as ParseError {
+                facts.error = error
+                expanded.append(facts)
+            } catch {
+                facts.error = ParseError(.io, "\(error)", offset: 0)
+                expanded.append(facts)
+            }
+        }
+        return expanded
     }
 
     /// What `check` reads of each file.
@@ -91,6 +144,11 @@ public struct Checker {
         var kept = 0
         var sidecars: [FileFacts] = []
         for index in facts.indices {
+            // A .livp read whole: its members are the files; the archive itself is no item.
+            if facts[index].format == .zip && facts[index].error == nil {
+                leftOut.append(LeftOutFile(path: facts[index].path, reason: "a .livp archive: its members are checked in place, as ARCHIVE:MEMBER"))
+                continue
+            }
             guard Self.keepAsMedia(&facts[index]) else {
                 if Sidecars.isSidecar(facts[index]) {
                     sidecars.append(facts[index])

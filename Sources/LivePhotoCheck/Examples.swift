@@ -196,6 +196,7 @@ public enum Example {
         movie.brand = "mp42"
         movie.durationSeconds = 1.5
         facts.motionMovie = movie
+        facts.archive = "shots/IMG_0001.livp"
         let capture = CaptureFacts()
         capture.time = CaptureTime(source: CaptureTime.exifSource(subSeconds: true, zone: true), clock: 1_760_312_174.753, offset: 46_800)
         capture.headerTime = 1_760_265_374

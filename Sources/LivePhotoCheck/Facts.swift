@@ -47,6 +47,10 @@ public struct FileFacts: Sendable, Codable {
         /// When, where, on which device and how shown, as the file says (stills and movies);
         /// an object of its own already, so held as it is.
         public var capture: CaptureFacts? = nil
+
+        /// The `.livp` (zip) archive the file is a member of, read in place: its path is then
+        /// `ARCHIVE:MEMBER`.
+        public var archive: String? = nil
     }
 
     /// The fields, in one object that copies share until one of them changes (copy on write):

@@ -105,6 +105,13 @@ public struct CheckItem: Sendable {
         get { relations?.hardLink ?? false }
         set { relate { $0.hardLink = newValue } }
     }
+    /// The `.livp` archive whose members the item's files are, when they all are one's.
+    public var archive: String? {
+        let archives = files.map(\.archive)
+        guard let first = archives.first, let archive = first, archives.allSatisfy({ $0 == archive }) else { return nil }
+        return archive
+    }
+
     /// The item this one is another rendition of (kind `variant`, or a pair that is an edit or
     /// re-export of another pair).
     public var variantOf: ItemReference? {

@@ -10,6 +10,8 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
     case webp = "WebP"
     case quickTime = "QuickTime"
     case mp4 = "MP4"
+    /// A zip archive: a `.livp` (a Live Photo's still and movie, stored), read for its members.
+    case zip = "ZIP"
     case unknown
 
     /// The formats a file-name extension (lower case) promises: the one table of media
@@ -18,6 +20,7 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
         "jpg": [.jpeg], "jpeg": [.jpeg], "jpe": [.jpeg], "heic": [.heic, .heif], "heif": [.heic, .heif], "hif": [.heic, .heif],
         "avif": [.avif], "png": [.png], "gif": [.gif], "tif": [.tiff], "tiff": [.tiff], "webp": [.webp],
         "mov": [.quickTime], "qt": [.quickTime], "mp4": [.mp4, .quickTime], "m4v": [.mp4, .quickTime],
+        "livp": [.zip],
     ]
 
     /// The formats an extension (lower case) promises, as `byExtension` says: looked up by its
@@ -42,7 +45,7 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
     })
 
     public var isMovie: Bool { self == .quickTime || self == .mp4 }
-    public var isStill: Bool { !isMovie && self != .unknown }
+    public var isStill: Bool { !isMovie && self != .unknown && self != .zip }
     public var isHEIFFamily: Bool { self == .heic || self == .heif || self == .avif }
 
     static let heicBrands: [FourCC] = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
@@ -76,6 +79,7 @@ public enum FileFormat: String, Sendable, Codable, CaseIterable {
         let first = word(0)
         if first == FourCC(0x8950_4E47), word(4) == FourCC(0x0D0A_1A0A) { return .png }
         if first == "GIF8" { return .gif }
+        if first == FourCC(0x504B_0304) { return .zip }
         if first == FourCC(0x4949_2A00) || first == FourCC(0x4D4D_002A) { return .tiff }
         if first == "RIFF", word(8) == "WEBP" { return .webp }
         guard let size = first?.value, let type = word(4) else { return .unknown }

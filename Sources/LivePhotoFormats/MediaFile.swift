@@ -224,6 +224,8 @@ public struct MediaFile: Sendable {
     public var identity: FileIdentity?
     /// What a `.json` or `.xmp` sidecar states of its media file's capture time.
     public var sidecarDate: SidecarDate? = nil
+    /// A zip's members (a `.livp`): what is in it and where, none read here.
+    public var archive: ZipArchive? = nil
 
     public var kind: Kind {
         if error != nil && still == nil && movie == nil { return format.isMovie ? .movie : format.isStill ? .still : .unknown }
@@ -271,6 +273,8 @@ public struct MediaFile: Sendable {
                 file.movie = try Movie.read(from: source, options: options)
             case .jpeg, .heic, .heif, .avif, .png:
                 file.still = try Still.read(from: source, format: file.format, options: options)
+            case .zip:
+                file.archive = try ZipArchive(source: source, path: path)
             case .gif, .tiff, .webp:
                 file.still = Still(format: file.format, jpeg: nil, heif: nil, boxes: [], tiff: nil, exif: [], makerNote: nil, xmp: nil, motionPhoto: nil, warnings: [])
             case .unknown:
@@ -287,7 +291,7 @@ public struct MediaFile: Sendable {
         if let failure = source.readFailure {
             // A read failed (I/O, the network, a server's refusal) and a reader may have taken
             // that for damaged bytes: nothing read around it is the file's.
-            (file.format, file.still, file.movie, file.sidecarDate, file.error) = (.unknown, nil, nil, nil, failure)
+            (file.format, file.still, file.movie, file.sidecarDate, file.archive, file.error) = (.unknown, nil, nil, nil, nil, failure)
         }
         file.stats = source.stats
         return file

@@ -138,6 +138,7 @@ public enum CheckJSON: Sendable {
                 }
             }
             if item.identifierConflict { fields.field("identifierConflict", true) }
+            if let archive = item.archive { fields.field("archive", archive) }
             if let motionPhoto = item.embeddedMovieOf { fields.field("embeddedMovieOf", motionPhoto) }
             if item.carriers.stills + item.carriers.movies > item.fileCount {
                 fields.key("carriers")

@@ -48,7 +48,7 @@ public struct ScanRun {
         while start < files.count {
             let end = min(start + Self.batch, files.count)
             let facts = Checker.inspect(Array(files[start..<end]), options: checker.inspectOptions, jobs: jobs, progress: nil, remote: remote)
-            write(FactsRecords.files(facts))
+            write(FactsRecords.files(Checker.expandingArchives(facts, options: checker.inspectOptions, remote: remote)))
             start = end
         }
     }

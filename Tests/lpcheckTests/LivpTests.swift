@@ -1,0 +1,119 @@
+import Foundation
+import LivePhotoTestSupport
+import Testing
+
+/// `.livp` archives (a zip of a Live Photo's still and movie, stored, as iCloud.com hands one
+/// out) read by check, scan and dump in place: built here by Python's zipfile from the real
+/// IMG_3853 (HEIC) and train (JPEG) pairs, in both naming styles.
+@Suite(.serialized, .enabled(if: Locations.lpcheckBinary != nil && Locations.tool("python3") != nil, "needs lpcheck and python3"))
+struct LivpTests {
+    func lpcheck(_ arguments: [String]) throws -> ProcessResult {
+        try ProcessResult.run(try #require(Locations.lpcheckBinary).path, arguments, timeout: 300)
+    }
+
+    static let pairs = [("gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.HEIC", "gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV", "IMG_3853.livp", "IMG_3853.HEIC", "IMG_3853.MOV"),
+                        ("LycheeOrg__Lychee/train.jpg", "LycheeOrg__Lychee/train.mov", "train.livp", "train.JPG.jpeg", "train.JPG.mov")]
+
+    /// A folder of .livp archives, and beside it a folder of the same pairs loose.
+    func folders() throws -> (archives: URL, loose: URL) {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-livp-\(UUID().uuidString)")
+        let archives = root.appendingPathComponent("archives"), loose = root.appendingPathComponent("loose")
+        for folder in [archives, loose] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for (still, movie, archive, stillName, movieName) in Self.pairs {
+            let stillURL = try #require(SharedSamples.url(still)), movieURL = try #require(SharedSamples.url(movie))
+            let made = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED) as z:
+                z.write(sys.argv[2], sys.argv[3]); z.write(sys.argv[4], sys.argv[5])
+            """, archives.appendingPathComponent(archive).path, stillURL.path, stillName, movieURL.path, movieName])
+            #expect(made.status == 0, "\(made.stderr)")
+            try FileManager.default.copyItem(at: stillURL, to: loose.appendingPathComponent(stillName))
+            try FileManager.default.copyItem(at: movieURL, to: loose.appendingPathComponent(movieName))
+        }
+        return (archives, loose)
+    }
+
+    func report(_ arguments: [String]) throws -> [String: Any] {
+        let result = try lpcheck(arguments + ["--format", "json", "--fail-on", "never", "--no-progress"])
+        return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stderr)")
+    }
+
+    /// Each item's kind, files (names only), archive, findings and verdicts, by still name.
+    func items(_ report: [String: Any]) -> [String: String] {
+        var described: [String: String] = [:]
+        for item in report["items"] as? [[String: Any]] ?? [] {
+            let files = [item["still"], item["movie"]].compactMap { ($0 as? String).map { ($0 as NSString).lastPathComponent } }
+            let findings = (item["findings"] as? [[String: Any]] ?? []).map { "\($0["severity"] ?? "") \($0["rule"] ?? "")" }.sorted()
+            let verdicts = (item["verdicts"] as? [String: String] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            let name = files.first.map { $0.split(separator: ":").last.map(String.init) ?? $0 } ?? "?"
+            described[name] = "\(item["kind"] ?? "") \(findings) \(verdicts)"
+        }
+        return described
+    }
+
+    @Test("a folder of .livp archives checks as one pair each, named ARCHIVE:MEMBER with the archive on the item, with the findings and verdicts of the same pairs loose (photos: pass, no error or warning)")
+    func checkedAsPairs() throws {
+        let (archives, loose) = try folders()
+        defer { try? FileManager.default.removeItem(at: archives.deletingLastPathComponent()) }
+        let archived = try report(["check", archives.path])
+        let itemsList = archived["items"] as? [[String: Any]] ?? []
+        #expect(itemsList.count == 2)
+        for item in itemsList {
+            #expect(item["kind"] as? String == "pair")
+            let archive = try #require(item["archive"] as? String)
+            let paths = [item["still"], item["movie"]].compactMap { $0 as? String }
+            #expect(paths.count == 2 && paths.allSatisfy { $0.hasPrefix(archive + ":") }, "\(paths)")
+            #expect((item["verdicts"] as? [String: String])?["photos"] == "pass")
+            let severities = (item["findings"] as? [[String: Any]] ?? []).compactMap { $0["severity"] as? String }
+            #expect(!severities.contains("error") && !severities.contains("warning"), "\(item)")
+        }
+        #expect(items(archived) == items(try report(["check", loose.path])))
+        let leftOut = ((archived["summary"] as? [String: Any])?["leftOut"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
+        #expect(leftOut.count == 2 && leftOut.allSatisfy { $0.contains(".livp archive") })
+    }
+
+    @Test("dump shows both members of a .livp; scan then check --facts, and a second --cache run, give the same report as check")
+    func dumpScanCache() throws {
+        let (archives, _) = try folders()
+        defer { try? FileManager.default.removeItem(at: archives.deletingLastPathComponent()) }
+        let dump = try lpcheck(["dump", archives.appendingPathComponent("train.livp").path])
+        #expect(dump.status == 0 && dump.text.contains("train.livp:train.JPG.jpeg: still, JPEG") && dump.text.contains("train.livp:train.JPG.mov: movie, QuickTime"), "\(dump.text.prefix(400))")
+        let direct = items(try report(["check", archives.path]))
+        let records = archives.deletingLastPathComponent().appendingPathComponent("facts.ndjson")
+        let scan = try lpcheck(["scan", archives.path, "--output", records.path, "--no-progress"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(items(try report(["check", "--facts", records.path])) == direct)
+        let cache = archives.deletingLastPathComponent().appendingPathComponent("cache.sqlite")
+        #expect(items(try report(["check", archives.path, "--cache", cache.path])) == direct)
+        #expect(items(try report(["check", archives.path, "--cache", cache.path])) == direct)
+    }
+
+    @Test("a .livp lpcheck does not read is an unreadable item saying why and where: a compressed member, a member claiming past the end")
+    func unreadArchives() throws {
+        let (archives, _) = try folders()
+        defer { try? FileManager.default.removeItem(at: archives.deletingLastPathComponent()) }
+        let folder = archives.deletingLastPathComponent().appendingPathComponent("bad")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let made = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", """
+        import struct, sys, zipfile
+        folder, still, movie = sys.argv[1], sys.argv[2], sys.argv[3]
+        with zipfile.ZipFile(folder + '/deflated.livp', 'w', zipfile.ZIP_DEFLATED) as z:
+            z.write(still, 'IMG_1.JPG.jpeg'); z.write(movie, 'IMG_1.JPG.mov')
+        with zipfile.ZipFile(folder + '/huge.livp', 'w', zipfile.ZIP_STORED) as z:
+            z.write(still, 'IMG_2.JPG.jpeg'); z.write(movie, 'IMG_2.JPG.mov')
+        data = bytearray(open(folder + '/huge.livp', 'rb').read())
+        central = data.find(b'PK\\x01\\x02')
+        data[central + 20:central + 28] = struct.pack('<II', 0xFFFFFFF0, 0xFFFFFFF0)
+        data[18:26] = struct.pack('<II', 0xFFFFFFF0, 0xFFFFFFF0)
+        open(folder + '/huge.livp', 'wb').write(data)
+        """, folder.path, Locations.samples.appendingPathComponent("camera-pair.jpg").path, Locations.samples.appendingPathComponent("camera-pair.mov").path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let checked = try report(["check", folder.path])
+        let messages = (checked["items"] as? [[String: Any]] ?? []).flatMap { item in
+            (item["findings"] as? [[String: Any]] ?? []).map { "\(item["kind"] ?? "") \($0["rule"] ?? "") \($0["message"] ?? "")" }
+        }
+        #expect(messages.contains { $0.hasPrefix("unreadable unreadable-file") && $0.contains("IMG_1.JPG.jpeg") && $0.contains("compressed") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("unreadable unreadable-file") && $0.contains("IMG_2.JPG.jpeg") && $0.contains("past the archive") }, "\(messages)")
+    }
+}
