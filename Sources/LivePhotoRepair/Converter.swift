@@ -11,6 +11,12 @@ public enum ConversionTarget: String, Sendable, CaseIterable {
 
     /// The item kind each target converts from.
     public var source: ItemKind { self == .livePhoto ? .motionPhoto : .pair }
+
+    /// Whether the target converts `item`: a motion photo or a pair; a `.livp`'s pair is
+    /// unpacked by `live-photo` (a pair of loose files is one already).
+    public func converts(_ item: CheckItem) -> Bool {
+        item.kind == source || (self == .livePhoto && item.kind == .pair && item.archive != nil)
+    }
 }
 
 /// Plans conversions between motion photos and Live Photos as item plans, so they are written,
@@ -23,6 +29,7 @@ public enum Converter {
         var plan = ItemPlan(item: item)
         do {
             switch target {
+            case .livePhoto where item.archive != nil: try planUnpacking(&plan, folder: folder)
             case .livePhoto: try planLivePhoto(&plan, folder: folder, options: options, name: name)
             case .motionPhoto: try planMotionPhoto(&plan, folder: folder, options: options, name: name)
             }
@@ -93,37 +100,100 @@ public enum Converter {
         plan.losses = stillPatch.losses + moviePatch.losses
     }
 
+    /// Where an input's bytes are: its own file, or a window of the `.livp` it is a member of.
+    struct InputBytes {
+        /// The input's path (`ARCHIVE:MEMBER` for a member).
+        let path: String
+        /// The file on disk (the archive, for a member) and where the input starts in it.
+        let file: String
+        let base: Int64
+        let source: ByteSource
+        let window: Range<Int64>?
+
+        init(_ facts: FileFacts) throws {
+            path = facts.path
+            guard let archivePath = facts.archive else {
+                (file, base, source, window) = (facts.path, 0, try FileSource(path: facts.path), nil)
+                return
+            }
+            let archiveSource = try FileSource(path: archivePath)
+            let name = String(facts.path.dropFirst(archivePath.count + 1))
+            guard let member = try ZipArchive(source: archiveSource, path: archivePath).members.first(where: { $0.name == name && $0.readable }) else {
+                throw RepairProblem("\(archivePath) holds no stored member \(name) now")
+            }
+            (file, base, source, window) = (archivePath, member.data.lowerBound, WindowSource(archiveSource, range: member.data), member.data)
+        }
+
+        var ledger: LedgerInput { LedgerInput(path: file, window: window) }
+
+        /// The input's own name: a member's (iCloud's `IMG_3218.JPG.jpeg` as `IMG_3218.jpeg`,
+        /// the still's first extension dropped), else the path.
+        var name: String {
+            guard window != nil, let memberName = path.split(separator: ":").last.map(String.init) else { return path }
+            let inner = (memberName as NSString).deletingPathExtension
+            guard ["jpg", "jpeg", "heic", "heif"].contains((inner as NSString).pathExtension.lowercased()) else { return memberName }
+            return (inner as NSString).deletingPathExtension + "." + (memberName as NSString).pathExtension
+        }
+    }
+
+    /// A `.livp`'s pair as two loose files: each member's bytes copied as they are in the
+    /// archive, under its own name (the last part of it), nothing else written.
+    static func planUnpacking(_ plan: inout ItemPlan, folder: String) throws {
+        guard let archivePath = plan.item.archive else { throw RepairProblem("not a .livp's pair") }
+        let archive = try ZipArchive(source: try FileSource(path: archivePath), path: archivePath)
+        for facts in plan.item.files {
+            let name = String(facts.path.dropFirst(archivePath.count + 1))
+            guard let member = archive.members.first(where: { $0.name == name && $0.readable }) else {
+                throw RepairProblem("\(archivePath) holds no stored member \(name) now")
+            }
+            let output = folder + "/" + (name.split(separator: "/").last.map(String.init) ?? name)
+            var file = FilePlan(path: archivePath, destination: output, patch: FilePatch(pieces: [.copy(member.data)], notes: ["the member \(name), copied as it is"]),
+                                identity: nil, identifier: facts.contentIdentifier)
+            file.recordLedger([LedgerInput(path: archivePath, window: member.data)])
+            plan.files.append(file)
+        }
+        plan.reasons.append("unpacked from \(archivePath): its members' bytes, unchanged")
+    }
+
     static func planMotionPhoto(_ plan: inout ItemPlan, folder: String, options: RepairOptions, name: String?) throws {
         guard plan.item.kind == .pair, let stillFacts = plan.item.still, let movieFacts = plan.item.movie else { throw RepairProblem("not a Live Photo pair") }
-        let stillFile = MediaFile.inspect(path: stillFacts.path, options: .check)
-        let movieFile = MediaFile.inspect(path: movieFacts.path, options: .check)
+        let stillInput = try InputBytes(stillFacts), movieInput = try InputBytes(movieFacts)
+        let stillFile = MediaFile.inspect(source: stillInput.source, path: stillFacts.path, options: .check)
+        let movieFile = MediaFile.inspect(source: movieInput.source, path: movieFacts.path, options: .check)
         guard let still = stillFile.still, stillFile.error == nil else { throw RepairProblem("\(stillFacts.path): \(stillFile.error?.description ?? "not a still")") }
         guard let movie = movieFile.movie, movieFile.error == nil else { throw RepairProblem("\(movieFacts.path): \(movieFile.error?.description ?? "not a movie")") }
         guard still.motionPhoto == nil else { throw RepairProblem("\(stillFacts.path) is already a motion photo") }
         let moment = try Self.moment(forLivePhoto: movie, options: options)
         plan.reasons.append("presentation timestamp: \(moment.description)")
         let timestamp = Int64((moment.seconds * 1_000_000).rounded())
-        let source = try FileSource(path: stillFacts.path)
-        let movieSource = try FileSource(path: movieFacts.path)
-        let patch: FilePatch
+        let (source, movieSource) = (stillInput.source, movieInput.source)
+        var patch: FilePatch
         let destination: String
         switch still.format {
         case .jpeg:
             patch = try MotionPhotoWriter.motionPhotoJPEG(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp)
-            destination = folder + "/" + (name ?? baseName(stillFacts.path)) + ".MP.jpg"
+            destination = folder + "/" + (name ?? baseName(stillInput.name)) + ".MP.jpg"
         case .heic, .heif:
             patch = try MotionPhotoWriter.motionPhotoHEIC(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp)
-            destination = folder + "/" + (name ?? baseName(stillFacts.path)) + ".MP.heic"
+            destination = folder + "/" + (name ?? baseName(stillInput.name)) + ".MP.heic"
         default:
             throw RepairProblem("a \(still.format.rawValue) still does not convert to a motion photo (JPEG and HEIC do)")
         }
         if still.contentIdentifier != nil {
             plan.reasons.append("the still keeps its MakerNote identifier \(still.contentIdentifier ?? ""), so converting back restores the pair")
         }
-        var file = FilePlan(path: stillFacts.path, destination: destination, patch: patch, identity: try SafeFileWriter.Identity.of(stillFacts.path),
+        // Members of a .livp are read where they are in their archive.
+        patch = patch.copying(from: stillInput.file, base: stillInput.base)
+        patch.pieces = patch.pieces.map { piece in
+            if case .copyFile(let path, let range) = piece, path == movieFacts.path {
+                return .copyFile(movieInput.file, (range.lowerBound + movieInput.base)..<(range.upperBound + movieInput.base))
+            }
+            return piece
+        }
+        var file = FilePlan(path: stillInput.file, destination: destination, patch: patch, identity: try SafeFileWriter.Identity.of(stillInput.file),
                             identifier: still.contentIdentifier)
         file.motionPhotoTimestampUs = timestamp
-        file.recordLedger([LedgerInput(path: stillFacts.path), LedgerInput(path: movieFacts.path)])
+        file.recordLedger([stillInput.ledger, movieInput.ledger])
         plan.files = [file]
         plan.losses = patch.losses
     }

@@ -5,7 +5,9 @@ import LivePhotoFormats
 public struct LedgerInput: Sendable, Equatable {
     public var path: String
     public var part: Inventory.Part?
-    public init(path: String, part: Inventory.Part? = nil) { (self.path, self.part) = (path, part) }
+    /// The bytes of `path` that are the input (a `.livp`'s member), when not the whole file.
+    public var window: Range<Int64>?
+    public init(path: String, part: Inventory.Part? = nil, window: Range<Int64>? = nil) { (self.path, self.part, self.window) = (path, part, window) }
 }
 
 extension FilePlan {
@@ -17,7 +19,8 @@ extension FilePlan {
         do {
             var before = Inventory()
             for input in inputs {
-                let read = try Inventory.read(source: try FileSource(path: input.path), path: input.path)
+                let file = try FileSource(path: input.path)
+                let read = try Inventory.read(source: input.window.map { WindowSource(file, range: $0) } ?? file, path: input.path)
                 before = before.merging(input.part.map { read.only($0) } ?? read)
             }
             let after = try Inventory.read(source: PatchSource(patch, original: try FileSource(path: path)), path: destination)

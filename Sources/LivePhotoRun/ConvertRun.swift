@@ -28,7 +28,7 @@ public struct ConvertRun {
         let report = try settings.readableReport(paths)
         if !dryRun { try OutputFolder.make(output, io: io) }
         settings.removeLeftovers(report, folders: [output], dryRun: dryRun, json: json)
-        let items = report.items.filter { $0.kind == target.source }
+        let items = report.items.filter { target.converts($0) }
         let showProgress = progress != nil && items.count >= 50
         var results: [(plan: ItemPlan, outcome: ItemOutcome?)] = []
         // Same-named inputs from different folders would land on one output: the first keeps
@@ -55,7 +55,7 @@ public struct ConvertRun {
             io.output(Self.document(results, target: target, dryRun: dryRun, force: options.force, version: settings.version).serialized() + "\n")
         } else {
             let verb = dryRun ? "would convert" : "converted"
-            let kind = target == .livePhoto ? "motion photo(s)" : "Live Photo pair(s)"
+            let kind = target == .livePhoto ? "motion photo(s) and .livp pair(s)" : "Live Photo pair(s)"
             io.output("\(items.count) \(kind) found in \(report.fileCount) files: \(results.count - failed) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").\n")
             if unreadable > 0 { io.output("\(unreadable) file(s) not read (above): nothing converted from them.\n") }
             if dryRun { io.output("(dry run: nothing written)\n") }

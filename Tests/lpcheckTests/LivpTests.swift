@@ -89,6 +89,28 @@ struct LivpTests {
         #expect(items(try report(["check", archives.path, "--cache", cache.path])) == direct)
     }
 
+    @Test("convert --to live-photo unpacks each .livp into two files byte-identical to its members; --to motion-photo makes a motion photo from it directly, which passes every motion-photo rule")
+    func converted() throws {
+        let (archives, _) = try folders()
+        let root = archives.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let unpacked = root.appendingPathComponent("unpacked")
+        let convert = try lpcheck(["convert", archives.path, "--to", "live-photo", "--output", unpacked.path])
+        #expect(convert.status == 0, "\(convert.text)\(convert.stderr)")
+        for (still, movie, _, stillName, movieName) in Self.pairs {
+            for (source, name) in [(still, stillName), (movie, movieName)] {
+                let original = try Data(contentsOf: try #require(SharedSamples.url(source)))
+                #expect(try Data(contentsOf: unpacked.appendingPathComponent(name)) == original, "\(name)")
+            }
+        }
+        let motion = root.appendingPathComponent("motion")
+        let made = try lpcheck(["convert", archives.path, "--to", "motion-photo", "--output", motion.path])
+        #expect(made.status == 0, "\(made.text)\(made.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: motion.path)) ?? []).sorted() == ["IMG_3853.MP.heic", "train.MP.jpg"])
+        let check = try lpcheck(["check", motion.path, "--profile", "google-photos", "--fail-on", "info", "--no-progress"])
+        #expect(check.status == 0 && check.text.contains("2 motion-photo"), "\(check.text)")
+    }
+
     @Test("a .livp lpcheck does not read is an unreadable item saying why and where: a compressed member, a member claiming past the end")
     func unreadArchives() throws {
         let (archives, _) = try folders()
