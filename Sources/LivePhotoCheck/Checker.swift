@@ -35,10 +35,10 @@ public struct Checker {
     }
 
     /// Every `.livp` followed by its members, each stored member read in place through a window
-    /// of the archive as a file of its own (`ARCHIVE:MEMBER`, `archive` set), so that they pair,
-    /// are checked and reported as loose files are. What cannot be read (an archive the zip
-    /// reader refuses, a compressed or encrypted member, an archive in object storage) is the
-    /// archive's error, with the offset.
+    /// of the archive (local, or an object through `remote`) as a file of its own
+    /// (`ARCHIVE:MEMBER`, `archive` set), so that they pair, are checked and reported as loose
+    /// files are. What cannot be read (an archive the zip reader refuses, a compressed or
+    /// encrypted member, a read that failed) is the archive's error, with the offset.
     public static func expandingArchives(_ files: [FileFacts], options: InspectOptions, remote: (any RemoteFiles)?) -> [FileFacts] {
         guard files.contains(where: { $0.format == .zip }) else { return files }
         var expanded: [FileFacts] = []
@@ -48,13 +48,8 @@ public struct Checker {
                 expanded.append(facts)
                 continue
             }
-            if let remote, remote.holds(facts.path) {
-                facts.error = ParseError(.unsupported, "a .livp in object storage: its members are not read yet (copy it to a local folder)", offset: 0)
-                expanded.append(facts)
-                continue
-            }
             do {
-                let source = try FileSource(path: facts.path)
+                let source: ByteSource = if let remote, remote.holds(facts.path) { try remote.source(facts.path) } else { try FileSource(path: facts.path) }
                 let archive = try ZipArchive(source: source, path: facts.path)
                 var members: [FileFacts] = []
                 var unread: [String] = []

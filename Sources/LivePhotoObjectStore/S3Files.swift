@@ -110,6 +110,19 @@ public final class S3Files: @unchecked Sendable {
 
     /// Reads one object as `MediaFile.inspect` reads a file; what the store refused is the
     /// file's error, naming the object and the answer.
+    /// An object's bytes (`S3Source`, held to the listing's ETag and size).
+    public func source(_ path: String) throws -> ByteSource {
+        guard let (bucket, key) = Self.split(path), !key.isEmpty else { throw ParseError(.io, "not an object: s3://BUCKET/KEY", offset: 0) }
+        lock.lock()
+        let object = listed[path]
+        lock.unlock()
+        do {
+            return try S3Source(client: client, bucket: bucket, key: key, etag: object?.etag, listedSize: object?.size)
+        } catch let error as S3Error {
+            throw ParseError(.io, error.description, offset: 0)
+        }
+    }
+
     public func inspect(_ path: String, options: InspectOptions) -> MediaFile {
         guard let (bucket, key) = Self.split(path), !key.isEmpty else {
             return MediaFile.unopened(path, ParseError(.io, "not an object: s3://BUCKET/KEY", offset: 0))

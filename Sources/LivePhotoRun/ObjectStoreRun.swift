@@ -30,6 +30,7 @@ struct S3RemoteFiles: RemoteFiles {
     let files: S3Files
     func holds(_ path: String) -> Bool { S3Files.isS3(path) }
     func inspect(_ path: String, options: InspectOptions) -> MediaFile { files.inspect(path, options: options) }
+    func source(_ path: String) throws -> ByteSource { try files.source(path) }
     func identical(_ first: String, _ second: String) -> Bool { files.identical(first, second) }
     func identical(_ movie: String, to range: Range<Int64>, of container: String) -> Bool { files.identical(movie, to: range, of: container) }
 }

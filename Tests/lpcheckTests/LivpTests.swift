@@ -15,7 +15,9 @@ struct LivpTests {
                         ("LycheeOrg__Lychee/train.jpg", "LycheeOrg__Lychee/train.mov", "train.livp", "train.JPG.jpeg", "train.JPG.mov")]
 
     /// A folder of .livp archives, and beside it a folder of the same pairs loose.
-    func folders() throws -> (archives: URL, loose: URL) {
+    func folders() throws -> (archives: URL, loose: URL) { try Self.folders() }
+
+    static func folders() throws -> (archives: URL, loose: URL) {
         try Locations.require(Locations.hasSharedSamples, "../shared/samples")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-livp-\(UUID().uuidString)")
         let archives = root.appendingPathComponent("archives"), loose = root.appendingPathComponent("loose")
@@ -109,6 +111,19 @@ struct LivpTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: motion.path)) ?? []).sorted() == ["IMG_3853.MP.heic", "train.MP.jpg"])
         let check = try lpcheck(["check", motion.path, "--profile", "google-photos", "--fail-on", "info", "--no-progress"])
         #expect(check.status == 0 && check.text.contains("2 motion-photo"), "\(check.text)")
+    }
+
+    @Test("in object storage: check s3://BUCKET/PREFIX of the archives gives the local report, members read through ranged GETs of each archive", .enabled(if: S3Fixture.available, "needs moto (PyPI)"))
+    func objectStorage() throws {
+        let (archives, _) = try folders()
+        defer { try? FileManager.default.removeItem(at: archives.deletingLastPathComponent()) }
+        let fixture = try S3Fixture(uploads: [(archives.path, "livp")])
+        let remote = try ProcessResult.run(try #require(Locations.lpcheckBinary).path, ["check", "s3://\(fixture.bucket)/livp", "--format", "json", "--fail-on", "never",
+                                                                                          "--endpoint-url", fixture.endpoint], environment: fixture.environment(secret: nil), timeout: 300)
+        #expect(remote.status == 0, "\(remote.stderr)")
+        let local = try lpcheck(["check", archives.path, "--format", "json", "--fail-on", "never"])
+        #expect(fixture.original(remote.text) == local.text.replacingOccurrences(of: archives.path, with: "s3://\(fixture.bucket)/livp"))
+        #expect(remote.text.contains(":IMG_3853.HEIC"))
     }
 
     @Test("a .livp lpcheck does not read is an unreadable item saying why and where: a compressed member, a member claiming past the end")
