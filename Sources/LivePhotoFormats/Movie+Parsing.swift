@@ -226,7 +226,7 @@ struct MovieParser {
             defer { position += 1 }
             switch box.type {
             case "stsd":
-                let descriptions = try SampleDescriptionBox(parsing: &walk.payload)
+                let descriptions = try SampleDescriptionBox(parsing: &walk.payload, keepingConfiguration: chunkTables)
                 track.sampleDescriptions = descriptions.descriptions
                 if descriptions.descriptions.count != Int(descriptions.declaredCount) {
                     warnings.append(walk.payload.error(.invalidValue, "stsd declares \(descriptions.declaredCount) entries but holds \(descriptions.descriptions.count)"))

@@ -6,7 +6,11 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
     public var declaredCount: UInt32
     public var descriptions: [SampleDescription]
 
-    public init(parsing reader: inout ByteReader) throws {
+    public init(parsing reader: inout ByteReader) throws { try self.init(parsing: &reader, keepingConfiguration: true) }
+
+    /// `keepingConfiguration`: a video entry's `configuration` payloads are kept (a still made
+    /// from a sample needs them; `check`, which reads no sample, leaves them).
+    public init(parsing reader: inout ByteReader, keepingConfiguration: Bool) throws {
         _ = try FullBoxHeader(&reader)
         declaredCount = try reader.u32()
         descriptions = []
@@ -41,7 +45,7 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
                 var children = BoxIterator(try walk.payload.rest())
                 while let (child, payload) = try children.next() {
                     description.childTypes.append(child.type)
-                    if hasVideoFields, Self.keptConfiguration.contains(child.type), payload.remaining <= Self.maxConfigurationBytes,
+                    if keepingConfiguration, hasVideoFields, Self.keptConfiguration.contains(child.type), payload.remaining <= Self.maxConfigurationBytes,
                        !description.configuration.contains(where: { $0.type == child.type }) {
                         var whole = payload
                         description.configuration.append(SampleEntryChild(type: child.type, payload: Array(whole.restSlice())))
