@@ -58,6 +58,8 @@ public struct ItemEdits: Sendable {
     public var captureDate: CaptureDateEdit?
     /// Add the lock screen's keys to the movie (`make --profile wallpaper`).
     public var wallpaperKeys = false
+    /// Show only this window of the movie (make CLIP of a long clip); `moment` is in its time.
+    public var window: PresentationWindow?
 
     public init(identifier: String? = nil, moment: Moment? = nil, brand: Bool = false, captureDate: CaptureDateEdit? = nil) {
         self.identifier = identifier

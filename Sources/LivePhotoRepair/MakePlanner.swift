@@ -276,13 +276,25 @@ public enum MakePlanner {
 
     /// The plan: the movie through make's edits, the still made from `picture`. Rules run on
     /// the movie as it is, so the plan names what it brings in.
+    /// The window a long clip's movie shows: none when it lasts at most `longest` seconds (the
+    /// length `movie-too-long` allows), else `length` seconds (3: a camera's Live Photo) around
+    /// the moment, the moment in its middle where the clip allows. `length` 0 keeps it whole.
+    public static func window(duration: Double, moment: Double, length: Double, longest: Double) -> PresentationWindow? {
+        guard length > 0, duration > longest, duration > length else { return nil }
+        let start = min(max(0, moment - length / 2), duration - length)
+        return PresentationWindow(start: start, duration: length)
+    }
+
     public static func plan(clip: String, file: MediaFile, picture: StillPicture, tags: NewStillTags, identifier: String, moment: Moment,
-                            still: String, movie: String, wallpaper: Bool) -> ItemPlan {
+                            still: String, movie: String, wallpaper: Bool, window: PresentationWindow? = nil) -> ItemPlan {
         let facts = FileFacts(file)
         var item = CheckItem(kind: .movieOnly, movie: facts, pairedBy: .name)
         item.findings = PlanWriter.fileFindings(item)
-        var edits = ItemEdits(identifier: identifier, moment: moment, brand: true)
+        var shown = moment
+        if let window { shown.seconds = moment.seconds - window.start }
+        var edits = ItemEdits(identifier: identifier, moment: shown, brand: true)
         edits.wallpaperKeys = wallpaper
+        edits.window = window
         var plan = PlanWriter.plan(item, edits: edits, acting: [], destinations: [clip: movie])
         guard plan.problems.isEmpty else { return plan }
         do {

@@ -23,6 +23,8 @@ public struct MakeRun {
     /// make CLIP --to motion-photo: one `NAME.MP.heic`/`.MP.jpg`, converted from the pair made
     /// (staged under temporary names, never renamed into place).
     public var to = ConversionTarget.livePhoto
+    /// make CLIP: the seconds of a clip over 6 s the movie shows around the moment (0: all of it).
+    public var movieSeconds = 3.0
     /// Frames made (done, total) for a progress bar, and its end; nil shows none.
     public var progress: (@Sendable (Int, Int) -> Void)?
     public var finishProgress: (() -> Void)?
@@ -197,8 +199,13 @@ public struct MakeRun {
         }
         let chosen = identifier?.uppercased() ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
         let tags = MakePlanner.tags(movie, track: track, width: size.width, height: size.height, format: stillFormat)
+        let duration = movie.durationSeconds ?? 0
+        let window = MakePlanner.window(duration: duration, moment: moment.seconds, length: movieSeconds, longest: RuleContext().maxMovieSeconds)
         var plan = MakePlanner.plan(clip: clip, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
-                                  still: stillPath, movie: moviePath, wallpaper: profile == .wallpaper)
+                                  still: stillPath, movie: moviePath, wallpaper: profile == .wallpaper, window: window)
+        if let window {
+            plan.reasons.append("the clip lasts \(SecondsText.format(duration)) s: the movie shows \(SecondsText.format(window.duration)) s of it around the moment, from \(SecondsText.format(window.start)) s (Photos may trim or refuse a Live Photo movie over \(SecondsText.format(RuleContext().maxMovieSeconds)) s; every sample is kept; --movie-seconds 0 shows it all)")
+        }
         plan.reasons += reasons
         if made == nil, stillFormat == .jpeg { plan.reasons += MakePlanner.jpegLosses(frame.description) }
         plan.reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")

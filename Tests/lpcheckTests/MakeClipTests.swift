@@ -295,12 +295,18 @@ struct MakeClipTests {
         #expect(try exif("BitsPerSample", work.appendingPathComponent("jpeg/deep.JPG")) == "8")
     }
 
-    @Test("every movie in ../shared/samples/movies makes a pair (the hev1 one is refused with its reason) whose only findings are the warnings its source movie has as a Live Photo movie (a 10 s movie is long, a variable-rate one irregular): make brings in none")
+    @Test("every movie in ../shared/samples/movies makes a pair (the hev1 one is refused with its reason): a clip over 6 s shows 3 s around the moment (ffprobe), and the only finding left is irregular-frame-durations where the shown frames' durations (ffprobe) are more than 3x apart; --movie-seconds 0 keeps a long clip whole, movie-too-long said")
     func everyMovie() throws {
         try Locations.require(Locations.hasSharedSamples, "../shared/samples")
         let folder = try #require(SharedSamples.url("movies"))
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".tsv") }.sorted()
         #expect(names.count >= 4)
+        /// ffprobe's duration of a movie and the durations of the frames it shows.
+        func timing(_ movie: URL) throws -> (duration: Double, frames: [Double]) {
+            let probe = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pkt_duration_time:format=duration", "-of", "csv=p=0", movie.path])
+            let values = probe.text.split(separator: "\n").compactMap { Double($0.split(separator: ",").first ?? "") }
+            return (values.last ?? 0, Array(values.dropLast()))
+        }
         for name in names {
             let out = try scratch()
             defer { try? FileManager.default.removeItem(at: out) }
@@ -311,21 +317,24 @@ struct MakeClipTests {
                 continue
             }
             #expect(made.status == 0, "\(name): \(made.text)\(made.stderr)")
-            // What the source's own timing calls for, worked out from ffprobe's duration and frame
-            // durations: over 6 s, movie-too-long; durations more than 3× apart, irregular-frame-durations.
-            let probe = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pkt_duration_time:format=duration", "-of", "csv=p=0", movie.path])
-            let values = probe.text.split(separator: "\n").compactMap { Double($0.split(separator: ",").first ?? "") }
-            let duration = values.last ?? 0
-            let frames = values.dropLast().dropLast()
-            let irregular = (frames.max() ?? 0) > 3 * (frames.filter { $0 > 0 }.min() ?? .infinity)
-            var expected: Set<String> = []
-            if duration > 6 { expected.insert("movie-too-long") }
-            if irregular { expected.insert("irregular-frame-durations") }
+            let movieName = try #require(contents(out).first { $0.hasSuffix(".MOV") } as String?)
+            let written = out.appendingPathComponent(movieName)
+            let source = try timing(movie), shown = try timing(written)
+            #expect(source.duration <= 6 ? abs(shown.duration - source.duration) < 0.05 : abs(shown.duration - 3) < 0.05, "\(name): \(source.duration) s shown as \(shown.duration) s")
+            let frames = shown.frames.dropLast().filter { $0 > 0 }
+            let irregular = (frames.max() ?? 0) > 3 * (frames.min() ?? .infinity)
             let check = try lpcheck(["check", out.path, "--fail-on", "info", "--format", "json", "--no-progress"])
             let report = try #require(try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any])
             let rules = Set(((report["items"] as? [[String: Any]]) ?? []).flatMap { ($0["findings"] as? [[String: Any]]) ?? [] }.compactMap { $0["rule"] as? String })
-            #expect(rules == expected, "\(name): \(rules), from the source's timing \(expected)")
+            #expect(rules == (irregular ? ["irregular-frame-durations"] : []), "\(name): \(rules), the shown frames irregular: \(irregular)")
         }
+        let gopro = try #require(names.first { $0.contains("gopro") })
+        let out = try scratch()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let whole = try lpcheck(["make", folder.appendingPathComponent(gopro).path, "-o", out.path, "--movie-seconds", "0"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let check = try lpcheck(["check", out.path, "--fail-on", "info", "--no-progress"])
+        #expect(check.text.contains("movie-too-long"), "\(check.text)")
     }
 
     @Test("an hev1 movie is refused with its reason; nothing is written")

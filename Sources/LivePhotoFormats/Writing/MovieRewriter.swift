@@ -12,6 +12,9 @@ public struct MovieEdits: Sendable {
     /// Add the keys iOS 17 cameras write for the lock screen (`live-photo.auto` 1,
     /// `live-photo.vitality-score` 1.0) where the movie has none of its own.
     public var wallpaperKeys = false
+    /// Show only this window of the movie (every track's edit list clipped, samples kept); the
+    /// still-image-time placement is then in the window's time.
+    public var window: PresentationWindow?
 
     public init(contentIdentifier: String? = nil, stillImageTime: StillImagePlacement? = nil, quickTimeBrand: Bool = false, captureDate: CaptureDateEdit? = nil) {
         self.contentIdentifier = contentIdentifier
@@ -20,7 +23,7 @@ public struct MovieEdits: Sendable {
         self.captureDate = captureDate
     }
 
-    public var isEmpty: Bool { contentIdentifier == nil && stillImageTime == nil && !quickTimeBrand && captureDate == nil && !wallpaperKeys }
+    public var isEmpty: Bool { contentIdentifier == nil && stillImageTime == nil && !quickTimeBrand && captureDate == nil && !wallpaperKeys && window == nil }
 }
 
 /// Where the still sits, and the value to store.
@@ -46,6 +49,28 @@ public enum MovieRewriter {
         let payload = try source.payload(of: moov, path: "moov")
         var children = try BoxIterator.all(payload).map { (box: $0.box, bytes: try raw($0.box, payload: $0.payload, header: payload)) }
         var notes: [String] = []
+
+        // A window: every track's edit list clipped to it, the durations what it shows.
+        var movieDuration = movie.duration
+        if let window = edits.window {
+            guard movie.timescale > 0 else { throw WriteError(.missingStructure, "the movie header has no timescale") }
+            let scale = Double(movie.timescale)
+            let start = UInt64(max(0, (window.start * scale).rounded())), length = UInt64(max(1, (window.duration * scale).rounded()))
+            let range = min(start, movie.duration)..<min(start + length, movie.duration)
+            guard !range.isEmpty else { throw WriteError(.inconsistentInput, "the window \(window.start) s + \(window.duration) s shows nothing of a \(movie.duration) tick movie") }
+            let paths = childPaths(children)
+            for index in children.indices where children[index].box.type == "trak" {
+                guard let track = movie.tracks.first(where: { $0.path == paths[index] }) else { continue }
+                let clipped = PresentationWindow.clipped(track, window: range, movieTimescale: movie.timescale)
+                children[index].bytes = try PresentationWindow.trak(children[index].bytes, headerSize: children[index].box.headerSize, edits: clipped, path: paths[index])
+            }
+            if let index = children.firstIndex(where: { $0.box.type == "mvhd" }) {
+                children[index].bytes = try PresentationWindow.durationSet(children[index].bytes, headerSize: children[index].box.headerSize, value: range.upperBound - range.lowerBound,
+                                                                           v0Offset: 16, v1Offset: 24, path: "moov/mvhd")
+            }
+            movieDuration = range.upperBound - range.lowerBound
+            notes.append("show \(SecondsText.format(Double(range.upperBound - range.lowerBound) / scale)) s of the movie from \(SecondsText.format(Double(range.lowerBound) / scale)) s: every track's edit list clipped to that window, its samples kept")
+        }
 
         // Tracks: drop old still-image-time tracks, add the new one after the last track.
         var newTrack: (build: (UInt64, Bool) -> [UInt8], id: UInt32)?
@@ -78,7 +103,7 @@ public enum MovieRewriter {
             let trackID = highest + 1
             let moment = UInt64(max(0, (placement.seconds * Double(movie.timescale)).rounded()))
             let spec = StillImageTimeTrackBuilder(
-                trackID: trackID, videoTrackID: video.id, timescale: movie.timescale, movieDuration: movie.duration,
+                trackID: trackID, videoTrackID: video.id, timescale: movie.timescale, movieDuration: movieDuration,
                 momentTicks: moment, value: placement.value, sampleEntry: reused?.entry, sample: reused?.sample)
             newTrack = ({ offset, wide in spec.build(sampleOffset: offset, co64: wide) }, trackID)
             notes.append("add still-image-time track \(trackID): value \(placement.value), one tick at \(SecondsText.format(Double(moment) / Double(movie.timescale))) s after an empty edit, cdsc → track \(video.id)")

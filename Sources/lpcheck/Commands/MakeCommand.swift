@@ -58,6 +58,9 @@ struct Make: ParsableCommand {
     @Option(help: "make CLIP: live-photo (default: a still and a movie) or motion-photo (one NAME.MP.heic or NAME.MP.jpg, converted from that pair as convert --to motion-photo does).")
     var to: ConversionTarget = .livePhoto
 
+    @Option(help: "make CLIP: a clip over 6 s (longer than Photos is known to keep) is shown for this many seconds around the moment, its samples kept (an edit list; default 3, as cameras record; 0 shows it all).")
+    var movieSeconds: Double = 3
+
     @Option(help: "make GIF: the colour transparent pixels are shown over, RRGGBB (default FFFFFF, white).")
     var background: String = "FFFFFF"
 
@@ -92,6 +95,7 @@ struct Make: ParsableCommand {
         guard background.count == 6, background.allSatisfy(\.isHexDigit) else { throw ValidationError("--background takes RRGGBB, six hexadecimal digits") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if let scale, !(1...64).contains(scale) { throw ValidationError("--scale takes 1 to 64") }
+        guard movieSeconds.isFinite, movieSeconds >= 0 else { throw ValidationError("--movie-seconds takes 0 or more seconds") }
         if inputs.count == 2, scale != nil || to != .livePhoto { throw ValidationError("--scale and --to are for make CLIP (one input)") }
         if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if profile == .googlePhotos { throw ValidationError("make writes Live Photos; for Google Photos, convert them: lpcheck convert DIR --to motion-photo") }
@@ -106,7 +110,7 @@ struct Make: ParsableCommand {
         (run.stillFormat, run.losslessStill) = (stillFormat, losslessStill)
         if let maxPixels { run.limits.maxPixels = maxPixels }
         if let maxFrames { run.maxFrames = maxFrames }
-        (run.gifScale, run.to, run.json) = (scale, to, format == .json)
+        (run.gifScale, run.to, run.json, run.movieSeconds) = (scale, to, format == .json, movieSeconds)
         // A bar on a terminal only, not for JSON, not under NO_COLOR.
         if !noProgress && format == .text && isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil {
             (run.progress, run.finishProgress) = (ProgressBar.frames, ProgressBar.finish)

@@ -1,0 +1,89 @@
+/// Shows only a window of a movie, keeping every sample: each track's edit list is clipped to
+/// the window (its empty edits and media edits cut where the window cuts them, shifted to start
+/// at 0), `tkhd` and `mvhd` durations set to what is shown. Players decode from the sync sample
+/// before the window's first frame, as they do for any edit list; nothing is re-encoded.
+public struct PresentationWindow: Sendable, Equatable {
+    /// In movie seconds.
+    public var start: Double
+    public var duration: Double
+
+    public init(start: Double, duration: Double) { (self.start, self.duration) = (start, duration) }
+
+    /// A track's edit list clipped to `window` (movie ticks): the track's own edits, or the
+    /// implicit one (its media from 0, for its duration); an empty edit of the whole window
+    /// when nothing of the track shows in it.
+    static func clipped(_ track: Track, window: Range<UInt64>, movieTimescale: UInt32) -> [Edit] {
+        let mediaScale = UInt64(max(1, track.mediaTimescale)), movieScale = UInt64(max(1, movieTimescale))
+        let edits = track.editList ?? [Edit(segmentDuration: track.mediaDuration.multipliedReportingOverflow(by: movieScale).partialValue / mediaScale, mediaTime: 0)]
+        var result: [Edit] = []
+        var position: UInt64 = 0
+        for edit in edits {
+            let (end, overflow) = position.addingReportingOverflow(edit.segmentDuration)
+            guard !overflow else { break }
+            let low = max(position, window.lowerBound), high = min(end, window.upperBound)
+            if low < high {
+                if edit.isEmpty {
+                    result.append(Edit(segmentDuration: high - low, mediaTime: -1))
+                } else {
+                    let rate = edit.rate == 0 ? 1 : edit.rate
+                    let skipped = Double(low - position) * Double(mediaScale) / Double(movieScale) * rate
+                    result.append(Edit(segmentDuration: high - low, mediaTime: edit.mediaTime + Int64(skipped.rounded(.down)), rate: edit.rate))
+                }
+            }
+            position = end
+        }
+        if result.isEmpty { result = [Edit(segmentDuration: window.upperBound - window.lowerBound, mediaTime: -1)] }
+        return result
+    }
+
+    /// An `edts` holding `edits` (version 1 `elst` when a value needs 64 bits).
+    static func editBox(_ edits: [Edit]) -> [UInt8] {
+        let wide = edits.contains { $0.segmentDuration > UInt64(UInt32.max) || $0.mediaTime > Int64(Int32.max) || $0.mediaTime < Int64(Int32.min) }
+        var payload = BoxWriter.u32(UInt32(edits.count))
+        for edit in edits {
+            let rate = Int32((edit.rate * 65_536).rounded())
+            payload += wide ? BoxWriter.u64(edit.segmentDuration) + BoxWriter.u64(UInt64(bitPattern: edit.mediaTime))
+                            : BoxWriter.u32(UInt32(edit.segmentDuration)) + BoxWriter.i32(Int32(edit.mediaTime))
+            payload += BoxWriter.i32(rate)
+        }
+        return BoxWriter.box("edts", BoxWriter.fullBox("elst", version: wide ? 1 : 0, payload))
+    }
+
+    /// A whole `trak`'s bytes with its `edts` replaced by `edits` (placed after `tkhd`) and its
+    /// `tkhd` duration set to what they show.
+    static func trak(_ bytes: [UInt8], headerSize: Int, edits: [Edit], path: String) throws -> [UInt8] {
+        var reader = ByteReader(bytes, base: 0, path: path)
+        try reader.skip(headerSize)
+        var body: [UInt8] = []
+        let shown = edits.reduce(UInt64(0)) { $0 + $1.segmentDuration }
+        var placed = false
+        for (box, _) in try BoxIterator.all(try reader.rest(path: path)) {
+            guard box.offset >= 0, box.end <= Int64(bytes.count) else { throw WriteError(.missingStructure, "\(path)/\(box.type) lies outside its track") }
+            let whole = Array(bytes[Int(box.offset)..<Int(box.end)])
+            switch box.type {
+            case "edts":
+                continue
+            case "tkhd":
+                body += try durationSet(whole, headerSize: box.headerSize, value: shown, v0Offset: 20, v1Offset: 28, path: path + "/tkhd")
+                body += editBox(edits)
+                placed = true
+            default:
+                body += whole
+            }
+        }
+        guard placed else { throw WriteError(.missingStructure, "\(path) has no tkhd") }
+        return BoxWriter.box("trak", body)
+    }
+
+    /// A header box (`tkhd`, `mvhd`) with its duration field set; the field keeps its width.
+    static func durationSet(_ box: [UInt8], headerSize: Int, value: UInt64, v0Offset: Int, v1Offset: Int, path: String) throws -> [UInt8] {
+        guard box.count > headerSize else { throw WriteError(.missingStructure, "\(path) is empty") }
+        let wide = box[headerSize] == 1
+        let at = headerSize + (wide ? v1Offset : v0Offset)
+        guard box.count >= at + (wide ? 8 : 4) else { throw WriteError(.missingStructure, "\(path) is too short for its duration") }
+        guard wide || value <= UInt64(UInt32.max) else { throw WriteError(.fieldOverflow, "\(path) (version 0) cannot hold a duration of \(value)") }
+        var result = box
+        result.replaceSubrange(at..<(at + (wide ? 8 : 4)), with: wide ? BoxWriter.u64(value) : BoxWriter.u32(UInt32(value)))
+        return result
+    }
+}
