@@ -52,25 +52,7 @@ public enum MovieRewriter {
 
         // A window: every track's edit list clipped to it, the durations what it shows.
         var movieDuration = movie.duration
-        if let window = edits.window {
-            guard movie.timescale > 0 else { throw WriteError(.missingStructure, "the movie header has no timescale") }
-            let scale = Double(movie.timescale)
-            let start = UInt64(max(0, (window.start * scale).rounded())), length = UInt64(max(1, (window.duration * scale).rounded()))
-            let range = min(start, movie.duration)..<min(start + length, movie.duration)
-            guard !range.isEmpty else { throw WriteError(.inconsistentInput, "the window \(window.start) s + \(window.duration) s shows nothing of a \(movie.duration) tick movie") }
-            let paths = childPaths(children)
-            for index in children.indices where children[index].box.type == "trak" {
-                guard let track = movie.tracks.first(where: { $0.path == paths[index] }) else { continue }
-                let clipped = PresentationWindow.clipped(track, window: range, movieTimescale: movie.timescale)
-                children[index].bytes = try PresentationWindow.trak(children[index].bytes, headerSize: children[index].box.headerSize, edits: clipped, path: paths[index])
-            }
-            if let index = children.firstIndex(where: { $0.box.type == "mvhd" }) {
-                children[index].bytes = try PresentationWindow.durationSet(children[index].bytes, headerSize: children[index].box.headerSize, value: range.upperBound - range.lowerBound,
-                                                                           v0Offset: 16, v1Offset: 24, path: "moov/mvhd")
-            }
-            movieDuration = range.upperBound - range.lowerBound
-            notes.append("show \(SecondsText.format(Double(range.upperBound - range.lowerBound) / scale)) s of the movie from \(SecondsText.format(Double(range.lowerBound) / scale)) s: every track's edit list clipped to that window, its samples kept")
-        }
+        if let window = edits.window { movieDuration = try window.apply(to: &children, movie: movie, notes: &notes) }
 
         // Tracks: drop old still-image-time tracks, add the new one after the last track.
         var newTrack: (build: (UInt64, Bool) -> [UInt8], id: UInt32)?

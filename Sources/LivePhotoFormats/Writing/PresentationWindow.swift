@@ -86,4 +86,26 @@ public struct PresentationWindow: Sendable, Equatable {
         result.replaceSubrange(at..<(at + (wide ? 8 : 4)), with: wide ? BoxWriter.u64(value) : BoxWriter.u32(UInt32(value)))
         return result
     }
+
+    /// `moov`'s children with every track's edit list clipped to the window and `mvhd`'s
+    /// duration set; returns the movie's new duration (ticks) and says what it did in `notes`.
+    func apply(to children: inout [(box: Box, bytes: [UInt8])], movie: Movie, notes: inout [String]) throws -> UInt64 {
+        guard movie.timescale > 0 else { throw WriteError(.missingStructure, "the movie header has no timescale") }
+        let scale = Double(movie.timescale)
+        let first = UInt64(max(0, (start * scale).rounded())), length = UInt64(max(1, (duration * scale).rounded()))
+        let range = min(first, movie.duration)..<min(first.addingReportingOverflow(length).partialValue, movie.duration)
+        guard !range.isEmpty else { throw WriteError(.inconsistentInput, "the window \(start) s + \(duration) s shows nothing of a \(movie.duration) tick movie") }
+        let paths = MovieRewriter.childPaths(children)
+        for index in children.indices where children[index].box.type == "trak" {
+            guard let track = movie.tracks.first(where: { $0.path == paths[index] }) else { continue }
+            let clipped = Self.clipped(track, window: range, movieTimescale: movie.timescale)
+            children[index].bytes = try Self.trak(children[index].bytes, headerSize: children[index].box.headerSize, edits: clipped, path: paths[index])
+        }
+        let shown = range.upperBound - range.lowerBound
+        if let index = children.firstIndex(where: { $0.box.type == "mvhd" }) {
+            children[index].bytes = try Self.durationSet(children[index].bytes, headerSize: children[index].box.headerSize, value: shown, v0Offset: 16, v1Offset: 24, path: "moov/mvhd")
+        }
+        notes.append("show \(SecondsText.format(Double(shown) / scale)) s of the movie from \(SecondsText.format(Double(range.lowerBound) / scale)) s: every track's edit list clipped to that window, its samples kept")
+        return shown
+    }
 }
