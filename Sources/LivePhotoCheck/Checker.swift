@@ -63,6 +63,10 @@ public struct Checker {
                     }
                     var read = FileFacts(MediaFile.inspect(source: WindowSource(source, range: member.data), path: facts.path + ":" + member.name, options: options))
                     read.archive = facts.path
+                    // No archive is opened inside another (no recursion on file structure).
+                    if read.format == .zip {
+                        read.error = ParseError(.unsupported, "an archive inside an archive: not read", offset: Int64(member.localHeaderOffset))
+                    }
                     members.append(read)
                 }
                 if !unread.isEmpty {
@@ -140,8 +144,8 @@ public struct Checker {
         var sidecars: [FileFacts] = []
         for index in facts.indices {
             // A .livp read whole: its members are the files; the archive itself is no item.
-            if facts[index].format == .zip && facts[index].error == nil {
-                leftOut.append(LeftOutFile(path: facts[index].path, reason: "a .livp archive: its members are checked in place, as ARCHIVE:MEMBER"))
+            if facts[index].format == .zip && facts[index].error == nil && facts[index].archive == nil {
+                leftOut.append(LeftOutFile(path: facts[index].path, reason: "a zip archive (.livp): its stored members are checked in place, as ARCHIVE:MEMBER"))
                 continue
             }
             guard Self.keepAsMedia(&facts[index]) else {

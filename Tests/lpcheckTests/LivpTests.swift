@@ -72,7 +72,7 @@ struct LivpTests {
         }
         #expect(items(archived) == items(try report(["check", loose.path])))
         let leftOut = ((archived["summary"] as? [String: Any])?["leftOut"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
-        #expect(leftOut.count == 2 && leftOut.allSatisfy { $0.contains(".livp archive") })
+        #expect(leftOut.count == 2 && leftOut.allSatisfy { $0.contains("zip archive (.livp)") })
     }
 
     @Test("dump shows both members of a .livp; scan then check --facts, and a second --cache run, give the same report as check")
@@ -126,7 +126,7 @@ struct LivpTests {
         #expect(remote.text.contains(":IMG_3853.HEIC"))
     }
 
-    @Test("a .livp lpcheck does not read is an unreadable item saying why and where: a compressed member, a member claiming past the end")
+    @Test("a .livp lpcheck does not read is an unreadable item saying why and where: a compressed member, a member claiming past the end, an archive inside an archive")
     func unreadArchives() throws {
         let (archives, _) = try folders()
         defer { try? FileManager.default.removeItem(at: archives.deletingLastPathComponent()) }
@@ -144,6 +144,8 @@ struct LivpTests {
         data[central + 20:central + 28] = struct.pack('<II', 0xFFFFFFF0, 0xFFFFFFF0)
         data[18:26] = struct.pack('<II', 0xFFFFFFF0, 0xFFFFFFF0)
         open(folder + '/huge.livp', 'wb').write(data)
+        with zipfile.ZipFile(folder + '/nested.livp', 'w', zipfile.ZIP_STORED) as z:
+            z.write(folder + '/huge.livp', 'inner.livp')
         """, folder.path, Locations.samples.appendingPathComponent("camera-pair.jpg").path, Locations.samples.appendingPathComponent("camera-pair.mov").path])
         #expect(made.status == 0, "\(made.stderr)")
         let checked = try report(["check", folder.path])
@@ -152,5 +154,7 @@ struct LivpTests {
         }
         #expect(messages.contains { $0.hasPrefix("unreadable unreadable-file") && $0.contains("IMG_1.JPG.jpeg") && $0.contains("compressed") }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("unreadable unreadable-file") && $0.contains("IMG_2.JPG.jpeg") && $0.contains("past the archive") }, "\(messages)")
+        // An archive inside one is named, never opened.
+        #expect(messages.contains { $0.hasPrefix("unreadable unreadable-file") && $0.contains("an archive inside an archive") }, "\(messages)")
     }
 }
