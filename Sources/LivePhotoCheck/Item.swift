@@ -158,7 +158,7 @@ public struct CheckItem: Sendable {
         set { relate { $0.unusableSidecarTimes = newValue } }
     }
     public var findings: [Finding] = []
-    /// Whether the item will work on each target that judges its kind (`Profile.swift`).
+    /// Whether the item will work on each target that judges its kind (`Targets/`).
     public var verdicts = Verdicts()
 
     public struct Carriers: Sendable, Equatable {

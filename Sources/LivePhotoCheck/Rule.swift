@@ -10,18 +10,9 @@ public enum RuleCategory: String, Sendable, CaseIterable, CustomStringConvertibl
 
     public var description: String { rawValue }
 
-    /// The targets a rule of this category judges unless it says otherwise: Live Photo rules
-    /// Photos and the wallpaper, motion-photo rules Google Photos, damage all three; agreement
-    /// between still and movie none (a library's concern, not a platform's).
-    var defaultTargets: Set<Target> {
-        switch self {
-        case .damage: return Set(Target.allCases)
-        case .identifier, .pairing, .structure, .timing, .stillImageTime: return [.photos, .wallpaper]
-        case .motionPhoto: return [.googlePhotos]
-        case .wallpaper: return [.wallpaper]
-        case .agreement: return []
-        }
-    }
+    /// The targets a rule of this category judges unless it says otherwise: those whose
+    /// declaration names the category (`Target.categories`).
+    var defaultTargets: Set<Target> { Set(Target.allCases.filter { $0.categories.contains(self) }) }
 }
 
 /// A rule's description: the stable identifier (it appears in reports, CI logs and
@@ -39,9 +30,18 @@ public struct RuleDescription: Sendable, Equatable {
     /// How sure the rule is, and what backs it (`Evidence.swift`).
     public var confidence: Confidence
     public var evidence: [Evidence]
-    /// The targets whose verdict the rule's errors decide (`Profile.swift`); none: the rule is
+    /// The targets whose verdict the rule's errors decide (`Targets/`); none: the rule is
     /// reported for every profile and decides no verdict.
     public var targets: Set<Target>
+
+    /// What backs the rule for a target whose verdict follows the reader (`Evidence.Backing`).
+    public var backing: Evidence.Backing { Evidence.backing(evidence) }
+
+    /// How sure the rule is for `target`'s verdict: its confidence, but at most medium for a
+    /// target whose verdict follows the reader when no code the reader runs backs the rule.
+    public func confidence(for target: Target) -> Confidence {
+        target.followsReader && backing != .reader && confidence == .high ? .medium : confidence
+    }
 
     /// Whether the rule finds damage to a file's bytes or structure: a writer does not write
     /// from such a file without `--force`.

@@ -41,6 +41,7 @@ public enum RuleRegistry {
         MotionPhotoDirectoryInvalid.self,
         MotionPhotoSizeSum.self,
         MotionPhotoMpvdMismatch.self,
+        MotionPhotoSamsungLayout.self,
         MotionPhotoTimestampUnspecified.self,
         MotionPhotoTimestampNegative.self,
         MotionPhotoVideoTracks.self,

@@ -8,26 +8,41 @@ public struct RuleRun: Sendable {
     let baseline: Baseline?
     /// Rules whose errors decide verdicts but which the report does not run (another profile's,
     /// or switched off by the configuration): run for the verdicts alone.
-    let unreported: [(rule: any Rule.Type, targets: UInt8, confidence: Confidence)]
-    /// The rules whose errors decide verdicts (an error by default, a target): their targets and
-    /// confidence. The configuration grades what fails the gate, not what a platform does.
-    let judging: [String: (targets: UInt8, confidence: Confidence)]
+    let unreported: [(rule: any Rule.Type, effect: VerdictEffect)]
+    /// The rules whose errors decide verdicts (an error by default, a target): the targets each
+    /// fails and those it makes uncertain. The configuration grades what fails the gate, not
+    /// what a platform does.
+    let judging: [String: VerdictEffect]
+    /// The targets that judge each kind of item, as bits (`Target.bit`).
+    let judgedKinds: [(kind: ItemKind, targets: UInt32)]
+
+    /// What an error of a rule does to verdicts: the targets it fails (its confidence for them
+    /// high or medium) and those it makes uncertain (low), as bits.
+    struct VerdictEffect {
+        var fails: UInt32 = 0
+        var uncertain: UInt32 = 0
+
+        init(_ description: RuleDescription) {
+            for target in description.targets {
+                if description.confidence(for: target) == .low { uncertain |= target.bit } else { fails |= target.bit }
+            }
+        }
+    }
 
     init(rules: [any Rule.Type], severity: (RuleDescription) -> Severity?, context: RuleContext, baseline: Baseline?) {
-        var active: [(rule: any Rule.Type, severity: Severity)] = [], unreported: [(rule: any Rule.Type, targets: UInt8, confidence: Confidence)] = []
-        var judging: [String: (targets: UInt8, confidence: Confidence)] = [:]
+        var active: [(rule: any Rule.Type, severity: Severity)] = [], unreported: [(rule: any Rule.Type, effect: VerdictEffect)] = []
+        var judging: [String: VerdictEffect] = [:]
         for rule in rules {
             let description = RuleRegistry.describe(rule)
             let judges = description.severity == .error && !description.targets.isEmpty
-            // Targets as bits: a set's hashing cost more than the rest of a verdict.
-            let targets = description.targets.reduce(UInt8(0)) { $0 | $1.bit }
-            if judges { judging[description.identifier] = (targets, description.confidence) }
+            if judges { judging[description.identifier] = VerdictEffect(description) }
             if let graded = severity(description) {
                 active.append((rule, graded))
             } else if judges {
-                unreported.append((rule, targets, description.confidence))
+                unreported.append((rule, VerdictEffect(description)))
             }
         }
+        judgedKinds = ItemKind.allCases.map { kind in (kind, Target.allCases.filter { $0.judges(kind) }.reduce(UInt32(0)) { $0 | $1.bit }) }
         (self.active, self.unreported, self.judging, self.context, self.baseline) = (active, unreported, judging, context, baseline)
     }
 
@@ -38,28 +53,22 @@ public struct RuleRun: Sendable {
     }
 
     /// The item's verdict for each target that judges its kind, from its findings (`findings`)
-    /// and the unreported rules: fail on an error of a rule of high or medium confidence,
-    /// uncertain on errors of low-confidence rules alone.
+    /// and the unreported rules: fail on an error of a rule of high or medium confidence for the
+    /// target, uncertain on errors of low confidence alone.
     public func verdicts(_ item: CheckItem, findings: [Finding]) -> Verdicts {
-        // Every target judges Live Photos or motion photos, never both: no collection is made
-        // for the targets of an item (this runs on every item of a check).
-        let judged: (Target, Target?)
-        switch item.kind {
-        case .pair, .stillOnly, .movieOnly: judged = (.photos, .wallpaper)
-        case .motionPhoto: judged = (.googlePhotos, nil)
-        default: return Verdicts()
+        // Bits, not collections: this runs on every item of a check.
+        var judged: UInt32 = 0
+        for entry in judgedKinds where entry.kind == item.kind { judged = entry.targets }
+        guard judged != 0 else { return Verdicts() }
+        var fails: UInt32 = 0, uncertain: UInt32 = 0
+        for finding in findings { if let effect = judging[finding.rule] { (fails, uncertain) = (fails | effect.fails, uncertain | effect.uncertain) } }
+        for (rule, effect) in unreported where (effect.fails | effect.uncertain) & judged & ~fails != 0 && rule.fires(item, context: context) {
+            (fails, uncertain) = (fails | effect.fails, uncertain | effect.uncertain)
         }
-        var worst: (Confidence?, Confidence?) = (nil, nil)
-        func note(_ targets: UInt8, _ confidence: Confidence) {
-            if targets & judged.0.bit != 0, worst.0.map({ confidence > $0 }) ?? true { worst.0 = confidence }
-            if let second = judged.1, targets & second.bit != 0, worst.1.map({ confidence > $0 }) ?? true { worst.1 = confidence }
-        }
-        for finding in findings { if let rule = judging[finding.rule] { note(rule.targets, rule.confidence) } }
-        for (rule, targets, confidence) in unreported where rule.fires(item, context: context) { note(targets, confidence) }
-        func verdict(_ confidence: Confidence?) -> Verdict { confidence.map { $0 == .low ? .uncertain : .fail } ?? .pass }
         var verdicts = Verdicts()
-        verdicts[judged.0] = verdict(worst.0)
-        if let second = judged.1 { verdicts[second] = verdict(worst.1) }
+        for target in Target.allCases where judged & target.bit != 0 {
+            verdicts[target] = fails & target.bit != 0 ? .fail : uncertain & target.bit != 0 ? .uncertain : .pass
+        }
         return verdicts
     }
 

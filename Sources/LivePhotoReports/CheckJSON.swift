@@ -174,9 +174,7 @@ public enum CheckJSON: Sendable {
     /// An item's verdicts by target (targets the item was not judged for are left out).
     static func write<Fields: JSONFields>(_ verdicts: Verdicts, to fields: inout Fields) {
         fields.object { fields in
-            if let photos = verdicts.photos { fields.field("photos", photos.rawValue) }
-            if let wallpaper = verdicts.wallpaper { fields.field("wallpaper", wallpaper.rawValue) }
-            if let google = verdicts.googlePhotos { fields.field("google-photos", google.rawValue) }
+            for target in Target.allCases { if let verdict = verdicts[target] { fields.field(target.rawValue, verdict.rawValue) } }
         }
     }
 
@@ -203,6 +201,11 @@ public enum CheckJSON: Sendable {
             ("category", .string(rule.category.rawValue)), ("autofixable", .bool(rule.autofixable)),
             ("rationale", .string(rule.rationale)), ("fix", .string(rule.fix)),
             ("confidence", .string(rule.confidence.rawValue)), ("evidence", evidence(rule.evidence)),
+            ("judges", .array(Target.allCases.filter { rule.targets.contains($0) }.map { target in
+                var fields: [(String, JSONValue)] = [("target", .string(target.rawValue)), ("confidence", .string(rule.confidence(for: target).rawValue))]
+                if target.followsReader { fields.append(("backing", .string(rule.backing.rawValue))) }
+                return .object(fields)
+            })),
         ])
     }
 

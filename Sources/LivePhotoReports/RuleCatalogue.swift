@@ -12,6 +12,7 @@ public enum RuleCatalogue {
             if details {
                 out += "    why: \(rule.rationale)\n    fix: \(rule.fix)\n    confidence: \(rule.confidence.rawValue)\n"
                 for source in rule.evidence { out += "    evidence (\(source.kind.rawValue)): \(source.citation)\n" }
+                if let judges = judges(rule) { out += "    judges: \(judges)\n" }
             }
         }
         return out
@@ -32,7 +33,30 @@ public enum RuleCatalogue {
             }
             out += "\n### \(rule.identifier)\n\n**\(rule.title)** — \(rule.severity.rawValue), confidence \(rule.confidence.rawValue)\(rule.autofixable ? ", fixed by `lpcheck repair`" : "").\n\n\(rule.rationale)\n\nFix: \(rule.fix)\n\nSources:\n\n"
             out += rule.evidence.map { "- \($0.kind.rawValue): \($0.citation)\n" }.joined()
+            if let judges = judges(rule) { out += "\nIts errors decide the verdict of: \(judges).\n" }
         }
         return out
+    }
+
+    /// The targets whose verdict the rule's errors decide, each with the rule's confidence for it
+    /// and, for a target whose verdict follows the platform's reader, what backs the rule.
+    static func judges(_ rule: RuleDescription) -> String? {
+        let targets = Target.allCases.filter { rule.targets.contains($0) }
+        guard !targets.isEmpty else { return nil }
+        return targets.map { target in
+            let confidence = rule.confidence(for: target).rawValue
+            guard target.followsReader else { return "\(target.rawValue) (\(confidence))" }
+            return "\(target.rawValue) (\(confidence), backed by \(backing(rule.backing)))"
+        }.joined(separator: ", ")
+    }
+
+    /// What backs a rule, in words.
+    static func backing(_ backing: Evidence.Backing) -> String {
+        switch backing {
+        case .reader: return "the reader: code the platform's reader runs, or the bytes themselves"
+        case .checker: return "the checker's letter, not the reader"
+        case .specification: return "the format page's letter, not the reader"
+        case .observation: return "measurements and reports, not the reader"
+        }
     }
 }

@@ -17,16 +17,16 @@ struct ProfileTests {
     @Test("verdicts: a JPEG camera-like pair passes Photos and is uncertain as a wallpaper (only a low-confidence rule fails); a pair without a movie identifier fails both")
     func verdicts() {
         let pair = Self.checked(Example.pair())
-        #expect(pair.verdicts.photos == .pass && pair.verdicts.wallpaper == .uncertain && pair.verdicts.googlePhotos == nil)
+        #expect(pair.verdicts[.photos] == .pass && pair.verdicts[.wallpaper] == .uncertain && pair.verdicts[.googlePhotos] == nil)
         // The wallpaper's rules are not reported for Photos, yet decide the wallpaper's verdict.
         #expect(pair.findings.isEmpty)
         let broken = Self.checked(Example.pair(movie: Example.movie(identifier: nil)))
-        #expect(broken.verdicts.photos == .fail && broken.verdicts.wallpaper == .fail)
+        #expect(broken.verdicts[.photos] == .fail && broken.verdicts[.wallpaper] == .fail)
         let heic = Self.checked(Example.pair(still: Example.still("IMG_0001.HEIC", format: .heic)))
-        #expect(heic.verdicts.wallpaper == .pass)
+        #expect(heic.verdicts[.wallpaper] == .pass)
         // A rule switched off in the configuration still decides the verdict: the platform does not read it.
         let off = Self.checked(Example.pair(movie: Example.movie(identifier: nil))) { $0.severities["movie-missing-identifier"] = .some(nil); $0.severities["identifier-mismatch"] = .some(nil) }
-        #expect(off.verdicts.photos == .fail && !off.findings.contains { $0.rule == "movie-missing-identifier" })
+        #expect(off.verdicts[.photos] == .fail && !off.findings.contains { $0.rule == "movie-missing-identifier" })
     }
 
     @Test("motion photos get a google-photos verdict, nothing else; plain stills none")
@@ -38,14 +38,14 @@ struct ProfileTests {
         // exactly those two rules' errors, and a fail.
         let errors = Set(motion.findings.filter { $0.severity == .error }.map(\.rule))
         #expect(errors == ["motion-photo-version", "motion-photo-video-tracks"], "\(errors)")
-        #expect(motion.verdicts.googlePhotos == .fail)
+        #expect(motion.verdicts[.googlePhotos] == .fail)
         // The same example with both made good (GCamera:MotionPhoto 1, one video track) passes.
         var whole = Example.motionPhotoItem(video: 1)
         whole.still?.motionPhoto?.cameraMotionPhoto = "1"
         let passing = Self.checked(whole)
-        #expect(passing.verdicts.googlePhotos == .pass, "\(passing.findings.map(\.rule))")
+        #expect(passing.verdicts[.googlePhotos] == .pass, "\(passing.findings.map(\.rule))")
         let missing = Self.checked(Example.motionPhotoItem { $0.videoFound = false })
-        #expect(missing.verdicts.googlePhotos == .fail, "\(missing.findings.map(\.rule))")
+        #expect(missing.verdicts[.googlePhotos] == .fail, "\(missing.findings.map(\.rule))")
         #expect(Self.checked(CheckItem(kind: .notLivePhoto, still: Example.still(identifier: nil))).verdicts.all.isEmpty)
     }
 

@@ -26,8 +26,29 @@ struct SharedSamplesCheckTests {
         #expect(item.pairedBy == .identifier)
         #expect(item.movie?.path.hasSuffix(movie) == true)
         #expect(item.findings.filter { $0.severity >= .warning }.isEmpty, "\(item.findings.map(\.message))")
-        #expect(item.verdicts.photos == .pass)
-        #expect(item.verdicts.googlePhotos == nil)
+        #expect(item.verdicts[.photos] == .pass)
+        #expect(item.verdicts[.googlePhotos] == nil)
+    }
+
+    /// The unmodified camera originals of ../shared/samples (README, PROVENANCE.tsv) and the
+    /// platform each is made for: the ground truth of what that platform plays. Left out: the
+    /// androidx files cut short by their authors (`*-shortened`), Lychee's deliberately broken
+    /// file, nom-exif's synthesized one and androidx's `sample_MP.heic` (no camera metadata).
+    static let cameraOriginals: [(file: String, platform: Target)] = [
+        ("LycheeOrg__Lychee/train.jpg", .photos), ("henteko__livephotoskit-react/test.JPG", .photos),
+        ("gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.HEIC", .photos), ("Bai-Mirror__pyheic_struct/apple.HEIC", .photos),
+        ("googleinterns__motion-photos-filereader/PXL_20200710_061629144.MP.jpg", .googlePhotos),
+        ("ente-io__motion_photos/motionphoto.heic", .googlePhotos), ("Bai-Mirror__pyheic_struct/samsung.heic", .googlePhotos),
+        ("immich-app__test-assets/samsung-one-ui-6.heic", .googlePhotos),
+    ]
+
+    @Test("every unmodified camera original passes its platform's verdict, with no finding above info", arguments: cameraOriginals.map(\.file))
+    func cameraOriginalsPass(_ name: String) throws {
+        let item = try item(name)
+        let platform = try #require(Self.cameraOriginals.first { $0.file == name }?.platform)
+        #expect(item.kind == (platform == .googlePhotos ? .motionPhoto : .pair))
+        #expect(item.verdicts[platform] == .pass, "\(item.findings.map(\.message))")
+        #expect(item.findings.filter { $0.severity > .info }.isEmpty, "\(item.findings.map { "\($0.rule): \($0.message)" })")
     }
 
     @Test("Apple files that are not Live Photos raise no error", arguments: [
@@ -53,7 +74,7 @@ struct SharedSamplesCheckTests {
         #expect(item.kind == .stillOnly)
         #expect(item.findings.contains { $0.rule == "movie-absent" })
         // A half of a Live Photo does not play as one.
-        #expect(item.verdicts.photos == .fail && item.verdicts.wallpaper == .fail)
+        #expect(item.verdicts[.photos] == .fail && item.verdicts[.wallpaper] == .fail)
     }
 
     @Test("the shared identifier, the broken motion photo and the truncated HEICs are reported")

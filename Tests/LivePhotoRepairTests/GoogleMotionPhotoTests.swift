@@ -288,7 +288,7 @@ struct GoogleMotionPhotoTests {
 
         // Pixel 3a XL: two mett tracks (Google's checker warns above one).
         let pixel = "googleinterns__motion-photos-filereader/PXL_20200710_061629144.MP.jpg"
-        #expect(try findings(pixel) == ["warning motion-photo-unusual-tracks"])
+        #expect(try findings(pixel) == ["info motion-photo-unusual-tracks"])
         let pixelBytes = try bytes(pixel)
         let movieLength = try #require(Self.xmpValues(pixelBytes, "Item:Length").last)
         let movie = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-pixel-\(UUID().uuidString).mp4")
@@ -300,7 +300,7 @@ struct GoogleMotionPhotoTests {
         // Pixel 4 XL (shortened by androidx): its aecDebug block lies between the image's EOI and
         // the movie, which Padding 0 does not count: image end + Padding + Length falls short.
         let aec = "androidx__media/pixel-motion-photo-shortened.jpg"
-        #expect(try findings(aec) == ["error motion-photo-size-sum", "warning motion-photo-unusual-tracks"])
+        #expect(try findings(aec) == ["error motion-photo-size-sum", "info motion-photo-unusual-tracks"])
         let aecBytes = try bytes(aec)
         let aecLength = try #require(Self.xmpValues(aecBytes, "Item:Length").last)
         let movieStart = aecBytes.count - Int(aecLength)
@@ -308,20 +308,29 @@ struct GoogleMotionPhotoTests {
         #expect(aecBytes[(eoi + 2)...].starts(with: Array("aecDebug".utf8)))
         #expect(Int64(eoi + 2) + (Self.xmpValues(aecBytes, "Item:Padding").first ?? 0) + aecLength != Int64(aecBytes.count))
 
-        // Samsung HEIC: the mpvd box holds the movie, the directory's Length (128) and Padding (67) describe something else.
+        // Samsung HEIC (S23 Ultra): the mpvd box holds the movie to the end of the file; the
+        // directory's Length (128) is the tail of the SEF records and Padding (67) is not the mpvd
+        // header. Samsung's layout: named as such, at info, and Google Photos' verdict is pass.
         let samsung = "Bai-Mirror__pyheic_struct/samsung.heic"
-        #expect(try findings(samsung) == ["error motion-photo-mpvd-mismatch", "warning motion-photo-locators-disagree"])
+        #expect(try findings(samsung) == ["info motion-photo-samsung-layout"])
+        #expect(try Self.verdicts(root.appendingPathComponent(samsung)) == ["google-photos": "pass"])
         let samsungBytes = try bytes(samsung)
         let mpvd = try #require(Self.topLevelBoxes(samsungBytes).first { $0.type == "mpvd" })
-        #expect(Self.xmpValues(samsungBytes, "Item:Length").last == 128 && mpvd.size - 8 != 128)
+        #expect(Self.xmpValues(samsungBytes, "Item:Length").last == 128 && mpvd.size - 8 != 128 && mpvd.start + mpvd.size == samsungBytes.count)
         #expect(Self.xmpValues(samsungBytes, "Item:Padding").first == 67)
+        // The last 128 bytes are SEF records (Samsung's index SEFH ... SEFT), not a movie.
+        let samsungTail = Array(samsungBytes.suffix(128))
+        #expect(samsungTail.suffix(4).elementsEqual(Array("SEFT".utf8)) && Self.find(Array("SEFH".utf8), in: samsungTail) != nil && Self.find(Array("ftyp".utf8), in: samsungTail) == nil)
 
-        // Samsung One UI 6 HEIC: the primary's Length is not 0, and 199 bytes (its SEF trailer) follow the mpvd box.
+        // Samsung One UI 6 HEIC: the primary's Length is not 0, and 199 bytes (its SEF records, in a sefd box) follow the mpvd box.
         let oneUI = "immich-app__test-assets/samsung-one-ui-6.heic"
-        #expect(try findings(oneUI) == ["error motion-photo-directory-invalid", "error motion-photo-mpvd-mismatch"])
+        #expect(try findings(oneUI) == ["info motion-photo-samsung-layout"])
+        #expect(try Self.verdicts(root.appendingPathComponent(oneUI)) == ["google-photos": "pass"])
         let oneUIBytes = try bytes(oneUI)
-        let oneUIMpvd = try #require(Self.topLevelBoxes(oneUIBytes).first { $0.type == "mpvd" })
+        let oneUIBoxes = Self.topLevelBoxes(oneUIBytes)
+        let oneUIMpvd = try #require(oneUIBoxes.first { $0.type == "mpvd" })
         #expect(Self.xmpValues(oneUIBytes, "Item:Length").first == 452_276 && oneUIMpvd.start + oneUIMpvd.size == oneUIBytes.count - 199)
+        #expect(oneUIBoxes.last?.type == "sefd" && oneUIBoxes.last?.size == 199)
 
         // Samsung JPEG (older): only the MicroVideo properties, and its SEF trailer after the movie.
         let galaxy = "androidx__media/ss-motion-photo-shortened.jpg"
@@ -332,6 +341,40 @@ struct GoogleMotionPhotoTests {
 
         // Google's own HEIC sample passes.
         #expect(try findings("androidx__media/sample_MP.heic") == [])
+    }
+
+    /// Where `needle` first occurs in `bytes`.
+    static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    @Test("Galaxy S22's motionphoto.heic passes Google Photos with Samsung's layout named; copies whose mpvd box is cut, or removed, fail by Google's reader")
+    func samsungOriginalAndItsCutCopies() throws {
+        let original = try #require(Locations.sharedSamples).appendingPathComponent("ente-io__motion_photos/motionphoto.heic")
+        #expect(try Self.findings(original) == ["info motion-photo-samsung-layout"])
+        #expect(try Self.verdicts(original) == ["google-photos": "pass"])
+        let check = try Scratch.lpcheck(["check", original.path, "--format", "json", "--fail-on", "never"])
+        #expect(check.text.contains("Google's checker rejects it") && check.text.contains("Samsung's layout (SM-S901U1)"), "\(check.text)")
+
+        let folder = try Scratch.folder("google-samsung")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = [UInt8](try Data(contentsOf: original))
+        let mpvd = try #require(Self.topLevelBoxes(bytes).first { $0.type == "mpvd" })
+        // The payload cut to 2,000,000 bytes, the box's size set to match: the box is whole, the movie is not.
+        var cut = Array(bytes.prefix(mpvd.start + 8 + 2_000_000))
+        let size = UInt32(8 + 2_000_000)
+        cut.replaceSubrange(mpvd.start..<(mpvd.start + 4), with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+        // The mpvd box gone altogether.
+        let removed = Array(bytes.prefix(mpvd.start))
+        for (name, crafted) in [("cut", cut), ("removed", removed)] {
+            let file = folder.appendingPathComponent("\(name).heic")
+            try Data(crafted).write(to: file)
+            #expect(try Self.verdicts(file) == ["google-photos": "fail"], "\(name)")
+            let errors = try Self.findings(file).filter { $0.hasPrefix("error") }
+            #expect(errors.contains("error motion-photo-video-missing"), "\(name): \(errors)")
+            #expect(!(try Self.findings(file)).contains("info motion-photo-samsung-layout"), "\(name)")
+        }
     }
 
     @Test("a Pixel motion photo whose XMP timestamp no longer matches its metadata track's primary frame gives motion-photo-metadata-track")
@@ -345,6 +388,6 @@ struct GoogleMotionPhotoTests {
         let crafted = folder.appendingPathComponent("PXL.MP.jpg")
         try Data(bytes).write(to: crafted)
         #expect(Self.xmpValues(bytes, ":MotionPhotoPresentationTimestampUs") == [5])
-        #expect(try Self.findings(crafted) == ["error motion-photo-metadata-track", "warning motion-photo-unusual-tracks"])
+        #expect(try Self.findings(crafted) == ["error motion-photo-metadata-track", "info motion-photo-unusual-tracks"])
     }
 }

@@ -4,17 +4,21 @@ import LivePhotoFormats
 enum MotionPhotoDirectoryInvalid: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-directory-invalid", title: "Motion photo directory is malformed", severity: .error, category: .motionPhoto,
-        confidence: .high, evidence: [.reference(Evidence.checker + " (CheckContainerMetadata)"), .specification(Evidence.motionPhotoFormat)],
-        rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckContainerMetadata) requires a Container:Directory of exactly 2 items, or 3 when one has Item:Semantic GainMap, in the order Primary, GainMap, MotionPhoto (semantics compared without case); Item:Mime image/jpeg, image/heic or image/avif for the images and video/mp4 for the movie; the primary's Item:Length absent or 0; the other items' Item:Length present and not negative; no negative Item:Padding; Container:Version, when given, 1. A directory it rejects is not a motion photo to Google's reader.",
+        confidence: .high, evidence: [.checker(Evidence.checker + " (CheckContainerMetadata)"), .specification(Evidence.motionPhotoFormat)],
+        rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckContainerMetadata) requires a Container:Directory of exactly 2 items, or 3 when one has Item:Semantic GainMap, in the order Primary, GainMap, MotionPhoto (semantics compared without case); Item:Mime image/jpeg, image/heic or image/avif for the images and video/mp4 for the movie; the primary's Item:Length absent or 0; the other items' Item:Length present and not negative; no negative Item:Padding; Container:Version, when given, 1. That is the checker's letter: Google's reader takes a JPEG's movie from the Item:Length of the item whose Item:Semantic is MotionPhoto and reads no directory in a HEIF file, so this rule decides the google-photos verdict at medium confidence. Samsung's HEIF layout is motion-photo-samsung-layout's.",
         fix: "Rewrite the directory as Motion Photo 1.0 lays it out (`lpcheck convert` writes one from a Live Photo).")
 
     static let imageMimes = ["image/jpeg", "image/heic", "image/avif"]
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
-        guard let still = item.still, let motion = still.motionPhoto, motion.source != .microVideo, motion.cameraMotionPhoto != nil else { return [] }
+        // Samsung's layout is motion-photo-samsung-layout's.
+        guard let still = item.still, let motion = still.motionPhoto, motion.source != .microVideo, motion.cameraMotionPhoto != nil,
+              MotionPhotoSamsungLayout.recognized(still) == nil else { return [] }
         let problems = self.problems(motion)
         guard !problems.isEmpty else { return [] }
-        return [finding("Google's checker rejects the Container:Directory: " + problems.joined(separator: "; ") + ".", still)]
+        let reader = still.format.isHEIFFamily && motion.mpvd != nil && motion.movieRange != nil
+            ? " Google's reader does not read the directory in a HEIF file: it takes the movie from the mpvd box." : ""
+        return [finding("Google's checker (CheckContainerMetadata) rejects the Container:Directory: " + problems.joined(separator: "; ") + "." + reader, still)]
     }
 
     static func problems(_ motion: MotionPhoto) -> [String] {

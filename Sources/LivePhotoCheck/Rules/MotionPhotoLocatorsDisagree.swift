@@ -11,7 +11,9 @@ enum MotionPhotoLocatorsDisagree: Rule {
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let still = item.still, let motion = still.motionPhoto, let locators = motion.locators, locators.count >= 2,
               let movie = motion.movieRange else { return [] }
-        let missing = locators.filter { !$0.found || $0.offset != movie.lowerBound }
+        // In Samsung's layout the directory describes the SEF records (motion-photo-samsung-layout).
+        let samsung = MotionPhotoSamsungLayout.recognized(still) != nil
+        let missing = locators.filter { (!$0.found || $0.offset != movie.lowerBound) && !(samsung && $0.name == .directory) }
         guard !missing.isEmpty else { return [] }
         let places = locators.map { locator in
             "\(locator.name) → \(locator.offset.map { "byte \($0)" } ?? "no byte of the file")" + (locator.found && locator.offset == movie.lowerBound ? " (the movie)" : locator.found ? " (a movie)" : " (no movie there)")

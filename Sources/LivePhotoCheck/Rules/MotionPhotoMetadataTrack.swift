@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoMetadataTrack: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-metadata-track", title: "Motion photo metadata track disagrees with the XMP", severity: .error, category: .motionPhoto,
-        confidence: .high, evidence: [.reference(Evidence.checker + " and video_metadata.h")],
+        confidence: .high, evidence: [.checker(Evidence.checker + " and video_metadata.h")],
         rationale: "A motion photo with a high-resolution video track has a metadata track (mett, application/motionphoto-image-meta) whose first sample scores frames (libmotionphoto, video_metadata.h). Google's checker (motion_photo_checker.cc, CheckVideoMetadata) requires that sample to decode, the primary image's frame time in it to equal GCamera:MotionPhotoPresentationTimestampUs (or to be -1 when the XMP gives none), and the high-resolution frame scores in ascending time.",
         fix: "Write the XMP timestamp the metadata track gives for the primary image (or the reverse), with the frame scores in time order.")
 

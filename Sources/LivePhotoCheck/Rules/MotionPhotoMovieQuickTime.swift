@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoMovieQuickTime: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-movie-quicktime", title: "Motion photo movie is QuickTime, not MP4", severity: .warning, category: .motionPhoto,
-        confidence: .medium, evidence: [.specification(Evidence.motionPhotoFormat + " (Item:Mime video/mp4)"), .reference(Evidence.checker)],
+        confidence: .medium, evidence: [.specification(Evidence.motionPhotoFormat + " (Item:Mime video/mp4)"), .checker(Evidence.checker)],
         rationale: "Motion Photo 1.0 embeds an MP4 (Item:Mime video/mp4): ISO brands, AAC audio, no Apple timed metadata. A Live Photo's QuickTime movie appended as it is (brand 'qt  ', often PCM audio and 'mebx' tracks) is labelled video/mp4 but is not one; players built for MP4 may refuse its audio or the whole movie.",
         fix: "Rewrite the movie as MP4 without re-encoding (`lpcheck convert --to motion-photo` does).")
 

@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoMpvdEmpty: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-mpvd-empty", title: "Motion photo mpvd box is empty", severity: .error, category: .motionPhoto,
-        confidence: .high, evidence: [.specification(Evidence.motionPhotoFormat), .reference(Evidence.checker)],
+        confidence: .high, evidence: [.reference(Evidence.readerHEIF), .specification(Evidence.motionPhotoFormat), .checker(Evidence.checker)],
         rationale: "A HEIC motion photo keeps its movie in a top-level mpvd box (Motion Photo 1.0, HEIC). An mpvd of size 0 (or only a header) holds no movie: the motion is gone while the XMP still announces it.",
         fix: "Re-export the motion photo from the original.")
 

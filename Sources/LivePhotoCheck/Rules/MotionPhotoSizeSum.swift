@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoSizeSum: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-size-sum", title: "Motion photo sizes do not add up", severity: .error, category: .motionPhoto,
-        confidence: .high, evidence: [.reference(Evidence.checker + " (CheckContainerMetadataAndSizes)"), .specification(Evidence.motionPhotoFormat)],
+        confidence: .high, evidence: [.checker(Evidence.checker + " (CheckContainerMetadataAndSizes)"), .specification(Evidence.motionPhotoFormat)],
         rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckContainerMetadataAndSizes) requires a JPEG's size to equal the image's size (up to its EOI, or a second JPEG's right after it) plus the primary's Item:Padding plus the movie's Item:Length. Vendor data between the image and the movie (Pixel's aecDebug block) must be counted in Padding, bytes after the movie must not be there.",
         fix: "Set the primary's Item:Padding to the bytes between the image and the movie and the movie's Item:Length to its size, with the movie last (`lpcheck convert` writes them so).")
 

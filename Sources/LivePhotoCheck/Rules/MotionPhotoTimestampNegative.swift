@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoTimestampNegative: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-timestamp-negative", title: "Motion photo timestamp is negative", severity: .error, category: .motionPhoto,
-        confidence: .high, evidence: [.reference(Evidence.checker), .specification(Evidence.motionPhotoFormat)],
+        confidence: .high, evidence: [.checker(Evidence.checker), .specification(Evidence.motionPhotoFormat)],
         rationale: "GCamera:MotionPhotoPresentationTimestampUs is a frame time in microseconds, or -1 for unspecified (Motion Photo 1.0). Any other negative value is neither; Google's checker (libmotionphoto, motion_photo_checker.cc) rejects every negative value.",
         fix: "Write the still's frame time, or -1.")
 

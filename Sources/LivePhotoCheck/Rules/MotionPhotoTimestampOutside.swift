@@ -13,7 +13,9 @@ enum MotionPhotoTimestampOutside: Rule {
               let movie = still.motionMovie, let first = movie.frames.first, let last = movie.frames.last else { return [] }
         let seconds = Double(timestamp) / 1_000_000
         guard seconds < first.start - 1e-6 || seconds >= last.end - 1e-6 else { return [] }
-        return [finding("The presentation timestamp \(timestamp) µs (\(SecondsText.format(seconds)) s) is on no frame: the movie's frames are shown from \(SecondsText.format(first.start)) s to \(SecondsText.format(last.end)) s.", still)]
+        let samsung = MotionPhotoSamsungLayout.recognized(still) != nil || still.motionPhoto?.samsungTrailer != nil
+            ? " Samsung's cameras are reported to write such times (an S22 Ultra: 2.99 s against frames to 2.93 s): in a file of Samsung's layout this is what the camera wrote, not damage." : ""
+        return [finding("The presentation timestamp \(timestamp) µs (\(SecondsText.format(seconds)) s) is on no frame: the movie's frames are shown from \(SecondsText.format(first.start)) s to \(SecondsText.format(last.end)) s." + samsung, still)]
     }
 
     static let examples: [RuleExample] = [

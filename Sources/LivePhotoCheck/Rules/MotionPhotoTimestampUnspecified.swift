@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoTimestampUnspecified: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-timestamp-unspecified", title: "Motion photo does not say which frame is the still", severity: .warning, category: .motionPhoto,
-        confidence: .medium, evidence: [.reference(Evidence.checker), .specification(Evidence.motionPhotoFormat + " (-1: unspecified)")],
+        confidence: .medium, evidence: [.checker(Evidence.checker), .specification(Evidence.motionPhotoFormat + " (-1: unspecified)")],
         rationale: "GCamera:MotionPhotoPresentationTimestampUs gives the movie frame the still was taken from. Google's checker (libmotionphoto, motion_photo_checker.cc) warns when it is missing and rejects every negative value, -1 included; the Motion Photo 1.0 format page allows -1 for 'unspecified'. Either way players guess the frame (the one just before the middle).",
         fix: "Write the still's frame time in microseconds (`lpcheck convert` takes it from the Live Photo's still-image-time).")
 

@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoVersion: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-version", title: "Motion photo flag or version is not 1", severity: .error, category: .motionPhoto,
-        confidence: .high, evidence: [.reference(Evidence.checker + " (CheckMotionPhotoCameraMetadata)"), .specification(Evidence.motionPhotoFormat)],
+        confidence: .high, evidence: [.checker(Evidence.checker + " (CheckMotionPhotoCameraMetadata)"), .specification(Evidence.motionPhotoFormat)],
         rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckMotionPhotoCameraMetadata) requires GCamera:MotionPhoto = 1 and GCamera:MotionPhotoVersion = 1 in the primary image's XMP; a file without them, or with other values, is not a Motion Photo 1.0 to Google's reader, whatever else finds its movie (an mpvd box, a Samsung trailer).",
         fix: "Set GCamera:MotionPhoto and GCamera:MotionPhotoVersion to 1 (`lpcheck convert` writes both).")
 

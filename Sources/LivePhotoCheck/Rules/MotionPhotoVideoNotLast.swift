@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoVideoNotLast: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-video-not-last", title: "Motion photo movie is not at the end of the file", severity: .warning, category: .motionPhoto,
-        confidence: .high, evidence: [.specification(Evidence.motionPhotoFormat), .reference(Evidence.checker)],
+        confidence: .high, evidence: [.specification(Evidence.motionPhotoFormat), .checker(Evidence.checker)],
         rationale: "Motion Photo 1.0 puts the MotionPhoto item last with no byte after it (in HEIC, the mpvd box last): readers count the movie from the end of the file. A Samsung SEF trailer after the movie is Samsung's own layout and not reported.",
         fix: "Remove the bytes after the movie (lpcheck convert writes motion photos with the movie last).")
 

@@ -4,7 +4,7 @@ import LivePhotoFormats
 enum MotionPhotoVideoTracks: Rule {
     static let description = RuleDescription(
         identifier: "motion-photo-video-tracks", title: "Motion photo movie lacks the tracks Google's reader needs", severity: .error, category: .motionPhoto,
-        confidence: .high, evidence: [.reference(Evidence.checker + " (CheckVideoTrackData)")],
+        confidence: .high, evidence: [.checker(Evidence.checker + " (CheckVideoTrackData)")],
         rationale: "Google's motion-photo checker (libmotionphoto, motion_photo_checker.cc, CheckVideoTrackData, with motion_photo_mp4_file_reader.cc) takes the first video track for the low-resolution one, which must be there, and a second video track for the high-resolution one, which needs a metadata track ('meta' handler, 'mett' entry of MIME type application/motionphoto-image-meta). A movie with one video track and no such metadata track (a converted Live Photo) passes.",
         fix: "Keep one video track, or give the second its motion-photo metadata track.")
 

@@ -5,6 +5,7 @@ import LivePhotoReports
 import LivePhotoRun
 
 extension Target: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
     public var defaultValueDescription: String { rawValue }
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
@@ -28,7 +29,8 @@ enum SharedHelp {
     static let baseline: ArgumentHelp = "An earlier JSON report: its findings are accepted, so only new ones fail (and repair leaves them alone)."
     static let failOn: ArgumentHelp = "Fail (exit 1) on findings at or above: error, warning, info, never. Default: the config's failOn, else error."
     static let expect: ArgumentHelp = "What every item should be, for gating a generator's output: live-photo or motion-photo. Any other item is an error (unexpected-item), with the reason. Default: the config's expect, else none."
-    static let profile: ArgumentHelp = "The target checked for: photos (default), wallpaper (adds the lock screen's requirements) or google-photos (Motion Photo 1.0 and Google's checker). Every item gets a verdict for each target that judges it. Default: the config's profile, else photos."
+    static let profile = ArgumentHelp("The target checked for: " + Target.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ")
+        + ". photos is the default; wallpaper adds the lock screen's requirements; google-photos reports motion-photo rules, its verdict following Google's reader. Every item gets a verdict for each target that judges it. Default: the config's profile, else photos.")
     static let endpointUrl = ArgumentHelp("For s3:// paths: an S3-compatible service's address (path-style: URL/BUCKET/KEY). Default: AWS S3 of the region. Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN) or ~/.aws/credentials (AWS_PROFILE).", valueName: "url")
     static let region: ArgumentHelp = "For s3:// paths: the region requests are signed for (default: AWS_REGION, AWS_DEFAULT_REGION, ~/.aws/config, else us-east-1)."
     static let timeout = ArgumentHelp("For s3:// paths: the whole seconds one try of a request may take, connecting to last byte (a deadline, not an idle limit); each request is tried 4 times at most.", valueName: "seconds")
