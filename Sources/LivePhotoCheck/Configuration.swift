@@ -107,7 +107,7 @@ public struct Configuration: Sendable {
             let key = try name(keyNode)
             switch key {
             case "profile":
-                guard let value = scalar(value).flatMap(Target.init(rawValue:)) else { throw Problem(description: "profile must be \(Target.names)") }
+                guard let value = scalar(value).flatMap(Target.init(rawValue:)) else { throw Problem(description: "profile must be \(Target.sentence)") }
                 configuration.profile = value
             case "expect":
                 guard let value = scalar(value).flatMap(Expectation.init(rawValue:)) else { throw Problem(description: "expect must be live-photo or motion-photo") }

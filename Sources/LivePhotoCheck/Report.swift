@@ -124,9 +124,7 @@ public struct ReportTotals: Sendable, Equatable {
         if countingKind { kinds[item.kind, default: 0] += 1 }
         files += item.fileCount
         bytesRead += (item.still?.bytesRead ?? 0) + (item.movie?.bytesRead ?? 0)
-        for (row, target) in Target.allCases.enumerated() {
-            if let verdict = item.verdicts[target], let column = Verdict.allCases.firstIndex(of: verdict) { verdicts[row * Verdict.allCases.count + column] += 1 }
-        }
+        item.verdicts.counting { row, column in verdicts[row * Verdict.allCases.count + column] += 1 }
         var worst: Severity?
         for finding in item.findings {
             if finding.baselined {

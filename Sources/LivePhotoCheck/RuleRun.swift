@@ -66,8 +66,9 @@ public struct RuleRun: Sendable {
             (fails, uncertain) = (fails | effect.fails, uncertain | effect.uncertain)
         }
         var verdicts = Verdicts()
-        for target in Target.allCases where judged & target.bit != 0 {
-            verdicts[target] = fails & target.bit != 0 ? .fail : uncertain & target.bit != 0 ? .uncertain : .pass
+        for index in 0..<Target.names.count {
+            let bit = UInt32(1) << UInt32(index)
+            if judged & bit != 0 { verdicts[slot: index] = fails & bit != 0 ? .fail : uncertain & bit != 0 ? .uncertain : .pass }
         }
         return verdicts
     }

@@ -174,7 +174,7 @@ public enum CheckJSON: Sendable {
     /// An item's verdicts by target (targets the item was not judged for are left out).
     static func write<Fields: JSONFields>(_ verdicts: Verdicts, to fields: inout Fields) {
         fields.object { fields in
-            for target in Target.allCases { if let verdict = verdicts[target] { fields.field(target.rawValue, verdict.rawValue) } }
+            verdicts.forEach { target, verdict in fields.field(target, verdict.rawValue) }
         }
     }
 

@@ -7,32 +7,49 @@
 /// HTML badges and the text summary follow from `allCases`; `Reports/check.schema.json` lists each
 /// target, and `TargetTests` fails when a target lacks a schema entry, a JSON field or a badge.
 public struct Target: Sendable, Hashable, CustomStringConvertible {
-    /// The name reports, `--profile` and the configuration use.
-    public let rawValue: String
-    /// What a pass means, for `rules` and `--help`.
-    public let summary: String
+    /// What a declaration says, held once: a target is copied on every item of a check, so it is
+    /// an index and one reference.
+    final class Declaration: Sendable {
+        let name: String, summary: String
+        let judgedKinds: [ItemKind]
+        let categories: Set<RuleCategory>
+        let reportsRule: @Sendable (RuleDescription) -> Bool
+        let followsReader: Bool
+
+        init(name: String, summary: String, judgedKinds: [ItemKind], categories: Set<RuleCategory>, reportsRule: @escaping @Sendable (RuleDescription) -> Bool, followsReader: Bool) {
+            (self.name, self.summary, self.judgedKinds, self.categories, self.reportsRule, self.followsReader) = (name, summary, judgedKinds, categories, reportsRule, followsReader)
+        }
+    }
+
     /// The target's place in `allCases`: its bit in sets of targets and its slot in `Verdicts`.
     let index: Int
-    /// The kinds of items that get a verdict for this target.
-    let judgedKinds: [ItemKind]
+    let declaration: Declaration
+
+    /// The name reports, `--profile` and the configuration use.
+    public var rawValue: String { declaration.name }
+    /// What a pass means, for `--help`.
+    public var summary: String { declaration.summary }
     /// The rule categories whose rules decide this target's verdict unless a rule names its
     /// targets itself (`RuleDescription.targets`).
-    let categories: Set<RuleCategory>
-    /// Whether a check for this profile reports a rule's findings.
-    let reportsRule: @Sendable (RuleDescription) -> Bool
+    var categories: Set<RuleCategory> { declaration.categories }
     /// Whether the verdict follows the platform's reader: a rule decides it at its own confidence
     /// only when code the reader runs backs it (`Evidence.Backing.reader`); a rule backed by a
     /// checker's or a format page's letter decides it at medium confidence at most.
-    public let followsReader: Bool
+    public var followsReader: Bool { declaration.followsReader }
 
+    /// A target: `index` its place in `allCases`, `judges` the kinds of items that get a verdict
+    /// for it, `categories` the rule categories that judge it by default, `reports` the rules a
+    /// check for its profile reports.
     init(index: Int, name: String, summary: String, judges: [ItemKind], categories: Set<RuleCategory>, followsReader: Bool = false,
          reports: @escaping @Sendable (RuleDescription) -> Bool) {
-        (self.index, self.rawValue, self.summary, self.judgedKinds, self.categories, self.followsReader, self.reportsRule) =
-            (index, name, summary, judges, categories, followsReader, reports)
+        self.index = index
+        declaration = Declaration(name: name, summary: summary, judgedKinds: judges, categories: categories, reportsRule: reports, followsReader: followsReader)
     }
 
     /// Every target, in the order reports list them. A new target adds its line here.
     public static let allCases: [Target] = [.photos, .wallpaper, .googlePhotos]
+    /// Their names, by index: what reports write for each verdict slot.
+    static let names: [String] = allCases.map { $0.rawValue }
 
     public init?(rawValue: String) {
         guard let target = Target.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
@@ -47,15 +64,14 @@ public struct Target: Sendable, Hashable, CustomStringConvertible {
     var bit: UInt32 { 1 << UInt32(index) }
 
     /// Whether a check for this target reports a rule's findings.
-    public func reports(_ rule: RuleDescription) -> Bool { reportsRule(rule) }
+    public func reports(_ rule: RuleDescription) -> Bool { declaration.reportsRule(rule) }
 
     /// Whether items of `kind` get a verdict for this target.
-    public func judges(_ kind: ItemKind) -> Bool { judgedKinds.contains(kind) }
+    public func judges(_ kind: ItemKind) -> Bool { declaration.judgedKinds.contains(kind) }
 
     /// The targets' names as a sentence: "photos, wallpaper or google-photos".
-    public static var names: String {
-        let names = allCases.map { $0.rawValue }
-        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    public static var sentence: String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 }
 
@@ -82,8 +98,15 @@ public struct Verdicts: Sendable, Equatable {
     public init() {}
 
     public subscript(target: Target) -> Verdict? {
+        get { self[slot: target.index] }
+        set { self[slot: target.index] = newValue }
+    }
+
+    /// The verdict in a target's slot (`Target.index`): what loops over every item read, with no
+    /// target copied.
+    subscript(slot index: Int) -> Verdict? {
         get {
-            switch packed >> UInt32(2 * target.index) & 3 {
+            switch packed >> UInt32(2 * index) & 3 {
             case 1: return .pass
             case 2: return .fail
             case 3: return .uncertain
@@ -91,11 +114,28 @@ public struct Verdicts: Sendable, Equatable {
             }
         }
         set {
-            let shift = UInt32(2 * target.index)
+            let shift = UInt32(2 * index)
             packed = packed & ~(3 << shift) | (newValue?.code ?? 0) << shift
         }
     }
 
     /// The targets with a verdict, in `Target.allCases` order.
     public var all: [(target: Target, verdict: Verdict)] { Target.allCases.compactMap { target in self[target].map { (target, $0) } } }
+
+    /// Each verdict given as its target's index and its place in `Verdict.allCases` (pass, fail,
+    /// uncertain: its code less one), for the report's totals.
+    func counting(_ body: (_ row: Int, _ column: Int) -> Void) {
+        var rest = packed, row = 0
+        while rest != 0 {
+            let code = Int(rest & 3)
+            if code != 0 { body(row, code - 1) }
+            (rest, row) = (rest >> 2, row + 1)
+        }
+    }
+
+    /// Each verdict given, by target name, in `Target.allCases` order.
+    public func forEach(_ body: (_ target: String, _ verdict: Verdict) -> Void) {
+        guard packed != 0 else { return }
+        for index in Target.names.indices { if let verdict = self[slot: index] { body(Target.names[index], verdict) } }
+    }
 }

@@ -104,4 +104,46 @@ public enum QuickTimeMeta {
         if !parts.contains(where: { $0.count >= 8 && $0[4..<8].elementsEqual(Array("hdlr".utf8)) }) { parts.insert(HandlerBox.metadataBytes, at: 0) }
         return BoxWriter.box("meta", (fullHeader ? [0, 0, 0, 0] : []) + parts.flatMap { $0 })
     }
+
+    /// `meta` without the keys `drop` picks and their items: the other keys renumbered in order,
+    /// their items moved with them, every other box kept byte for byte. Returns the removed keys.
+    public static func removing(_ existing: [UInt8], headerSize: Int, where drop: (String) -> Bool) throws -> (bytes: [UInt8], removed: [String]) {
+        var reader = ByteReader(existing, base: 0, path: "moov/meta")
+        try reader.skip(headerSize)
+        var body = try reader.rest(path: "moov/meta")
+        let fullHeader = MetaHeader.hasFullBoxHeader(body)
+        if fullHeader { try body.skip(4) }
+        let children = try BoxIterator.all(body)
+        guard let keysChild = children.first(where: { $0.box.type == "keys" }) else { return (existing, []) }
+        var keysReader = keysChild.payload
+        let keys = try KeysBox(parsing: &keysReader)
+        let removedIndices = Set(keys.entries.indices.filter { drop(keys.entries[$0].text) }.map { UInt32($0 + 1) })
+        guard !removedIndices.isEmpty else { return (existing, []) }
+        // Old index → new index for the keys kept.
+        var renumbered: [UInt32: UInt32] = [:]
+        var kept: [KeysBox.Entry] = []
+        for (position, entry) in keys.entries.enumerated() where !removedIndices.contains(UInt32(position + 1)) {
+            kept.append(entry)
+            renumbered[UInt32(position + 1)] = UInt32(kept.count)
+        }
+        var parts: [UInt8] = []
+        for (box, child) in children {
+            let whole = Array(existing[Int(box.offset)..<Int(box.end)])
+            switch box.type {
+            case "keys": parts += KeysBox(entries: kept).bytes
+            case "ilst":
+                var items: [UInt8] = []
+                for (item, _) in try BoxIterator.all(child) {
+                    guard !removedIndices.contains(item.type.value) else { continue }
+                    var bytes = Array(existing[Int(item.offset)..<Int(item.end)])
+                    if let new = renumbered[item.type.value] { bytes.replaceSubrange(4..<8, with: BoxWriter.u32(new)) }
+                    items += bytes
+                }
+                parts += BoxWriter.box("ilst", items)
+            default: parts += whole
+            }
+        }
+        let removed = removedIndices.sorted().map { keys.entries[Int($0) - 1].text }
+        return (BoxWriter.box("meta", (fullHeader ? [0, 0, 0, 0] : []) + parts), removed)
+    }
 }

@@ -57,4 +57,43 @@ extension MovieRewriter {
         guard movieHeaders == 1 else { throw WriteError(.missingStructure, "moov has \(movieHeaders) mvhd boxes") }
         return "mvhd and \(trackHeaders) track and media header(s)"
     }
+
+    /// `ftyp`, a new `moov` of `children` (its chunk offsets, given as the source's, moved), then
+    /// the source's `data` boxes copied in order, and `extra` zero bytes in an `mdat` of their own
+    /// (offsets from the source's end up land there). The moov's size fixes where the data lands
+    /// and a chunk offset that needs 64 bits grows it, so the size is settled first.
+    static func placingMedia(after ftyp: [UInt8], children: [(box: Box, bytes: [UInt8])], data: [Box], source: ByteSource, extra: Int = 0) throws -> FilePatch {
+        for box in data where box.end > source.size {
+            throw WriteError(.inconsistentInput, "box '\(box.type)' at \(box.offset) runs past the end of the movie")
+        }
+        var moovSize = 8 + children.reduce(0) { $0 + $1.bytes.count }
+        var rebuilt: [[UInt8]] = []
+        for _ in 0..<4 {
+            var position = Int64(ftyp.count + moovSize)
+            var moved: [(old: Range<Int64>, new: Int64)] = []
+            for box in data {
+                moved.append((box.offset..<box.end, position))
+                position += box.size
+            }
+            if extra > 0 { moved.append((source.size..<(source.size + Int64(extra)), position + 8)) }
+            rebuilt = try children.map { child in
+                guard child.box.type == "trak" else { return child.bytes }
+                return try mappingChunkOffsets(child.bytes) { value in
+                    guard let signed = Int64(exactly: value), let hit = moved.first(where: { $0.old.contains(signed) }) else {
+                        throw WriteError(.inconsistentInput, "chunk offset \(value) points at no media box")
+                    }
+                    return UInt64(signed - hit.old.lowerBound + hit.new)
+                }
+            }
+            let size = 8 + rebuilt.reduce(0) { $0 + $1.count }
+            if size == moovSize { break }
+            moovSize = size
+        }
+        guard moovSize <= Int(UInt32.max) else { throw WriteError(.fieldOverflow, "the moov box would not fit 32 bits") }
+        var patch = FilePatch()
+        patch.append(ftyp + moovHeader(size: moovSize, headerSize: 8) + rebuilt.flatMap { $0 })
+        for box in data { patch.copy(box.offset..<box.end) }
+        if extra > 0 { patch.append(BoxWriter.box("mdat", [UInt8](repeating: 0, count: extra))) }
+        return patch
+    }
 }

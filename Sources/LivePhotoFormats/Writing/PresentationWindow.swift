@@ -76,8 +76,16 @@ public struct PresentationWindow: Sendable, Equatable {
     }
 
     /// A header box (`tkhd`, `mvhd`) with its duration field set; the field keeps its width.
-    static func durationSet(_ box: [UInt8], headerSize: Int, value: UInt64, v0Offset: Int, v1Offset: Int, path: String) throws -> [UInt8] {
+    static func durationSet(_ box: [UInt8], headerSize: Int, value: UInt64, v0Offset: Int, v1Offset: Int, width: Int? = nil, path: String) throws -> [UInt8] {
         guard box.count > headerSize else { throw WriteError(.missingStructure, "\(path) is empty") }
+        if let width {
+            // A field of one width in both versions (a timescale).
+            let at = headerSize + (box[headerSize] == 1 ? v1Offset : v0Offset)
+            guard width == 4, box.count >= at + 4, value <= UInt64(UInt32.max) else { throw WriteError(.fieldOverflow, "\(path) cannot hold \(value) at its field") }
+            var result = box
+            result.replaceSubrange(at..<(at + 4), with: BoxWriter.u32(UInt32(value)))
+            return result
+        }
         let wide = box[headerSize] == 1
         let at = headerSize + (wide ? v1Offset : v0Offset)
         guard box.count >= at + (wide ? 8 : 4) else { throw WriteError(.missingStructure, "\(path) is too short for its duration") }

@@ -1,0 +1,385 @@
+/// A movie shown `count` times over without re-encoding: every kept track's sample tables list
+/// its samples `count` times (one sample a chunk, each pointing at the bytes the source stored
+/// once), its edit list repeats the source's once a loop, durations grow to match. Apple's
+/// timed-metadata tracks (`mebx`) and the Live Photo keys of `moov/meta` are dropped, so that
+/// the result is a plain movie, not half of a Live Photo. With `count` 1 it is the movie alone.
+///
+/// `opening` rotates the loop to open on a video sample (a sync sample): the video track lists
+/// that sample to its end, then the whole clip `count - 1` times, then its start up to it; the
+/// other tracks are listed `count + 1` times and their edit lists cut at the same time. Every
+/// decoded frame is one of the source's, shown for its own duration.
+public enum LoopMovieWriter {
+    /// What the writer made, for the plan and for reading the file back.
+    public struct Made: Sendable {
+        public var patch: FilePatch
+        /// Per kept track (its ID in the output): the source samples (index) the output lists, in
+        /// order; an index past the source's samples is a sample of silence (zero bytes).
+        public var order: [UInt32: [Int]]
+        /// The output movie's duration in movie ticks, and the movie timescale.
+        public var duration: UInt64
+        public var timescale: UInt32
+        public var seconds: Double { Double(duration) / Double(max(1, timescale)) }
+    }
+
+    /// The largest loop count, and the most samples a loop may list in all.
+    public static let maxCount = 1_000
+    public static let maxSamples = 2_000_000
+
+    /// `moov` keys that make a movie half of a Live Photo (a plain movie drops them).
+    public static func isLivePhotoKey(_ key: String) -> Bool {
+        key == LivePhotoKeys.contentIdentifier || key.hasPrefix("com.apple.quicktime.live-photo")
+    }
+
+    public static func loop(_ movie: Movie, source: ByteSource, count: Int, opening: Int? = nil) throws -> Made {
+        guard (1...maxCount).contains(count) else { throw WriteError(.inconsistentInput, "a loop count of \(count) (1 to \(maxCount))") }
+        guard let moov = movie.boxes.first(where: { $0.type == "moov" }) else { throw WriteError(.missingStructure, "no moov box") }
+        guard movie.timescale > 0, movie.duration > 0 else { throw WriteError(.missingStructure, "the movie header gives no duration") }
+        let payload = try source.payload(of: moov, path: "moov")
+        var children = try BoxIterator.all(payload).map { (box: $0.box, bytes: try MovieRewriter.raw($0.box, payload: $0.payload, header: payload)) }
+        var notes: [String] = []
+        let paths = MovieRewriter.childPaths(children)
+        var tracks: [Int: Track] = [:]
+        for index in children.indices where children[index].box.type == "trak" {
+            guard let track = movie.tracks.first(where: { $0.path == paths[index] }) else { continue }
+            if track.isTimedMetadata {
+                notes.append("drop track \(track.id): Apple timed metadata (mebx: \(track.declaredKeys.map { $0.key }.joined(separator: ", ")))")
+                continue
+            }
+            if track.sampleTable.timeToSample.allSatisfy({ $0.delta == 0 || $0.count == 0 }) {
+                let format = track.sampleDescriptions.first.map { " \($0.format)" } ?? ""
+                notes.append("drop track \(track.id) (\(track.handler)\(format)): its \(track.sampleTable.count) sample(s) last no time, so nothing of it plays or loops")
+                continue
+            }
+            tracks[index] = track
+        }
+        guard let video = movie.tracks.first(where: { $0.isVideo && !$0.isTimedMetadata && $0.sampleTable.count > 0 }) else {
+            throw WriteError(.missingStructure, "the movie has no video track with samples")
+        }
+        // The output counts time in the video's media ticks, so that a loop's edits show
+        // exactly the video's samples (in the movie's coarser ticks they could overlap the next
+        // loop's first frame by a fraction of a tick). A loop lasts what the video shows.
+        let scale = max(1, video.mediaTimescale)
+        func rescaled(_ edits: [Edit]?) throws -> [Edit]? {
+            try edits.map { list in
+                try list.map { edit in
+                    let (product, overflow) = edit.segmentDuration.multipliedReportingOverflow(by: UInt64(scale))
+                    guard !overflow else { throw WriteError(.fieldOverflow, "an edit of \(edit.segmentDuration) ticks overflows in the video's timescale") }
+                    return Edit(segmentDuration: (product + UInt64(movie.timescale) / 2) / UInt64(movie.timescale), mediaTime: edit.mediaTime, rate: edit.rate)
+                }
+            }
+        }
+        let videoMedia = video.sampleTable.timeToSample.reduce(UInt64(0)) { $0 + UInt64($1.count) * UInt64($1.delta) }
+        let loopTicks = try rescaled(video.editList).map { $0.reduce(UInt64(0)) { $0 + $1.segmentDuration } } ?? videoMedia
+        guard loopTicks > 0 else { throw WriteError(.missingStructure, "the video track shows nothing") }
+        // Where the loop opens: a presentation time (video ticks) and the video sample there.
+        var shiftTicks: UInt64 = 0
+        var videoShift: UInt64 = 0
+        if let opening, opening > 0 {
+            let samples = try video.sampleTable.resolve(path: video.path)
+            guard samples.indices.contains(opening), video.sampleTable.syncSamples.map({ $0.contains(UInt32(opening + 1)) }) ?? true else {
+                throw WriteError(.inconsistentInput, "video sample \(opening + 1) is not a sync sample a loop can open on")
+            }
+            let edits = video.editList ?? []
+            guard edits.count <= 1, edits.first.map({ !$0.isEmpty && $0.rate == 1 }) ?? true else {
+                throw WriteError(.inconsistentInput, "the video track's edit list (\(edits.count) entries) is not one plain edit: the loop cannot open at the moment; use --start first")
+            }
+            let shown = samples[opening].presentationTime - (edits.first?.mediaTime ?? 0)
+            guard shown > 0, UInt64(shown) < loopTicks else { throw WriteError(.inconsistentInput, "video sample \(opening + 1) is shown outside the loop") }
+            shiftTicks = UInt64(shown)
+            videoShift = samples[opening].decodeTime
+        }
+        let timeline = TrackLoop.Timeline(scale: scale, loopTicks: loopTicks, shiftTicks: shiftTicks, count: count)
+        var order: [UInt32: [Int]] = [:]
+        var listed = 0
+        var silenceBytes = 0
+        for (index, track) in tracks.sorted(by: { $0.key < $1.key }) {
+            let rotated = shiftTicks > 0 && track.path == video.path
+            var timed = track
+            timed.editList = try rescaled(track.editList)
+            let plan = try TrackLoop(timed, timeline: timeline, rotatedAt: rotated ? opening : nil, decodeShift: rotated ? videoShift : 0, silenceOffset: UInt64(source.size))
+            if plan.silence > 0 {
+                silenceBytes = max(silenceBytes, plan.silence * Int(track.sampleTable.constantSampleSize))
+                notes.append("track \(track.id): \(plan.silence) samples of silence (\(track.sampleDescriptions.first?.format.description ?? "PCM"), zero bytes stored once) end each loop, so that its sound lasts as long as the video")
+            }
+            listed += plan.order.count
+            guard listed <= maxSamples else { throw WriteError(.fieldOverflow, "\(count) loops would list more than \(maxSamples) samples") }
+            children[index].bytes = try plan.trak(children[index].bytes, headerSize: children[index].box.headerSize, path: track.path, notes: &notes)
+            order[track.id] = plan.order
+        }
+        let dropped = children.indices.filter { children[$0].box.type == "trak" && tracks[$0] == nil }
+        children = children.indices.filter { !dropped.contains($0) }.map { children[$0] }
+        // The Live Photo keys go: the movie is no longer half of a pair.
+        if let meta = children.firstIndex(where: { $0.box.type == "meta" }) {
+            let (bytes, removed) = try QuickTimeMeta.removing(children[meta].bytes, headerSize: children[meta].box.headerSize, where: isLivePhotoKey)
+            if !removed.isEmpty {
+                children[meta] = (Box(type: "meta", offset: 0, size: Int64(bytes.count), headerSize: 8), bytes)
+                notes.append("drop \(removed.joined(separator: ", ")) from moov/meta: the movie is not half of a Live Photo")
+            }
+        }
+        let (duration, overflow) = loopTicks.multipliedReportingOverflow(by: UInt64(count))
+        guard !overflow else { throw WriteError(.fieldOverflow, "\(count) loops overflow the movie's duration") }
+        for index in children.indices where children[index].box.type == "mvhd" {
+            let header = children[index].box.headerSize
+            var mvhd = try PresentationWindow.durationSet(children[index].bytes, headerSize: header, value: UInt64(scale), v0Offset: 12, v1Offset: 20, width: 4, path: "moov/mvhd")
+            mvhd = try PresentationWindow.durationSet(mvhd, headerSize: header, value: duration, v0Offset: 16, v1Offset: 24, path: "moov/mvhd")
+            children[index].bytes = mvhd
+        }
+        var patch = try relocated(children, movie: movie, source: source, silence: silenceBytes)
+        notes.insert(count == 1 ? "the movie alone, every sample copied" : "the movie shown \(count) times: each sample stored once, listed \(count) times"
+                     + (shiftTicks > 0 ? ", opening on video sample \(opening.map { $0 + 1 } ?? 1) (a sync sample) at \(SecondsText.format(Double(shiftTicks) / Double(scale))) s" : ""), at: 0)
+        patch.notes = notes
+        return Made(patch: patch, order: order, duration: duration, timescale: scale)
+    }
+
+    /// `ftyp` (QuickTime), the new `moov`, then every media box of the source and the silence.
+    static func relocated(_ children: [(box: Box, bytes: [UInt8])], movie: Movie, source: ByteSource, silence: Int) throws -> FilePatch {
+        let ftyp = BoxWriter.box("ftyp", FourCC("qt  ").bytes + BoxWriter.u32(0) + FourCC("qt  ").bytes)
+        let data = movie.boxes.filter { $0.type != "ftyp" && $0.type != "moov" && $0.type != "wide" && $0.type != "free" && $0.type != "skip" }
+        return try MovieRewriter.placingMedia(after: ftyp, children: children, data: data, source: source, extra: silence)
+    }
+}
+
+/// One track's loop: the source samples the output lists, in order, and its edit list.
+struct TrackLoop {
+    let track: Track
+    let samples: [Sample]
+    /// Source sample indices, in the output's order.
+    let order: [Int]
+    let edits: [Edit]
+    /// The output's media duration (ticks of the track's timescale).
+    let mediaDuration: UInt64
+
+    /// Silent samples appended to each loop of a PCM sound track (zero bytes, stored once
+    /// past the source's end: `silenceOffset`), so that its loops last the video's.
+    let silence: Int
+
+    /// The output's time: its movie timescale, a loop's length and where the loop opens (in
+    /// those ticks), and the number of loops.
+    struct Timeline {
+        var scale: UInt32
+        var loopTicks: UInt64
+        var shiftTicks: UInt64
+        var count: Int
+    }
+
+    /// `track` with its edit list in the output's timescale.
+    init(_ track: Track, timeline: Timeline, rotatedAt opening: Int?, decodeShift: UInt64, silenceOffset: UInt64) throws {
+        let (count, shiftTicks, loopTicks) = (timeline.count, timeline.shiftTicks, timeline.loopTicks)
+        self.track = track
+        var samples = try track.sampleTable.resolve(path: track.path)
+        guard let lastSample = samples.last else { throw WriteError(.missingStructure, "\(track.path) has no samples") }
+        let media = samples.reduce(UInt64(0)) { $0 + UInt64($1.duration) }
+        guard media > 0 else { throw WriteError(.missingStructure, "\(track.path) has samples of no duration") }
+        let movieScale = UInt64(max(1, timeline.scale)), mediaScale = UInt64(max(1, track.mediaTimescale))
+        let source = track.editList ?? [Edit(segmentDuration: media * movieScale / mediaScale, mediaTime: 0)]
+        let shown = source.reduce(UInt64(0)) { $0 + $1.segmentDuration }
+        // PCM sound shown whole from its start, for less than a loop: silence fills each loop.
+        let plain = source.count == 1 && source[0].mediaTime == 0 && source[0].rate == 1 && shown * mediaScale / movieScale == media
+        var silence = 0
+        if opening == nil, track.handler == "soun", plain, shown < loopTicks, track.sampleTable.constantSampleSize > 0,
+           let format = track.sampleDescriptions.first?.format, ISOMovieWriter.pcmFormats.contains(format), format != "raw ",
+           track.sampleTable.timeToSample.allSatisfy({ $0.delta == 1 }) {
+            silence = Int(((loopTicks - shown) * mediaScale + movieScale - 1) / movieScale)
+            let size = UInt64(track.sampleTable.constantSampleSize)
+            samples += (0..<silence).map { j in
+                Sample(index: samples.count + j, offset: silenceOffset + UInt64(j) * size, size: UInt32(size), decodeTime: media + UInt64(j),
+                       duration: 1, presentationTime: Int64(media) + Int64(j), descriptionIndex: lastSample.descriptionIndex)
+            }
+        }
+        self.samples = samples
+        self.silence = silence
+        let perLoop = media + UInt64(silence)
+        let all = Array(samples.indices)
+        let repeats = shiftTicks > 0 ? count + 1 : count
+        if let opening {
+            order = Array(all[opening...]) + (0..<(count - 1)).flatMap { _ in all } + Array(all[..<opening])
+        } else {
+            order = (0..<repeats).flatMap { _ in all }
+        }
+        mediaDuration = perLoop * UInt64(opening != nil ? count : repeats)
+        // Loop j's media lies j clips further on (less where the rotated video starts).
+        func shifted(_ edits: [Edit], loop: Int) -> [Edit] {
+            edits.map { edit in
+                guard !edit.isEmpty else { return edit }
+                let offset = Int64(perLoop) * Int64(loop) - Int64(decodeShift)
+                return Edit(segmentDuration: edit.segmentDuration, mediaTime: edit.mediaTime + offset, rate: edit.rate)
+            }
+        }
+        // Each loop lasts the movie's duration. A padded track shows its media and silence; any
+        // other track shown for less gets an empty edit (which FFmpeg, unlike QuickTime, skips).
+        func window(_ range: Range<UInt64>) -> [Edit] {
+            guard silence > 0 else { return PresentationWindow.clipped(track, window: range, movieTimescale: timeline.scale) }
+            return [Edit(segmentDuration: range.upperBound - range.lowerBound, mediaTime: Int64(range.lowerBound * mediaScale / movieScale))]
+        }
+        var edits: [Edit] = []
+        func add(_ part: [Edit], lasting ticks: UInt64) {
+            edits += part
+            let total = part.reduce(UInt64(0)) { $0 + $1.segmentDuration }
+            if total < ticks { edits.append(Edit(segmentDuration: ticks - total, mediaTime: -1)) }
+        }
+        if shiftTicks > 0 {
+            add(shifted(window(shiftTicks..<loopTicks), loop: 0), lasting: loopTicks - shiftTicks)
+            for loop in 1..<max(1, count) { add(shifted(window(0..<loopTicks), loop: loop), lasting: loopTicks) }
+            add(shifted(window(0..<shiftTicks), loop: count), lasting: shiftTicks)
+        } else {
+            for loop in 0..<count { add(shifted(window(0..<loopTicks), loop: loop), lasting: loopTicks) }
+        }
+        while let last = edits.last, last.isEmpty, edits.count > 1 { edits.removeLast() }
+        self.edits = Self.merged(edits, mediaScale: mediaScale, movieScale: movieScale)
+    }
+
+    /// Consecutive edits that continue one another (plain rate, the next starting in the media
+    /// where the last ends) joined into one.
+    static func merged(_ edits: [Edit], mediaScale: UInt64, movieScale: UInt64) -> [Edit] {
+        var result: [Edit] = []
+        for edit in edits {
+            if let last = result.last, !last.isEmpty, !edit.isEmpty, last.rate == 1, edit.rate == 1,
+               (last.segmentDuration * mediaScale) % movieScale == 0,
+               last.mediaTime + Int64(last.segmentDuration * mediaScale / movieScale) == edit.mediaTime {
+                result[result.count - 1].segmentDuration += edit.segmentDuration
+            } else if let last = result.last, last.isEmpty, edit.isEmpty {
+                result[result.count - 1].segmentDuration += edit.segmentDuration
+            } else {
+                result.append(edit)
+            }
+        }
+        return result
+    }
+
+    /// The track's box with its edit list, durations and sample tables for the loop.
+    func trak(_ bytes: [UInt8], headerSize: Int, path: String, notes: inout [String]) throws -> [UInt8] {
+        var trak = try PresentationWindow.trak(bytes, headerSize: headerSize, edits: edits, path: path)
+        trak = try replacingChild(of: trak, path: path, at: ["mdia"]) { mdia, mdiaPath in
+            var mdia = try replacingChild(of: mdia, path: mdiaPath, at: ["mdhd"]) { mdhd, mdhdPath in
+                try PresentationWindow.durationSet(mdhd, headerSize: 8, value: mediaDuration, v0Offset: 16, v1Offset: 24, path: mdhdPath)
+            }
+            mdia = try replacingChild(of: mdia, path: mdiaPath, at: ["minf"]) { minf, minfPath in
+                try replacingChild(of: minf, path: minfPath, at: ["stbl"]) { stbl, stblPath in try sampleTable(stbl, path: stblPath, notes: &notes) }
+            }
+            return mdia
+        }
+        return trak
+    }
+
+    /// `container` (a whole box, 8-byte header) with its first child of a type in `types` replaced.
+    func replacingChild(of container: [UInt8], path: String, at types: [FourCC], _ change: ([UInt8], String) throws -> [UInt8]) throws -> [UInt8] {
+        guard container.count >= 8 else { throw WriteError(.missingStructure, "\(path) is empty") }
+        let type = FourCC(container[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        var body: [UInt8] = []
+        var done = false
+        for (box, _) in try BoxIterator.all(ByteReader(Array(container[8...]), base: 0, path: path)) {
+            guard box.offset >= 0, box.end <= Int64(container.count - 8) else { throw WriteError(.missingStructure, "\(path)/\(box.type) lies outside its parent") }
+            let whole = Array(container[(8 + Int(box.offset))..<(8 + Int(box.end))])
+            if !done, types.contains(box.type) {
+                guard box.headerSize == 8 else { throw WriteError(.inconsistentInput, "\(path)/\(box.type) has a 64-bit size") }
+                body += try change(whole, "\(path)/\(box.type)")
+                done = true
+            } else {
+                body += whole
+            }
+        }
+        guard done else { throw WriteError(.missingStructure, "\(path) has no \(types.map { $0.description }.joined(separator: " or "))") }
+        return BoxWriter.box(type, body)
+    }
+
+    /// The `stbl` for the loop: `stsd` and `sgpd` kept, timing, sizes, sync samples, `sdtp` and
+    /// `sbgp` listed in the output's order, one chunk a sample at the source's offset (the
+    /// writer moves it), other tables dropped and named.
+    func sampleTable(_ stbl: [UInt8], path: String, notes: inout [String]) throws -> [UInt8] {
+        var kept: [UInt8] = []
+        var dependencies: [UInt8]?
+        var groups: [[UInt8]] = []
+        var dropped: [String] = []
+        for (box, child) in try BoxIterator.all(ByteReader(Array(stbl[8...]), base: 0, path: path)) {
+            let whole = Array(stbl[(8 + Int(box.offset))..<(8 + Int(box.end))])
+            switch box.type {
+            case "stsd", "sgpd": kept += whole
+            case "stts", "ctts", "stss", "stsc", "stsz", "stz2", "stco", "co64": continue
+            case "sdtp":
+                var reader = child
+                try reader.skip(4)
+                let flags = try reader.restBytes()
+                guard flags.count >= samples.count else { throw WriteError(.inconsistentInput, "\(path)/sdtp lists \(flags.count) of \(samples.count) samples") }
+                dependencies = order.map { flags[$0] }
+            case "sbgp": groups.append(try sampleGroup(child, path: "\(path)/sbgp"))
+            default: dropped.append(box.type.description)
+            }
+        }
+        if !dropped.isEmpty { notes.append("\(path): drop \(dropped.joined(separator: ", ")) (tables of the source's sample order)") }
+        var runs: [(count: UInt32, value: UInt32)] = []
+        var offsets: [(count: UInt32, value: Int64)] = []
+        let hasOffsets = samples.contains { $0.presentationTime != Int64($0.decodeTime) }
+        for index in order {
+            let sample = samples[index]
+            if let last = runs.last, last.value == sample.duration { runs[runs.count - 1].count += 1 } else { runs.append((1, sample.duration)) }
+            let offset = sample.presentationTime - Int64(sample.decodeTime)
+            if let last = offsets.last, last.value == offset { offsets[offsets.count - 1].count += 1 } else { offsets.append((1, offset)) }
+        }
+        var table = kept
+        table += BoxWriter.fullBox("stts", BoxWriter.u32(UInt32(runs.count)) + runs.flatMap { BoxWriter.u32($0.count) + BoxWriter.u32($0.value) })
+        if hasOffsets {
+            let negative = offsets.contains { $0.value < 0 }
+            guard offsets.allSatisfy({ $0.value >= Int64(Int32.min) && $0.value <= Int64(UInt32.max) }) else { throw WriteError(.fieldOverflow, "\(path): a composition offset does not fit 32 bits") }
+            table += BoxWriter.fullBox("ctts", version: negative ? 1 : 0, BoxWriter.u32(UInt32(offsets.count))
+                + offsets.flatMap { BoxWriter.u32($0.count) + (negative ? BoxWriter.i32(Int32($0.value)) : BoxWriter.u32(UInt32($0.value))) })
+        }
+        if let sync = track.sampleTable.syncSamples {
+            let syncSet = Set(sync)
+            let listed = order.indices.filter { syncSet.contains(UInt32(order[$0] + 1)) }.map { UInt32($0 + 1) }
+            table += BoxWriter.fullBox("stss", BoxWriter.u32(UInt32(listed.count)) + listed.flatMap { BoxWriter.u32($0) })
+        }
+        if let dependencies { table += BoxWriter.fullBox("sdtp", dependencies) }
+        for group in groups { table += group }
+        // Chunks as the source has them: a chunk runs while the listed samples follow one
+        // another in the source's bytes with one description (so PCM audio, a sample per
+        // audio frame, keeps its few large chunks); the writer moves their offsets.
+        var chunks: [(offset: UInt64, samples: UInt32, description: UInt32)] = []
+        var previous: Int?
+        for index in order {
+            let sample = samples[index]
+            if let previous, index == previous + 1, samples[previous].offset + UInt64(samples[previous].size) == sample.offset,
+               samples[previous].descriptionIndex == sample.descriptionIndex, let last = chunks.last, last.samples < UInt32.max {
+                chunks[chunks.count - 1].samples += 1
+            } else {
+                chunks.append((sample.offset, 1, sample.descriptionIndex))
+            }
+            previous = index
+        }
+        var entries: [(first: UInt32, samples: UInt32, description: UInt32)] = []
+        for (position, chunk) in chunks.enumerated() where entries.last.map({ $0.samples != chunk.samples || $0.description != chunk.description }) ?? true {
+            entries.append((UInt32(position + 1), chunk.samples, chunk.description))
+        }
+        table += BoxWriter.fullBox("stsc", BoxWriter.u32(UInt32(entries.count)) + entries.flatMap { BoxWriter.u32($0.first) + BoxWriter.u32($0.samples) + BoxWriter.u32($0.description) })
+        if track.sampleTable.constantSampleSize > 0 {
+            table += BoxWriter.fullBox("stsz", BoxWriter.u32(track.sampleTable.constantSampleSize) + BoxWriter.u32(UInt32(order.count)))
+        } else {
+            table += BoxWriter.fullBox("stsz", BoxWriter.u32(0) + BoxWriter.u32(UInt32(order.count)) + order.flatMap { BoxWriter.u32(samples[$0].size) })
+        }
+        table += BoxWriter.fullBox("co64", BoxWriter.u32(UInt32(chunks.count)) + chunks.flatMap { BoxWriter.u64($0.offset) })
+        return BoxWriter.box("stbl", table)
+    }
+
+    /// An `sbgp` listed in the output's order: the source's runs expanded to samples, then
+    /// run-length coded again.
+    func sampleGroup(_ reader: ByteReader, path: String) throws -> [UInt8] {
+        var reader = reader
+        let version = try reader.u8()
+        let flags = try reader.read(3)
+        let grouping = try reader.read(4)
+        let parameter = version == 1 ? try reader.read(4) : []
+        let count = try reader.entryCount(UInt32.self, entrySize: 8, what: "sbgp")
+        var perSample: [UInt32] = []
+        perSample.reserveCapacity(samples.count)
+        for _ in 0..<count {
+            let run = Int(try reader.u32()), group = try reader.u32()
+            guard run <= samples.count - perSample.count else { throw WriteError(.inconsistentInput, "\(path) lists more samples than the track has") }
+            perSample += [UInt32](repeating: group, count: run)
+        }
+        perSample += [UInt32](repeating: 0, count: samples.count - perSample.count)
+        var runs: [(count: UInt32, group: UInt32)] = []
+        for index in order {
+            if let last = runs.last, last.group == perSample[index] { runs[runs.count - 1].count += 1 } else { runs.append((1, perSample[index])) }
+        }
+        return BoxWriter.box("sbgp", [version] + flags + grouping + parameter + BoxWriter.u32(UInt32(runs.count)) + runs.flatMap { BoxWriter.u32($0.count) + BoxWriter.u32($0.group) })
+    }
+}

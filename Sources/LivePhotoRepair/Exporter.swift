@@ -1,0 +1,173 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+
+/// What `lpcheck export` makes of a Live Photo or a motion photo.
+public enum ExportForm: String, Sendable, CaseIterable {
+    /// The movie alone, samples copied, the Live Photo's timed metadata and keys dropped.
+    case movie
+    /// The movie shown `count` times, samples listed again, never re-encoded.
+    case loop
+}
+
+/// Where a loop opens.
+public enum LoopStart: String, Sendable, CaseIterable {
+    /// On the movie's first frame.
+    case first
+    /// On the sync sample at or before the still's moment.
+    case still
+}
+
+public struct ExportOptions: Sendable {
+    public var form: ExportForm
+    public var count = 3
+    public var start = LoopStart.first
+    public var force = false
+    public init(form: ExportForm) { self.form = form }
+}
+
+/// One item's export: where its movie is read from, what is written where, and why not.
+public struct ExportPlan: Sendable {
+    public var item: CheckItem
+    /// The file holding the movie: the pair's movie, or the motion photo itself.
+    public var source: String = ""
+    /// A motion photo's embedded movie within `source`.
+    public var range: Range<Int64>?
+    public var destination: String = ""
+    public var made: LoopMovieWriter.Made?
+    public var notes: [String] = []
+    public var problems: [String] = []
+}
+
+public struct ExportOutcome: Sendable {
+    public var written: String?
+    public var failure: String?
+}
+
+/// Plans and writes exports through the safe writer, each output read back before it is renamed.
+public enum Exporter {
+    /// Whether `item` is exported: a Live Photo pair or a motion photo.
+    public static func exports(_ item: CheckItem) -> Bool { item.kind == .pair || item.kind == .motionPhoto }
+
+    /// The output's name: the still's name without its extension (and a motion photo's `.MP`),
+    /// then the form.
+    public static func outputName(_ item: CheckItem, form: ExportForm) -> String {
+        let still = ((item.still?.path ?? item.movie?.path ?? "movie") as NSString).lastPathComponent
+        var base = (still as NSString).deletingPathExtension
+        if base.uppercased().hasSuffix(".MP") { base = String(base.dropLast(3)) }
+        return "\(base).\(form.rawValue).mov"
+    }
+
+    public static func plan(_ item: CheckItem, options: ExportOptions, folder: String) -> ExportPlan {
+        var plan = ExportPlan(item: item)
+        plan.destination = (folder as NSString).appendingPathComponent(outputName(item, form: options.form))
+        do {
+            let damage = item.findings.filter { $0.severity == .error && RuleRegistry.rule($0.rule)?.description.marksDamage == true }
+            if let first = damage.first, !options.force {
+                throw RepairProblem("\(first.path ?? "the input") is damaged (\(first.rule): \(first.message)); export writes nothing from it without --force")
+            }
+            let source: ByteSource
+            if item.kind == .motionPhoto {
+                guard let still = item.still, let range = still.motionPhoto?.movieRange else { throw RepairProblem("the motion photo's movie was not found") }
+                (plan.source, plan.range) = (still.path, range)
+                source = WindowSource(try FileSource(path: still.path), range: range)
+            } else {
+                guard let movie = item.movie else { throw RepairProblem("the pair has no movie") }
+                plan.source = movie.path
+                source = try FileSource(path: movie.path)
+            }
+            let movie = try Movie.read(from: source, options: .check)
+            var opening: Int?
+            if options.form == .loop && options.start == .still {
+                opening = try openingSample(item, movie: movie, size: source.size, path: plan.source)
+            }
+            var made = try LoopMovieWriter.loop(movie, source: source, count: options.form == .movie ? 1 : options.count, opening: opening)
+            if let range = plan.range { made.patch = made.patch.shifted(by: range.lowerBound) }
+            plan.made = made
+            plan.notes = made.patch.notes
+            if PathBytes.exists(plan.destination) && !options.force { plan.problems.append("\(plan.destination) exists (use --force to replace it)") }
+        } catch {
+            plan.problems.append("\(error)")
+        }
+        return plan
+    }
+
+    /// The sync sample at or before the frame shown at the still's moment (the still-image-time,
+    /// or the motion photo's presentation timestamp).
+    static func openingSample(_ item: CheckItem, movie: Movie, size: Int64, path: String) throws -> Int? {
+        let seconds: Double?
+        if item.kind == .motionPhoto {
+            seconds = item.still?.motionPhoto?.presentationTimestampUs.flatMap { $0 >= 0 ? Double($0) / 1_000_000 : nil }
+        } else {
+            seconds = item.movie?.movie?.stillImageTime?.seconds
+        }
+        guard let seconds else { throw RepairProblem("\(path) gives no still moment to open the loop on (use --start first)") }
+        guard let track = movie.primaryVideoTrack else { throw RepairProblem("\(path) has no video track") }
+        let frame = try MakePlanner.frame(movie, track: track, at: seconds, nearestSync: false, fileSize: size, path: path)
+        let sync = track.sampleTable.syncSamples.map { Set($0) }
+        var index = frame.sample.index
+        while index > 0, !(sync?.contains(UInt32(index + 1)) ?? true) { index -= 1 }
+        return index
+    }
+
+    /// Writes the plan's file to a temporary file, reads it back (every sample where the plan
+    /// lists it, no timed metadata or Live Photo key left, the planned duration), then renames it.
+    public static func apply(_ plan: ExportPlan, force: Bool) -> ExportOutcome {
+        var outcome = ExportOutcome()
+        guard plan.problems.isEmpty, let made = plan.made else {
+            outcome.failure = plan.problems.joined(separator: "; ")
+            return outcome
+        }
+        do {
+            try SafeFileWriter.refuseNewOutput(plan.destination, inputs: plan.item.files.map(\.path))
+            if PathBytes.exists(plan.destination) && !force { throw RepairProblem("\(plan.destination) exists (use --force to replace it)") }
+            let staged = try SafeFileWriter.stage(made.patch, original: plan.source, destination: plan.destination, identity: nil)
+            do {
+                try verify(staged.temporary, plan: plan, made: made)
+                FaultInjection.step("verified")
+                outcome.written = try SafeFileWriter.commit(staged, backup: false).path
+            } catch {
+                SafeFileWriter.discard(staged)
+                throw error
+            }
+        } catch {
+            outcome.failure = "\(error)"
+        }
+        return outcome
+    }
+
+    /// The written movie read back against the plan and the source, sample by sample.
+    static func verify(_ path: String, plan: ExportPlan, made: LoopMovieWriter.Made) throws {
+        let output = try FileSource(path: path)
+        let written = try Movie.read(from: output, options: .check)
+        let input: ByteSource = try plan.range.map { WindowSource(try FileSource(path: plan.source), range: $0) } ?? FileSource(path: plan.source)
+        let original = try Movie.read(from: input, options: .check)
+        guard written.duration == made.duration else { throw RepairProblem("the written \(plan.destination) lasts \(written.duration) ticks, not the planned \(made.duration)") }
+        guard !written.tracks.contains(where: { $0.isTimedMetadata }), !written.metadata.contains(where: { LoopMovieWriter.isLivePhotoKey($0.key) }) else {
+            throw RepairProblem("the written \(plan.destination) still holds Live Photo metadata")
+        }
+        guard written.tracks.count == made.order.count else { throw RepairProblem("the written \(plan.destination) has \(written.tracks.count) tracks, not \(made.order.count)") }
+        for track in written.tracks {
+            guard let order = made.order[track.id], let from = original.tracks.first(where: { $0.id == track.id }) else {
+                throw RepairProblem("the written \(plan.destination) has a track \(track.id) the plan does not")
+            }
+            let samples = try track.sampleTable.resolve(path: track.path), sources = try from.sampleTable.resolve(path: from.path)
+            guard samples.count == order.count else { throw RepairProblem("track \(track.id) of the written \(plan.destination) lists \(samples.count) samples, not \(order.count)") }
+            for (sample, index) in zip(samples, order) {
+                guard index < sources.count else {
+                    // Silence the writer added: zero bytes, one tick.
+                    guard sample.duration == 1, try output.read(at: Int64(sample.offset), count: Int(sample.size)).allSatisfy({ $0 == 0 }) else {
+                        throw RepairProblem("sample \(sample.index + 1) of track \(track.id) in the written \(plan.destination) is not the silence planned")
+                    }
+                    continue
+                }
+                let source = sources[index]
+                guard sample.duration == source.duration, sample.size == source.size,
+                      sample.presentationTime - Int64(sample.decodeTime) == source.presentationTime - Int64(source.decodeTime),
+                      try output.read(at: Int64(sample.offset), count: Int(sample.size)) == input.read(at: Int64(source.offset), count: Int(source.size)) else {
+                    throw RepairProblem("sample \(sample.index + 1) of track \(track.id) in the written \(plan.destination) is not source sample \(index + 1) as planned")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import LivePhotoCheck
+import LivePhotoRun
+import LivePhotoRepair
+
+extension ExportForm: ExpressibleByArgument {}
+extension LoopStart: ExpressibleByArgument {}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export the movie of every Live Photo and motion photo as a plain movie or a loop, without re-encoding.",
+        discussion: """
+        Files and folders are found and paired as check does; every Live Photo pair and motion \
+        photo becomes NAME.<as>.mov in the output folder. --as movie writes its movie alone: every \
+        sample copied, Apple's timed-metadata tracks and the Live Photo keys of moov/meta dropped \
+        (the plan names them), so that the movie is not half of a Live Photo. --as loop writes the \
+        movie shown --count times: each sample is stored once and listed --count times in the \
+        sample tables, audio loops with the video, and every decoded frame is the source's; with \
+        --start still the loop opens on the sync sample at or before the still's moment.
+
+        Each output is written to a temporary file, fsynced and read back (every sample where the \
+        plan lists it, byte for byte; the planned duration; no Live Photo metadata left) before it \
+        is renamed. An existing output is refused without --force; a movie that the damage rules \
+        find damaged is refused without --force.
+
+        Exit status: 0 every item was exported (or, with --dry-run, could be); 1 an export failed \
+        or was refused, or a file could not be read; 2 bad usage or nothing readable.
+        """
+    )
+
+    @Argument(help: "Folders and files to export from.")
+    var paths: [String]
+
+    @Option(name: .customLong("as"), help: "What to write: movie or loop.")
+    var form: ExportForm
+
+    @Option(name: .shortAndLong, help: "Folder for the outputs (created if missing).")
+    var output: String
+
+    @Option(help: "How many times a loop shows the movie (1 to 1000).")
+    var count = 3
+
+    @Option(help: "Where a loop opens: first (its first frame) or still (the sync sample at or before the still's moment).")
+    var start: LoopStart = .first
+
+    @Flag(help: "Print the plan only; write nothing.")
+    var dryRun = false
+
+    @Option(name: .shortAndLong, help: "Output format: text or json (schema in Reports/export.schema.json).")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Replace existing outputs, and export from movies the damage rules find damaged.")
+    var force = false
+
+    @Flag(help: "Do not show a progress bar.")
+    var noProgress = false
+
+    @OptionGroup var settings: ConfigurationOptions
+
+    enum OutputFormat: String, ExpressibleByArgument { case text, json }
+
+    func validate() throws {
+        guard (1...1_000).contains(count) else { throw ValidationError("--count must be 1 to 1000") }
+    }
+
+    func run() throws {
+        var options = ExportOptions(form: form)
+        (options.count, options.start, options.force) = (count, start, force)
+        var run = ExportRun(options: options, output: output, settings: settings.run)
+        (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
+        if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
+        try exiting { try run.run() }
+    }
+}
