@@ -207,7 +207,9 @@ public final class MovieEncoder {
     let sourceWidth: Int, sourceHeight: Int
     let scaler: OpaquePointer
 
-    public init(codec: Codec, width: Int, height: Int, timescale: Int32, quality: Int = 18) throws {
+    /// `like`: a decoded picture whose colour (range, primaries, transfer, matrix) the movie
+    /// keeps, for pictures given as they were decoded (`encode(picture:)`); nil: BT.709, limited.
+    public init(codec: Codec, width: Int, height: Int, timescale: Int32, quality: Int = 18, like picture: Frame? = nil) throws {
         let name = codec == .h264 ? "libx264" : "libx265"
         guard let encoder = avcodec_find_encoder_by_name(name) else { throw CodecError("avcodec_find_encoder_by_name", "FFmpeg has no \(name) encoder") }
         (self.codec, sourceWidth, sourceHeight) = (codec, width, height)
@@ -222,6 +224,10 @@ public final class MovieEncoder {
         // As many threads as cores, as the ffmpeg command sets (libavcodec's default is one).
         c.pointee.thread_count = 0
         (c.pointee.color_range, c.pointee.color_primaries, c.pointee.color_trc, c.pointee.colorspace) = (AVCOL_RANGE_MPEG, AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709)
+        if let picture {
+            let p = picture.pointer.pointee
+            (c.pointee.color_range, c.pointee.color_primaries, c.pointee.color_trc, c.pointee.colorspace) = (p.color_range, p.color_primaries, p.color_trc, p.colorspace)
+        }
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
         av_dict_set(&options, "crf", String(quality), 0)
@@ -271,6 +277,37 @@ public final class MovieEncoder {
         output.pointer.pointee.pts = presentationTime
         try CodecError.check(avcodec_send_frame(context.pointer, output.pointer), "encoding")
         return try drain()
+    }
+
+    /// Sends one decoded picture as it is (its layout and depth made 4:2:0 8-bit where they
+    /// differ, its range and matrix kept), shown from `presentationTime`.
+    public func encode(picture: Frame, presentationTime: Int64) throws -> [Sample] {
+        guard picture.width == sourceWidth, picture.height == sourceHeight else {
+            throw CodecError("encoding", "a \(picture.width)×\(picture.height) picture in a \(sourceWidth)×\(sourceHeight) movie")
+        }
+        let input: Frame
+        if picture.pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue && width == sourceWidth && height == sourceHeight {
+            input = picture
+        } else {
+            let matrix = Scaler.swsMatrix(picture.pointer.pointee.colorspace)
+            let scaler = try Scaler(from: picture, to: AV_PIX_FMT_YUV420P, fullRange: false, matrix: matrix, keepingRange: true)
+            input = try scaler.convert(picture, to: AV_PIX_FMT_YUV420P)
+        }
+        let pts = input.pointer.pointee.pts
+        input.pointer.pointee.pts = presentationTime
+        defer { input.pointer.pointee.pts = pts }
+        let p = input.pointer
+        (p.pointee.color_range, p.pointee.color_primaries, p.pointee.color_trc, p.pointee.colorspace) =
+            (context.pointer.pointee.color_range, context.pointer.pointee.color_primaries, context.pointer.pointee.color_trc, context.pointer.pointee.colorspace)
+        p.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        try CodecError.check(avcodec_send_frame(context.pointer, p), "encoding")
+        return try drain()
+    }
+
+    /// The colour the movie is tagged with, as QuickTime `nclc` codes (primaries, transfer, matrix).
+    public var colourCodes: (primaries: UInt16, transfer: UInt16, matrix: UInt16) {
+        let c = context.pointer.pointee
+        return (UInt16(clamping: c.color_primaries.rawValue), UInt16(clamping: c.color_trc.rawValue), UInt16(clamping: c.colorspace.rawValue))
     }
 
     /// No more pictures: the samples held back.

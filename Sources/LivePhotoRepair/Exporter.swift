@@ -8,6 +8,13 @@ public enum ExportForm: String, Sendable, CaseIterable {
     case movie
     /// The movie shown `count` times, samples listed again, never re-encoded.
     case loop
+    /// The frames last to first, each for its own duration: re-encoded.
+    case reverse
+    /// First to last, then back to the second, looping without a repeated frame: re-encoded.
+    case bounce
+
+    /// The re-timed order of a form that re-encodes, nil for those that copy samples.
+    public var order: ShownFrames.Order? { ShownFrames.Order(rawValue: rawValue) }
 }
 
 /// Where a loop opens.
@@ -23,7 +30,18 @@ public struct ExportOptions: Sendable {
     public var count = 3
     public var start = LoopStart.first
     public var force = false
+    /// The codec of a re-encoded form; nil: the source's (H.264 or HEVC).
+    public var codec: String?
     public init(form: ExportForm) { self.form = form }
+}
+
+/// A re-encoded export's frames: the source's shown frames and the order they are shown in.
+public struct Retimed: Sendable {
+    public var frames: ShownFrames
+    public var sequence: [Int]
+    public var codec: String
+    /// How long the output lasts, in seconds.
+    public var seconds: Double { Double(sequence.reduce(UInt64(0)) { $0 + UInt64(frames.frames[$1].duration) }) / Double(max(1, frames.timescale)) }
 }
 
 /// One item's export: where its movie is read from, what is written where, and why not.
@@ -35,6 +53,8 @@ public struct ExportPlan: Sendable {
     public var range: Range<Int64>?
     public var destination: String = ""
     public var made: LoopMovieWriter.Made?
+    /// A re-encoded form's frames: the source's shown frames and the order they are shown in.
+    public var retimed: Retimed?
     public var notes: [String] = []
     public var problems: [String] = []
 }
@@ -42,12 +62,20 @@ public struct ExportPlan: Sendable {
 public struct ExportOutcome: Sendable {
     public var written: String?
     public var failure: String?
+    public init() {}
 }
 
 /// Plans and writes exports through the safe writer, each output read back before it is renamed.
 public enum Exporter {
-    /// Whether `item` is exported: a Live Photo pair or a motion photo.
-    public static func exports(_ item: CheckItem) -> Bool { item.kind == .pair || item.kind == .motionPhoto }
+    /// Whether `item` is exported: a Live Photo pair, a motion photo, or a movie on its own (a
+    /// Live Photo's movie whose still is absent, or any other movie).
+    public static func exports(_ item: CheckItem) -> Bool {
+        switch item.kind {
+        case .pair, .motionPhoto, .movieOnly: return true
+        case .notLivePhoto: return item.movie != nil && item.still == nil
+        default: return false
+        }
+    }
 
     /// The output's name: the still's name without its extension (and a motion photo's `.MP`),
     /// then the form.
@@ -77,6 +105,20 @@ public enum Exporter {
                 source = try FileSource(path: movie.path)
             }
             let movie = try Movie.read(from: source, options: .check)
+            if let order = options.form.order {
+                guard let track = movie.primaryVideoTrack else { throw RepairProblem("\(plan.source) has no video track") }
+                let frames = ShownFrames(movie, track: track)
+                guard frames.frames.count >= 2 else { throw RepairProblem("\(plan.source) shows \(frames.frames.count) frame(s): nothing to \(order.rawValue)") }
+                let codec = options.codec ?? (track.sampleDescriptions.first?.format == "hvc1" || track.sampleDescriptions.first?.format == "hev1" ? "hevc" : "h264")
+                let sequence = frames.sequence(order)
+                let retimed = Retimed(frames: frames, sequence: sequence, codec: codec)
+                plan.retimed = retimed
+                let seconds = retimed.seconds
+                plan.notes = ["\(order.rawValue): \(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec == "hevc" ? "HEVC" : "H.264"), 8-bit 4:2:0, the source's colour tags kept): frames cannot be reversed in place",
+                              "sound dropped, timed metadata and Live Photo keys not written: the movie holds the video alone"]
+                if PathBytes.exists(plan.destination) && !options.force { plan.problems.append("\(plan.destination) exists (use --force to replace it)") }
+                return plan
+            }
             var opening: Int?
             if options.form == .loop && options.start == .still {
                 opening = try openingSample(item, movie: movie, size: source.size, path: plan.source)
@@ -113,17 +155,49 @@ public enum Exporter {
     /// Writes the plan's file to a temporary file, reads it back (every sample where the plan
     /// lists it, no timed metadata or Live Photo key left, the planned duration), then renames it.
     public static func apply(_ plan: ExportPlan, force: Bool) -> ExportOutcome {
-        var outcome = ExportOutcome()
-        guard plan.problems.isEmpty, let made = plan.made else {
-            outcome.failure = plan.problems.joined(separator: "; ")
-            return outcome
-        }
-        do {
+        guard let made = plan.made else { return refused(plan, "nothing to write") }
+        return written(plan, force: force, stage: {
             try SafeFileWriter.refuseNewOutput(plan.destination, inputs: plan.item.files.map(\.path))
+            return try SafeFileWriter.stage(made.patch, original: plan.source, destination: plan.destination, identity: nil)
+        }, verify: { try verify($0, plan: plan, made: made) })
+    }
+
+    /// A re-timed export: `produce` writes the encoded movie (the codec helper's, through the
+    /// run layer) into the writer's temporary; it is read back (the planned number of frames,
+    /// each for its planned duration) before the rename.
+    public static func apply(_ plan: ExportPlan, force: Bool, producing produce: (SafeFileWriter.ProducedFile) throws -> Void) -> ExportOutcome {
+        guard let retimed = plan.retimed else { return refused(plan, "nothing to re-time") }
+        return written(plan, force: force, stage: {
+            try SafeFileWriter.stage(producedAs: plan.destination, inputs: plan.item.files.map(\.path), produce: produce)
+        }, verify: { temporary in
+            let written = try Movie.read(from: try FileSource(path: temporary), options: .check)
+            guard let track = written.primaryVideoTrack else { throw RepairProblem("the written \(plan.destination) has no video track") }
+            let durations = track.sampleTable.timing().map(\.duration)
+            let planned = retimed.sequence.map { retimed.frames.frames[$0].duration }
+            guard durations == planned, track.mediaTimescale == retimed.frames.timescale else {
+                throw RepairProblem("the written \(plan.destination) holds \(durations.count) frames, not the \(planned.count) planned, each for its own duration")
+            }
+        })
+    }
+
+    static func refused(_ plan: ExportPlan, _ reason: String) -> ExportOutcome {
+        var outcome = ExportOutcome()
+        outcome.failure = plan.problems.isEmpty ? reason : plan.problems.joined(separator: "; ")
+        return outcome
+    }
+
+    /// The one way an export is written: refused over an existing file without `force`,
+    /// staged, read back by `verify` and by the damage rules, then renamed; nothing left when
+    /// any step fails.
+    static func written(_ plan: ExportPlan, force: Bool, stage: () throws -> SafeFileWriter.Staged, verify: (String) throws -> Void) -> ExportOutcome {
+        var outcome = ExportOutcome()
+        guard plan.problems.isEmpty else { return refused(plan, "") }
+        do {
             if PathBytes.exists(plan.destination) && !force { throw RepairProblem("\(plan.destination) exists (use --force to replace it)") }
-            let staged = try SafeFileWriter.stage(made.patch, original: plan.source, destination: plan.destination, identity: nil)
+            let staged = try stage()
             do {
-                try verify(staged.temporary, plan: plan, made: made)
+                try verify(staged.temporary)
+                try refuseDamage(staged.temporary, destination: plan.destination)
                 FaultInjection.step("verified")
                 outcome.written = try SafeFileWriter.commit(staged, backup: false).path
             } catch {
@@ -134,6 +208,16 @@ public enum Exporter {
             outcome.failure = "\(error)"
         }
         return outcome
+    }
+
+    /// The written movie as `check` reads it: no damage rule may find anything (writers obey
+    /// the readers' limits).
+    static func refuseDamage(_ path: String, destination: String) throws {
+        let facts = FileFacts(MediaFile.inspect(path: path, options: .check))
+        var item = CheckItem(kind: .notLivePhoto, movie: facts)
+        item.movie?.path = destination
+        let damage = RuleRegistry.all.filter { $0.description.marksDamage }.flatMap { $0.check(item, context: RuleContext()) }
+        if let first = damage.first { throw RepairProblem("the written \(destination) reads as damaged: \(first.rule): \(first.message)") }
     }
 
     /// The written movie read back against the plan and the source, sample by sample.
@@ -162,7 +246,8 @@ public enum Exporter {
                     continue
                 }
                 let source = sources[index]
-                guard sample.duration == source.duration, sample.size == source.size,
+                let duration = index == sources.count - 1 ? made.trimmedLast[track.id] ?? source.duration : source.duration
+                guard sample.duration == duration, sample.size == source.size,
                       sample.presentationTime - Int64(sample.decodeTime) == source.presentationTime - Int64(source.decodeTime),
                       try output.read(at: Int64(sample.offset), count: Int(sample.size)) == input.read(at: Int64(source.offset), count: Int(source.size)) else {
                     throw RepairProblem("sample \(sample.index + 1) of track \(track.id) in the written \(plan.destination) is not source sample \(index + 1) as planned")

@@ -139,8 +139,19 @@ public enum CodecHelper {
     /// A GIF made into a movie by the helper (`gif …`): its answer's samples (`trak`, `smpl`…,
     /// then `stil`) written into `file` as they come, then the `moov`; returns the still's answer.
     static func gifMovie(_ arguments: [String], into file: SafeFileWriter.ProducedFile, progress: (@Sendable (Int, Int) -> Void)?) throws -> [UInt8] {
+        guard let still = try encodedMovie(arguments, into: file, progress: progress).still else {
+            throw Failure(status: 1, description: "the codec helper's answer lacks the still")
+        }
+        return still
+    }
+
+    /// A movie the helper encodes (a GIF's, a re-timed export's), written into `file` as its
+    /// samples come: the `ftyp` and `mdat` head, the samples, the `moov` (`VideoMovieWriter`).
+    /// Returns the still the helper answers after the samples, if any, and the samples' durations.
+    static func encodedMovie(_ arguments: [String], into file: SafeFileWriter.ProducedFile, progress: (@Sendable (Int, Int) -> Void)?) throws -> (still: [UInt8]?, durations: [UInt32]) {
         var track: VideoMovieWriter.Track? = nil
         var samples: [VideoMovieWriter.Sample] = [], still: [UInt8]? = nil
+        var (timescale, colour): (UInt32, (UInt16, UInt16, UInt16)) = (600, (1, 1, 1))
         var stream = BoxStream()
         try file.append(VideoMovieWriter.head)
         var dataBytes: Int64 = 0
@@ -148,11 +159,16 @@ public enum CodecHelper {
             try stream.feed(chunk) { type, payload in
                 var reader = ByteReader(payload, path: "codec helper")
                 switch type {
+                case "scal":
+                    timescale = try reader.u32()
+                    guard timescale > 0 else { throw Failure(status: 1, description: "the codec helper gives a timescale of 0") }
+                case "nclc":
+                    colour = (try reader.u16(), try reader.u16(), try reader.u16())
                 case "trak":
                     let format = try reader.fourCC(), configurationType = try reader.fourCC()
                     let width = Int(try reader.u32()), height = Int(try reader.u32())
                     track = VideoMovieWriter.Track(format: format, configurationType: configurationType, configuration: Array(reader.restSlice()),
-                                                   width: width, height: height, primaries: 1, transfer: 1, matrix: 1, timescale: 600)
+                                                   width: width, height: height, primaries: colour.0, transfer: colour.1, matrix: colour.2, timescale: timescale)
                 case "smpl":
                     let duration = try reader.u32(), key = try reader.u8() != 0
                     let bytes = Array(reader.restSlice())
@@ -166,10 +182,10 @@ public enum CodecHelper {
                 }
             }
         }
-        guard let track, let still, stream.isEmpty else { throw Failure(status: 1, description: "the codec helper's answer lacks the track or the still, or ends inside a box") }
+        guard let track, stream.isEmpty else { throw Failure(status: 1, description: "the codec helper's answer lacks the track, or ends inside a box") }
         try file.write(VideoMovieWriter.mdatSize(dataBytes: dataBytes), at: VideoMovieWriter.mdatSizeOffset)
         try file.append(try VideoMovieWriter.moov(track, samples: samples))
-        return still
+        return (still, samples.map(\.duration))
     }
 
     /// The HEVC still of the video track's sample `index`: its configuration, colour and picture.

@@ -12,8 +12,9 @@ public struct ExportRun {
     public var dryRun = false
     public var json = false
     public var settings: RunSettings
-    /// Progress (done, total) and its end, for a progress bar; asked only from 50 items on.
-    public var progress: ((Int, Int) -> Void)?
+    /// Progress (done, total) and its end, for a progress bar: items from 50 on, or a
+    /// re-encoding form's frames.
+    public var progress: (@Sendable (Int, Int) -> Void)?
     public var finishProgress: (() -> Void)?
 
     public init(options: ExportOptions, output: String, settings: RunSettings) {
@@ -28,7 +29,8 @@ public struct ExportRun {
         if !dryRun { try OutputFolder.make(output, io: io) }
         settings.removeLeftovers(report, folders: [output], dryRun: dryRun, json: json)
         let items = report.items.filter(Exporter.exports)
-        let showProgress = progress != nil && items.count >= 50
+        // A re-encoding form shows each item's frames; the others, items from 50 on.
+        let showProgress = progress != nil && items.count >= 50 && options.form.order == nil
         var results: [(plan: ExportPlan, outcome: ExportOutcome?)] = []
         var claimed: [String: String] = [:]
         for (index, item) in items.enumerated() {
@@ -39,7 +41,7 @@ public struct ExportRun {
             } else if plan.problems.isEmpty {
                 claimed[plan.destination] = inputs
             }
-            let outcome = dryRun ? nil : Exporter.apply(plan, force: options.force)
+            let outcome = dryRun ? nil : plan.retimed == nil ? Exporter.apply(plan, force: options.force) : applyRetimed(plan)
             results.append((plan, outcome))
             if !json { io.output(Self.describe(plan, outcome: outcome) + "\n") }
             if showProgress { progress?(index + 1, items.count) }
@@ -57,6 +59,22 @@ public struct ExportRun {
         if failed > 0 || unreadable > 0 { throw RunFailure(status: 1) }
     }
 
+    /// A re-timed export: the codec helper decodes and encodes, its samples written into the
+    /// writer's temporary as they come (`Exporter.apply(_:force:producing:)` reads it back).
+    func applyRetimed(_ plan: ExportPlan) -> ExportOutcome {
+        guard let retimed = plan.retimed, let order = options.form.order else { return Exporter.apply(plan, force: options.force) }
+        var arguments = ["frames", plan.source, order.rawValue, retimed.codec, "--max-frames", String(Self.maxFrames)]
+        if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
+        let outcome = Exporter.apply(plan, force: options.force) { file in
+            _ = try CodecHelper.encodedMovie(arguments, into: file, progress: progress)
+        }
+        finishProgress?()
+        return outcome
+    }
+
+    /// The most frames a re-timed export decodes and encodes.
+    static let maxFrames = 10_000
+
     /// exported, would-export, blocked (a problem found while planning), failed.
     static func status(_ plan: ExportPlan, _ outcome: ExportOutcome?) -> String {
         guard let outcome else { return plan.problems.isEmpty ? "would-export" : "blocked" }
@@ -66,7 +84,8 @@ public struct ExportRun {
     static func describe(_ plan: ExportPlan, outcome: ExportOutcome?) -> String {
         var lines = ["\(plan.item.kind.rawValue) " + plan.item.files.map { $0.path.terminalSafe }.joined(separator: " + ")]
         if plan.problems.isEmpty {
-            lines.append("  → \(plan.destination.terminalSafe) (\(plan.made?.patch.outputSize ?? 0) bytes, \(plan.made?.patch.newBytes ?? 0) of them new)")
+            let size = plan.made.map { " (\($0.patch.outputSize) bytes, \($0.patch.newBytes) of them new)" } ?? " (encoded)"
+            lines.append("  → \(plan.destination.terminalSafe)\(size)")
             lines += plan.notes.map { "    \($0.terminalSafe)" }
         } else {
             lines += plan.problems.map { "  cannot export: \($0.terminalSafe)" }
@@ -88,7 +107,8 @@ public struct ExportRun {
                     ("status", .string(status(result.plan, result.outcome))),
                     ("output", .optional(result.plan.problems.isEmpty ? result.plan.destination : nil)),
                     ("bytes", result.plan.made.map { .int($0.patch.outputSize) } ?? .null),
-                    ("seconds", result.plan.made.map { .double($0.seconds) } ?? .null),
+                    ("seconds", result.plan.made.map { .double($0.seconds) } ?? result.plan.retimed.map { .double($0.seconds) } ?? .null),
+                    ("frames", result.plan.retimed.map { .int(Int64($0.sequence.count)) } ?? .null),
                     ("notes", .array(result.plan.notes.map(JSONValue.string))),
                     ("problems", .array(result.plan.problems.map(JSONValue.string))),
                     ("failure", .optional(result.plan.problems.isEmpty ? result.outcome?.failure : nil)),

@@ -16,6 +16,10 @@ import LivePhotoFormats
 //       shown delay (timescale 600): boxes `trak` (format, configuration type, configuration,
 //       width, height), one `smpl` per sample (duration, key flag, data) written as encoded, then
 //       `stil`, the still of frame STILLFRAME (1-based) as the still answer above
+//   lpcheck-codec frames MOVIE reverse|bounce h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]
+//       the movie's shown frames (of the bytes START..<START+LENGTH of MOVIE, a motion photo's
+//       movie) re-timed and encoded, each lasting its own duration: boxes `scal` (timescale),
+//       `nclc` (colour codes), `trak` and one `smpl` per sample as above
 
 let arguments = CommandLine.arguments.dropFirst()
 
@@ -89,6 +93,33 @@ case "gif":
                            background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)), scale: scale,
                            maxPixels: maxPixels, maxFrames: maxFrames, progress: reportProgress, output: writeOut)
     } catch let failure as GIFMovie.BadInput {
+        fail(failure.description, status: 2)
+    } catch {
+        fail("\(error)", status: 1)
+    }
+case "frames":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 3, let order = ShownFrames.Order(rawValue: rest[1]), let codec = MovieEncoder.Codec(rawValue: rest[2]) else {
+        fail("usage: frames MOVIE reverse|bounce h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]", status: 2)
+    }
+    var (maxPixels, maxFrames, window) = (40_000_000, 10_000, Range<Int64>?.none)
+    var option = 3
+    while option + 1 < rest.count {
+        guard let value = Int64(rest[option + 1]), value >= 0 else { fail("\(rest[option]) takes a number", status: 2) }
+        switch rest[option] {
+        case "--max-pixels": maxPixels = Int(clamping: value)
+        case "--max-frames": maxFrames = Int(clamping: value)
+        case "--window":
+            guard option + 2 < rest.count, let length = Int64(rest[option + 2]), length > 0, value <= Int64.max - length else { fail("--window takes START LENGTH", status: 2) }
+            window = value..<(value + length)
+            option += 1
+        default: fail("unknown option \(rest[option])", status: 2)
+        }
+        option += 2
+    }
+    do {
+        try ReversedMovie.write(path: rest[0], window: window, order: order, codec: codec, maxPixels: maxPixels, maxFrames: maxFrames, progress: reportProgress, output: writeOut)
+    } catch let failure as ReversedMovie.BadInput {
         fail(failure.description, status: 2)
     } catch {
         fail("\(error)", status: 1)

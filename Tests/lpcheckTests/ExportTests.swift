@@ -87,6 +87,10 @@ struct ExportTests {
         #expect(try frames(written) == source + source + source)
         let sizes = try [written, movie].map { try #require(try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) }
         #expect(Double(sizes[0]) < 1.2 * Double(sizes[1]), "\(sizes)")
+        // Writers obey the readers: check finds nothing in the loop (samples listed again add up
+        // to more than the file holds, legitimately; no long frame between loops).
+        let check = try lpcheck(["check", output.path, "--fail-on", "info", "--no-progress"])
+        #expect(check.status == 0 && check.text.contains("0 errors, 0 warnings, 0 infos"), "\(check.text)")
         // Inputs are never written.
         for file in input.files {
             let original = try Data(contentsOf: try #require(SharedSamples.url(file)))
@@ -198,5 +202,96 @@ struct ExportTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).isEmpty)
         let zero = try lpcheck(["export", inputs.path, "--as", "loop", "--count", "0", "--output", output.path])
         #expect(zero.status == 2 && zero.stderr.contains("--count"), "\(zero.stderr)")
+    }
+
+    /// The luma planes of every decoded video frame (ffmpeg, as decoded), and the frame size.
+    func lumaFrames(_ movie: URL) throws -> (frames: [[UInt8]], size: Int) {
+        let probe = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", movie.path])
+        let sides = probe.text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        let size = try #require(sides.count == 2 ? sides[0] * sides[1] : nil)
+        let raw = try ProcessResult.run(try tool("ffmpeg"), ["-v", "error", "-i", movie.path, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-"], timeout: 300)
+        #expect(raw.status == 0 && raw.stdout.count % size == 0, "\(raw.stderr)")
+        let bytes = [UInt8](raw.stdout)
+        return (stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<($0 + size)]) }, size)
+    }
+
+    /// Luma PSNR of two planes.
+    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        var sum = 0.0
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                for index in 0..<min(x.count, y.count) {
+                    let difference = Double(Int(x[index]) - Int(y[index]))
+                    sum += difference * difference
+                }
+            }
+        }
+        let mse = sum / Double(max(1, a.count))
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+
+    /// ffprobe's frame start times and each frame's duration (to the next start; the last its packet's).
+    func timeline(_ movie: URL) throws -> [(start: Double, duration: Double)] {
+        let result = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", movie.path])
+        let packets = result.text.split(separator: "\n").compactMap { line -> (Double, Double)? in
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            return fields.count == 2 ? (fields[0], fields[1]) : nil
+        }.sorted { $0.0 < $1.0 }
+        return packets.indices.map { index in (packets[index].0, index + 1 < packets.count ? packets[index + 1].0 - packets[index].0 : packets[index].1) }
+    }
+
+    /// Source frame indices a re-timed export shows: reverse N−1…0, bounce 0…N−1 then N−2…1.
+    static func order(_ form: String, count: Int) -> [Int] {
+        form == "reverse" ? Array((0..<count).reversed()) : Array(0..<count) + Array((1..<(count - 1)).reversed())
+    }
+
+    @Test("--as reverse and bounce: N and 2N − 2 frames, output frame k the source frame the order names (reverse N−1−k; bounce k, then 2N−2−k) at ≥ 38 dB luma PSNR (ffmpeg decodes both), so the bounce's seam shows frame 1 then frame 0, none twice",
+          arguments: [0, 1, 4])
+    func reversedAndBounced(_ index: Int) throws {
+        let input = Self.inputs[index]
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (inputs, movie) = try prepare(input, in: folder)
+        let source = try lumaFrames(movie)
+        #expect(source.frames.count > 2)
+        for form in ["reverse", "bounce"] {
+            let output = folder.appendingPathComponent("out-\(form)")
+            let export = try lpcheck(["export", inputs.path, "--as", form, "--output", output.path, "--no-progress"])
+            #expect(export.status == 0 && export.text.contains("re-encoded") && export.text.contains("sound dropped"), "\(export.text)\(export.stderr)")
+            let check = try lpcheck(["check", output.path, "--fail-on", "warning", "--no-progress"])
+            #expect(check.status == 0, "\(form): \(check.text)")
+            let written = try lumaFrames(output.appendingPathComponent("\(input.output).\(form).mov"))
+            let order = Self.order(form, count: source.frames.count)
+            #expect(written.size == source.size && written.frames.count == order.count, "\(form): \(written.frames.count) frames for \(order.count)")
+            let worst = zip(written.frames, order).map { psnr($0, source.frames[$1]) }.min() ?? 0
+            #expect(worst >= 38, "\(input.output) \(form): worst frame \(worst) dB")
+        }
+    }
+
+    @Test("a variable-rate movie (make's movie of a GIF shown 10/20/50/200 cs) reversed and bounced: each frame lasts, to the millisecond, the duration it had (ffprobe), so the timeline is mirrored")
+    func mirroredTimeline() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let gif = try #require(SharedSamples.url("gifs/python-pillow__Pillow__Tests_images_dispose_bgnd_transparency.gif"))
+        let pair = folder.appendingPathComponent("pair")
+        let make = try lpcheck(["make", gif.path, "--output", pair.path, "--no-progress"])
+        #expect(make.status == 0, "\(make.text)\(make.stderr)")
+        let movie = try #require(try FileManager.default.contentsOfDirectory(at: pair, includingPropertiesForKeys: nil).first { $0.pathExtension.lowercased() == "mov" })
+        let source = try timeline(movie)
+        #expect(Set(source.map { ($0.duration * 100).rounded() }).count >= 3, "\(source)")
+        for form in ["reverse", "bounce"] {
+            let output = folder.appendingPathComponent("out-\(form)")
+            let export = try lpcheck(["export", pair.path, "--as", form, "--output", output.path, "--no-progress"])
+            #expect(export.status == 0, "\(export.text)\(export.stderr)")
+            let written = try timeline(try #require(try FileManager.default.contentsOfDirectory(at: output, includingPropertiesForKeys: nil).first))
+            let order = Self.order(form, count: source.count)
+            #expect(written.count == order.count)
+            var start = 0.0
+            for (frame, index) in zip(written, order) {
+                #expect(abs(frame.start - start) < 0.001 && abs(frame.duration - source[index].duration) < 0.001, "\(form): \(frame) for source frame \(index) \(source[index]) at \(start)")
+                start += source[index].duration
+            }
+        }
     }
 }

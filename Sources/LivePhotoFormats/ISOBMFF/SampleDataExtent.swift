@@ -53,14 +53,18 @@ struct SampleDataExtent {
         let chunkCount = chunkTable.count
         guard chunkCount > 0, sizeBox.count >= 12 else { return nil }
         // stco/co64: the highest offset (the first of equals), and the last.
-        let (highest, highestIndex, last) = chunkTable.withEntries { raw, at -> (UInt64, Int, UInt64) in
-            var highest: UInt64 = 0, index = 0, value: UInt64 = 0
+        // Whether every chunk starts after the one before: chunks that come back to bytes already
+        // listed (a loop lists its samples again, stored once) may add up to more than the file.
+        let (highest, highestIndex, last, ascending) = chunkTable.withEntries { raw, at -> (UInt64, Int, UInt64, Bool) in
+            var highest: UInt64 = 0, index = 0, value: UInt64 = 0, ascending = true
             for entry in 0..<chunkCount {
+                let previous = value
                 value = wide ? UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at + 8 * entry, as: UInt64.self))
                     : UInt64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at + 4 * entry, as: UInt32.self)))
+                if entry > 0 && value <= previous { ascending = false }
                 if value > highest || entry == 0 { (highest, index) = (value, entry) }
             }
-            return (highest, index, value)
+            return (highest, index, value, ascending)
         }
         // stsz: the count and the total.
         let constant = UInt64(sizeTable.word(4))
@@ -78,7 +82,7 @@ struct SampleDataExtent {
         if highest >= UInt64(fileSize) {
             return ("chunk \(highestIndex + 1) of \(chunkCount) starts at byte \(highest), past the end of \(whole) (\(fileSize) bytes)", chunkType, chunkBox.lowerBound)
         }
-        if total > UInt64(fileSize) {
+        if total > UInt64(fileSize) && ascending {
             return ("the \(sampleCount) samples add up to \(total) bytes, more than \(whole) holds (\(fileSize))", sizeType, sizeBox.lowerBound)
         }
         // stsc: how many samples its runs of chunks hold, and how many the last chunk holds.

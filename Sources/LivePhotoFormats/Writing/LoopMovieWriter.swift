@@ -15,15 +15,19 @@ public enum LoopMovieWriter {
         /// Per kept track (its ID in the output): the source samples (index) the output lists, in
         /// order; an index past the source's samples is a sample of silence (zero bytes).
         public var order: [UInt32: [Int]]
+        /// Per kept track, the duration its last source sample is listed with when the edit
+        /// list showed only part of it (the rest never plays).
+        public var trimmedLast: [UInt32: UInt32] = [:]
         /// The output movie's duration in movie ticks, and the movie timescale.
         public var duration: UInt64
         public var timescale: UInt32
         public var seconds: Double { Double(duration) / Double(max(1, timescale)) }
     }
 
-    /// The largest loop count, and the most samples a loop may list in all.
+    /// The largest loop count, and the most samples a loop may list in all (PCM sound has one
+    /// a sample frame: a minute of 44.1 kHz sound is 2.6 million).
     public static let maxCount = 1_000
-    public static let maxSamples = 2_000_000
+    public static let maxSamples = 10_000_000
 
     /// `moov` keys that make a movie half of a Live Photo (a plain movie drops them).
     public static func isLivePhotoKey(_ key: String) -> Bool {
@@ -92,6 +96,7 @@ public enum LoopMovieWriter {
         var order: [UInt32: [Int]] = [:]
         var listed = 0
         var silenceBytes = 0
+        var trimmedLast: [UInt32: UInt32] = [:]
         for (index, track) in tracks.sorted(by: { $0.key < $1.key }) {
             let rotated = shiftTicks > 0 && track.path == video.path
             var timed = track
@@ -105,6 +110,10 @@ public enum LoopMovieWriter {
             guard listed <= maxSamples else { throw WriteError(.fieldOverflow, "\(count) loops would list more than \(maxSamples) samples") }
             children[index].bytes = try plan.trak(children[index].bytes, headerSize: children[index].box.headerSize, path: track.path, notes: &notes)
             order[track.id] = plan.order
+            if let trimmed = plan.trimmed {
+                trimmedLast[track.id] = trimmed
+                notes.append("track \(track.id): its last sample is listed for the \(trimmed) ticks the edit list shows of it, not its whole duration, so that each loop follows the last with no long frame between")
+            }
         }
         let dropped = children.indices.filter { children[$0].box.type == "trak" && tracks[$0] == nil }
         children = children.indices.filter { !dropped.contains($0) }.map { children[$0] }
@@ -128,7 +137,7 @@ public enum LoopMovieWriter {
         notes.insert(count == 1 ? "the movie alone, every sample copied" : "the movie shown \(count) times: each sample stored once, listed \(count) times"
                      + (shiftTicks > 0 ? ", opening on video sample \(opening.map { $0 + 1 } ?? 1) (a sync sample) at \(SecondsText.format(Double(shiftTicks) / Double(scale))) s" : ""), at: 0)
         patch.notes = notes
-        return Made(patch: patch, order: order, duration: duration, timescale: scale)
+        return Made(patch: patch, order: order, trimmedLast: trimmedLast, duration: duration, timescale: scale)
     }
 
     /// `ftyp` (QuickTime), the new `moov`, then every media box of the source and the silence.
@@ -149,6 +158,8 @@ struct TrackLoop {
     /// The output's media duration (ticks of the track's timescale).
     let mediaDuration: UInt64
 
+    /// The duration the source's last sample is listed with, when the edit list cut it short.
+    let trimmed: UInt32?
     /// Silent samples appended to each loop of a PCM sound track (zero bytes, stored once
     /// past the source's end: `silenceOffset`), so that its loops last the video's.
     let silence: Int
@@ -168,9 +179,23 @@ struct TrackLoop {
         self.track = track
         var samples = try track.sampleTable.resolve(path: track.path)
         guard let lastSample = samples.last else { throw WriteError(.missingStructure, "\(track.path) has no samples") }
+        let movieScale = UInt64(max(1, timeline.scale)), mediaScale = UInt64(max(1, track.mediaTimescale))
+        // A last sample the edit list cuts short (a camera's long last video frame, shown only up
+        // to the movie's end) lasts what is shown of it: a loop's frames then follow one another
+        // with no long frame between loops, and the next loop starts where this one ends.
+        var trimmed: UInt32?
+        if let edits = track.editList, edits.count == 1, !edits[0].isEmpty, edits[0].rate == 1, edits[0].mediaTime >= 0,
+           (edits[0].segmentDuration * mediaScale) % movieScale == 0, samples.allSatisfy({ $0.presentationTime == Int64($0.decodeTime) }) {
+            let end = edits[0].mediaTime + Int64(edits[0].segmentDuration * mediaScale / movieScale)
+            let lastStart = Int64(lastSample.decodeTime)
+            if end > lastStart, end < lastStart + Int64(lastSample.duration) {
+                trimmed = UInt32(end - lastStart)
+                samples[samples.count - 1].duration = UInt32(end - lastStart)
+            }
+        }
+        self.trimmed = trimmed
         let media = samples.reduce(UInt64(0)) { $0 + UInt64($1.duration) }
         guard media > 0 else { throw WriteError(.missingStructure, "\(track.path) has samples of no duration") }
-        let movieScale = UInt64(max(1, timeline.scale)), mediaScale = UInt64(max(1, track.mediaTimescale))
         let source = track.editList ?? [Edit(segmentDuration: media * movieScale / mediaScale, mediaTime: 0)]
         let shown = source.reduce(UInt64(0)) { $0 + $1.segmentDuration }
         // PCM sound shown whole from its start, for less than a loop: silence fills each loop.

@@ -10,7 +10,7 @@ extension LoopStart: ExpressibleByArgument {}
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export the movie of every Live Photo and motion photo as a plain movie or a loop, without re-encoding.",
+        abstract: "Export the movie of every Live Photo and motion photo as a plain movie or a loop (samples copied), or reversed or bounced (re-encoded).",
         discussion: """
         Files and folders are found and paired as check does; every Live Photo pair and motion \
         photo becomes NAME.<as>.mov in the output folder. --as movie writes its movie alone: every \
@@ -18,7 +18,12 @@ struct Export: ParsableCommand {
         (the plan names them), so that the movie is not half of a Live Photo. --as loop writes the \
         movie shown --count times: each sample is stored once and listed --count times in the \
         sample tables, audio loops with the video, and every decoded frame is the source's; with \
-        --start still the loop opens on the sync sample at or before the still's moment.
+        --start still the loop opens on the sync sample at or before the still's moment. \
+        --as reverse shows the frames last to first, --as bounce first to last and back to the \
+        second (2N-2 frames, so that it loops with neither turn frame shown twice); each frame \
+        lasts the duration it had, so a variable frame rate is mirrored. These two re-encode \
+        (lpcheck-codec, one group of pictures decoded at a time; --codec, else the source's), \
+        keep the source's colour tags, and drop the sound; the plan says so.
 
         Each output is written to a temporary file, fsynced and read back (every sample where the \
         plan lists it, byte for byte; the planned duration; no Live Photo metadata left) before it \
@@ -33,8 +38,13 @@ struct Export: ParsableCommand {
     @Argument(help: "Folders and files to export from.")
     var paths: [String]
 
-    @Option(name: .customLong("as"), help: "What to write: movie or loop.")
+    @Option(name: .customLong("as"), help: "What to write: movie, loop, reverse or bounce.")
     var form: ExportForm
+
+    @Option(help: "The codec of a reverse or bounce: h264 or hevc (default: the source's).")
+    var codec: Codec?
+
+    enum Codec: String, ExpressibleByArgument { case h264, hevc }
 
     @Option(name: .shortAndLong, help: "Folder for the outputs (created if missing).")
     var output: String
@@ -67,7 +77,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         var options = ExportOptions(form: form)
-        (options.count, options.start, options.force) = (count, start, force)
+        (options.count, options.start, options.force, options.codec) = (count, start, force, codec?.rawValue)
         var run = ExportRun(options: options, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }

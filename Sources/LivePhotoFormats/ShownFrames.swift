@@ -1,0 +1,52 @@
+/// A video track's frames as they are shown: in presentation order, only those the edit list
+/// presents, each lasting until the next one starts (the last for its own sample's duration, or
+/// what the edit list shows of it),
+/// in the track's media ticks. What a re-timed export (reverse, bounce) plays back and holds
+/// its output to.
+public struct ShownFrames: Sendable, Equatable {
+    public struct Frame: Sendable, Equatable {
+        /// The sample (0-based, decoding order) and its presentation time, media ticks.
+        public var sample: Int
+        public var presentation: Int64
+        /// How long it is shown, media ticks.
+        public var duration: UInt32
+    }
+
+    public var frames: [Frame]
+    public var timescale: UInt32
+
+    public init(_ movie: Movie, track: Track, limit: Int = Limits.maxResolvedSamples) {
+        timescale = track.mediaTimescale
+        let timing = track.sampleTable.timing(limit: limit)
+        var shown: [(sample: Int, presentation: Int64, duration: UInt32)] = []
+        for (index, frame) in timing.enumerated() where movie.movieSeconds(forMediaTime: frame.presentation, in: track) != nil {
+            shown.append((index, frame.presentation, frame.duration))
+        }
+        shown.sort { $0.presentation < $1.presentation }
+        // The last frame lasts what the edit list shows of it (a camera's last frame often runs
+        // on past the movie's end), when one plain edit says where the track ends.
+        if let edits = track.editList, edits.count == 1, !edits[0].isEmpty, edits[0].rate == 1, movie.timescale > 0, let last = shown.last {
+            let end = edits[0].mediaTime + Int64(edits[0].segmentDuration.multipliedReportingOverflow(by: UInt64(track.mediaTimescale)).partialValue / UInt64(movie.timescale))
+            if end > last.presentation, end - last.presentation < Int64(last.duration) { shown[shown.count - 1].duration = UInt32(end - last.presentation) }
+        }
+        frames = shown.indices.map { position in
+            let next = position + 1 < shown.count ? shown[position + 1].presentation - shown[position].presentation : Int64(shown[position].duration)
+            return Frame(sample: shown[position].sample, presentation: shown[position].presentation, duration: UInt32(clamping: max(0, next)))
+        }
+    }
+
+    /// What a re-timed export shows, frame by frame: `reverse` the frames last to first;
+    /// `bounce` first to last, then back from the one before the last to the second, so that
+    /// it loops with neither turn frame shown twice (2N − 2 frames). Each frame keeps the
+    /// duration it had, so a variable frame rate is mirrored.
+    public enum Order: String, Sendable, CaseIterable { case reverse, bounce }
+
+    /// Indices into `frames`, in the order shown.
+    public func sequence(_ order: Order) -> [Int] {
+        let count = frames.count
+        switch order {
+        case .reverse: return Array((0..<count).reversed())
+        case .bounce: return count < 3 ? Array(0..<count) : Array(0..<count) + Array((1..<(count - 1)).reversed())
+        }
+    }
+}
