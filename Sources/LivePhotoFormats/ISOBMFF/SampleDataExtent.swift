@@ -53,18 +53,17 @@ struct SampleDataExtent {
         let chunkCount = chunkTable.count
         guard chunkCount > 0, sizeBox.count >= 12 else { return nil }
         // stco/co64: the highest offset (the first of equals), and the last.
-        // Whether every chunk starts after the one before: chunks that come back to bytes already
-        // listed (a loop lists its samples again, stored once) may add up to more than the file.
-        let (highest, highestIndex, last, ascending) = chunkTable.withEntries { raw, at -> (UInt64, Int, UInt64, Bool) in
-            var highest: UInt64 = 0, index = 0, value: UInt64 = 0, ascending = true
+        func offset(_ raw: UnsafeRawBufferPointer, _ at: Int, _ entry: Int) -> UInt64 {
+            wide ? UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at + 8 * entry, as: UInt64.self))
+                : UInt64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at + 4 * entry, as: UInt32.self)))
+        }
+        let (highest, highestIndex, last) = chunkTable.withEntries { raw, at -> (UInt64, Int, UInt64) in
+            var highest: UInt64 = 0, index = 0, value: UInt64 = 0
             for entry in 0..<chunkCount {
-                let previous = value
-                value = wide ? UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at + 8 * entry, as: UInt64.self))
-                    : UInt64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at + 4 * entry, as: UInt32.self)))
-                if entry > 0 && value <= previous { ascending = false }
+                value = offset(raw, at, entry)
                 if value > highest || entry == 0 { (highest, index) = (value, entry) }
             }
-            return (highest, index, value, ascending)
+            return (highest, index, value)
         }
         // stsz: the count and the total.
         let constant = UInt64(sizeTable.word(4))
@@ -82,7 +81,10 @@ struct SampleDataExtent {
         if highest >= UInt64(fileSize) {
             return ("chunk \(highestIndex + 1) of \(chunkCount) starts at byte \(highest), past the end of \(whole) (\(fileSize) bytes)", chunkType, chunkBox.lowerBound)
         }
-        if total > UInt64(fileSize) && ascending {
+        // Chunks that come back to bytes already listed (a loop lists its samples again, stored
+        // once) may add up to more than the file: the total counts only when every chunk starts
+        // after the one before (read again only here, where the total is over).
+        if total > UInt64(fileSize), chunkTable.withEntries({ raw, at in (1..<max(1, chunkCount)).allSatisfy { offset(raw, at, $0) > offset(raw, at, $0 - 1) } }) {
             return ("the \(sampleCount) samples add up to \(total) bytes, more than \(whole) holds (\(fileSize))", sizeType, sizeBox.lowerBound)
         }
         // stsc: how many samples its runs of chunks hold, and how many the last chunk holds.
