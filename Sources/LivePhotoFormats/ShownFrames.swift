@@ -26,11 +26,13 @@ public struct ShownFrames: Sendable, Equatable {
         // The last frame lasts what the edit list shows of it (a camera's last frame often runs
         // on past the movie's end), when one plain edit says where the track ends.
         if let edits = track.editList, edits.count == 1, !edits[0].isEmpty, edits[0].rate == 1, movie.timescale > 0, let last = shown.last {
-            let end = edits[0].mediaTime + Int64(edits[0].segmentDuration.multipliedReportingOverflow(by: UInt64(track.mediaTimescale)).partialValue / UInt64(movie.timescale))
-            if end > last.presentation, end - last.presentation < Int64(last.duration) { shown[shown.count - 1].duration = UInt32(end - last.presentation) }
+            let (product, overflow) = edits[0].segmentDuration.multipliedReportingOverflow(by: UInt64(track.mediaTimescale))
+            let (end, past) = edits[0].mediaTime.addingReportingOverflow(Int64(clamping: product / UInt64(movie.timescale)))
+            let (shownOfLast, under) = end.subtractingReportingOverflow(last.presentation)
+            if !overflow, !past, !under, shownOfLast > 0, shownOfLast < Int64(last.duration) { shown[shown.count - 1].duration = UInt32(shownOfLast) }
         }
         frames = shown.indices.map { position in
-            let next = position + 1 < shown.count ? shown[position + 1].presentation - shown[position].presentation : Int64(shown[position].duration)
+            let next = position + 1 < shown.count ? shown[position + 1].presentation.subtractingReportingOverflow(shown[position].presentation).partialValue : Int64(shown[position].duration)
             return Frame(sample: shown[position].sample, presentation: shown[position].presentation, duration: UInt32(clamping: max(0, next)))
         }
     }

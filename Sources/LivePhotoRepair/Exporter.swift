@@ -128,8 +128,11 @@ public enum Exporter {
             plan.made = made
             plan.notes = made.patch.notes
             if PathBytes.exists(plan.destination) && !options.force { plan.problems.append("\(plan.destination) exists (use --force to replace it)") }
+        } catch let problem as RepairProblem {
+            plan.problems.append(problem.description)
         } catch {
-            plan.problems.append("\(error)")
+            // The writer's and reader's errors name a box, not the file: the file first.
+            plan.problems.append("\(plan.source.isEmpty ? "the input" : plan.source): \(error)")
         }
         return plan
     }

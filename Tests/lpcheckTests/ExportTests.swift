@@ -204,6 +204,25 @@ struct ExportTests {
         #expect(zero.status == 2 && zero.stderr.contains("--count"), "\(zero.stderr)")
     }
 
+    @Test("hostile times: a video edit list claiming 2^32−1 or 10^9 ticks (so the sound would need 7×10^10 samples of silence a loop) is refused by file and box, under 5 s of CPU and 200 MB, nothing written",
+          arguments: [UInt32.max, 1_000_000_000])
+    func hostileTimes(_ ticks: UInt32) throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (inputs, movie) = try prepare(Self.inputs[0], in: folder)
+        var bytes = [UInt8](try Data(contentsOf: movie))
+        // The first elst (the video track's): version and flags, count, then the first segment's duration.
+        let at = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual(Array("elst".utf8)) })
+        bytes.replaceSubrange((at + 12)..<(at + 16), with: [UInt8(ticks >> 24), UInt8(ticks >> 16 & 0xFF), UInt8(ticks >> 8 & 0xFF), UInt8(ticks & 0xFF)])
+        try Data(bytes).write(to: movie)
+        let output = folder.appendingPathComponent("out")
+        let export = try lpcheck(["export", inputs.path, "--as", "loop", "--output", output.path, "--no-progress"])
+        #expect(export.status == 1 && export.text.contains("cannot export: \(movie.path)") && export.text.contains("moov/trak"), "\(export.text)")
+        let measured = try ProcessResult.measured(try #require(Locations.lpcheckBinary).path, ["export", inputs.path, "--as", "loop", "--output", output.path, "--no-progress"], in: folder)
+        #expect(measured.status == 1 && measured.cpu < 5 && measured.kilobytes < 200_000, "\(measured)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).isEmpty)
+    }
+
     /// The luma planes of every decoded video frame (ffmpeg, as decoded), and the frame size.
     func lumaFrames(_ movie: URL) throws -> (frames: [[UInt8]], size: Int) {
         let probe = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", movie.path])

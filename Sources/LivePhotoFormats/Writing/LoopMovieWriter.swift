@@ -28,6 +28,13 @@ public enum LoopMovieWriter {
     /// a sample frame: a minute of 44.1 kHz sound is 2.6 million).
     public static let maxCount = 1_000
     public static let maxSamples = 10_000_000
+    /// The longest time a loop handles, in any track's ticks, and the largest timescale: their
+    /// products (a time in another timescale) fit 64 bits, so no sum or product on them
+    /// overflows. 2^40 ticks at 90 kHz is 139 days; the largest timescale is 4,194,304.
+    public static let maxTicks: UInt64 = 1 << 40
+    public static let maxTimescale: UInt64 = 1 << 22
+    /// The most bytes of silence a loop stores (once).
+    public static let maxSilenceBytes = 64 << 20
 
     /// `moov` keys that make a movie half of a Live Photo (a plain movie drops them).
     public static func isLivePhotoKey(_ key: String) -> Bool {
@@ -72,9 +79,18 @@ public enum LoopMovieWriter {
                 }
             }
         }
-        let videoMedia = video.sampleTable.timeToSample.reduce(UInt64(0)) { $0 + UInt64($1.count) * UInt64($1.delta) }
-        let loopTicks = try rescaled(video.editList).map { $0.reduce(UInt64(0)) { $0 + $1.segmentDuration } } ?? videoMedia
-        guard loopTicks > 0 else { throw WriteError(.missingStructure, "the video track shows nothing") }
+        let videoMedia = try video.sampleTable.timeToSample.reduce(UInt64(0)) { sum, entry in
+            let (run, overflow) = UInt64(entry.count).multipliedReportingOverflow(by: UInt64(entry.delta))
+            guard !overflow, run <= maxTicks, sum <= maxTicks else { throw WriteError(.fieldOverflow, "the video track lasts more than \(maxTicks) ticks") }
+            return sum + run
+        }
+        let loopTicks = try rescaled(video.editList).map { edits in
+            try edits.reduce(UInt64(0)) { sum, edit in
+                guard edit.segmentDuration <= maxTicks, sum <= maxTicks else { throw WriteError(.fieldOverflow, "the video track's edit list shows more than \(maxTicks) ticks") }
+                return sum + edit.segmentDuration
+            }
+        } ?? videoMedia
+        guard loopTicks > 0, loopTicks <= maxTicks else { throw WriteError(.missingStructure, "the video track shows \(loopTicks) ticks (1 to \(maxTicks) loop)") }
         // Where the loop opens: a presentation time (video ticks) and the video sample there.
         var shiftTicks: UInt64 = 0
         var videoShift: UInt64 = 0
@@ -180,6 +196,13 @@ struct TrackLoop {
         var samples = try track.sampleTable.resolve(path: track.path)
         guard let lastSample = samples.last else { throw WriteError(.missingStructure, "\(track.path) has no samples") }
         let movieScale = UInt64(max(1, timeline.scale)), mediaScale = UInt64(max(1, track.mediaTimescale))
+        // Every time and timescale within bounds, so that the arithmetic below cannot overflow.
+        let limit = LoopMovieWriter.maxTicks
+        guard movieScale <= LoopMovieWriter.maxTimescale, mediaScale <= LoopMovieWriter.maxTimescale, samples.count <= LoopMovieWriter.maxSamples,
+              (track.editList ?? []).allSatisfy({ $0.segmentDuration <= limit && $0.mediaTime >= -Int64(limit) && $0.mediaTime <= Int64(limit) }),
+              samples.allSatisfy({ $0.decodeTime <= limit && $0.presentationTime >= -Int64(limit) && $0.presentationTime <= Int64(limit) }) else {
+            throw WriteError(.fieldOverflow, "\(track.path): a time past \(limit) ticks, or a timescale over \(LoopMovieWriter.maxTimescale), which a loop does not handle")
+        }
         // A last sample the edit list cuts short (a camera's long last video frame, shown only up
         // to the movie's end) lasts what is shown of it: a loop's frames then follow one another
         // with no long frame between loops, and the next loop starts where this one ends.
@@ -195,7 +218,7 @@ struct TrackLoop {
         }
         self.trimmed = trimmed
         let media = samples.reduce(UInt64(0)) { $0 + UInt64($1.duration) }
-        guard media > 0 else { throw WriteError(.missingStructure, "\(track.path) has samples of no duration") }
+        guard media > 0, media <= limit else { throw WriteError(.missingStructure, "\(track.path) lasts \(media) ticks (1 to \(limit) loop)") }
         let source = track.editList ?? [Edit(segmentDuration: media * movieScale / mediaScale, mediaTime: 0)]
         let shown = source.reduce(UInt64(0)) { $0 + $1.segmentDuration }
         // PCM sound shown whole from its start, for less than a loop: silence fills each loop.
@@ -206,6 +229,9 @@ struct TrackLoop {
            track.sampleTable.timeToSample.allSatisfy({ $0.delta == 1 }) {
             silence = Int(((loopTicks - shown) * mediaScale + movieScale - 1) / movieScale)
             let size = UInt64(track.sampleTable.constantSampleSize)
+            guard UInt64(silence) * size <= UInt64(LoopMovieWriter.maxSilenceBytes) else {
+                throw WriteError(.fieldOverflow, "\(track.path): its sound is \(silence) samples shorter than a loop, more silence than the \(LoopMovieWriter.maxSilenceBytes) bytes a loop stores")
+            }
             samples += (0..<silence).map { j in
                 Sample(index: samples.count + j, offset: silenceOffset + UInt64(j) * size, size: UInt32(size), decodeTime: media + UInt64(j),
                        duration: 1, presentationTime: Int64(media) + Int64(j), descriptionIndex: lastSample.descriptionIndex)
@@ -258,9 +284,11 @@ struct TrackLoop {
     static func merged(_ edits: [Edit], mediaScale: UInt64, movieScale: UInt64) -> [Edit] {
         var result: [Edit] = []
         for edit in edits {
-            if let last = result.last, !last.isEmpty, !edit.isEmpty, last.rate == 1, edit.rate == 1,
-               (last.segmentDuration * mediaScale) % movieScale == 0,
-               last.mediaTime + Int64(last.segmentDuration * mediaScale / movieScale) == edit.mediaTime {
+            // A merged edit grows to all the loops: its product is checked.
+            let (media, overflow) = (result.last?.segmentDuration ?? 0).multipliedReportingOverflow(by: mediaScale)
+            if let last = result.last, !last.isEmpty, !edit.isEmpty, last.rate == 1, edit.rate == 1, !overflow,
+               media % movieScale == 0, media / movieScale <= UInt64(Int64.max),
+               last.mediaTime.addingReportingOverflow(Int64(media / movieScale)) == (edit.mediaTime, false) {
                 result[result.count - 1].segmentDuration += edit.segmentDuration
             } else if let last = result.last, last.isEmpty, edit.isEmpty {
                 result[result.count - 1].segmentDuration += edit.segmentDuration
