@@ -48,7 +48,10 @@ let package = Package(
         ),
         // Decoding and encoding pictures (a still from a movie's frame) through FFmpeg: owned
         // handles, typed errors. Depends on no rule or report.
-        .target(name: "LivePhotoCodec", dependencies: ["CFFmpeg", "LivePhotoFormats"]),
+        // Pixel loops (a GIF's palette and dithering) run optimized in debug builds too: the
+        // tests run them over whole movies, and unoptimized Swift is ten times slower there.
+        .target(name: "LivePhotoCodec", dependencies: ["CFFmpeg", "LivePhotoFormats"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The codec helper lpcheck make hands pixel work to: the only executable that loads FFmpeg.
         .executableTarget(name: "lpcheck-codec", dependencies: ["LivePhotoCodec", "LivePhotoFormats"]),
         // The facts cache of incremental checks: SQLite rows keyed by path, device, inode, size

@@ -51,15 +51,21 @@ final class Scaler {
     /// Whether this owner frees the context (a borrowed one belongs to another owner).
     let owned: Bool
 
-    init(wrapping context: OpaquePointer) { (pointer, owned) = (context, false) }
+    /// The output's size when it is not the input frame's.
+    let outputSize: (width: Int, height: Int)?
+
+    init(wrapping context: OpaquePointer) { (pointer, owned, outputSize) = (context, false, nil) }
 
     /// `keepingRange`: the output keeps the frame's range (only layout and depth change).
-    init(from frame: Frame, to format: AVPixelFormat, fullRange: Bool, matrix: Int32, keepingRange: Bool = false) throws {
+    /// `size`: the output's width and height (nil: the frame's), scaled with `flags`.
+    init(from frame: Frame, to format: AVPixelFormat, fullRange: Bool, matrix: Int32, keepingRange: Bool = false,
+         size: (width: Int, height: Int)? = nil, flags: Int32 = SWS_BICUBIC) throws {
+        let (width, height) = size ?? (frame.width, frame.height)
         guard let context = sws_getContext(Int32(frame.width), Int32(frame.height), AVPixelFormat(rawValue: frame.pointer.pointee.format),
-                                           Int32(frame.width), Int32(frame.height), format, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
-            throw CodecError("sws_getContext", "no conversion from \(frame.formatName)")
+                                           Int32(width), Int32(height), format, flags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
+            throw CodecError("sws_getContext", "no conversion from \(frame.formatName) at \(frame.width)×\(frame.height) to \(width)×\(height)")
         }
-        (pointer, owned) = (context, true)
+        (pointer, owned, outputSize) = (context, true, size)
         let sourceRange: Int32 = frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG || Self.fullRangeFormats.contains(frame.pointer.pointee.format) ? 1 : 0
         let sourceMatrix = Self.swsMatrix(frame.pointer.pointee.colorspace)
         sws_setColorspaceDetails(context, sws_getCoefficients(sourceMatrix), sourceRange, sws_getCoefficients(matrix), keepingRange ? sourceRange : fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
@@ -83,7 +89,7 @@ final class Scaler {
     func convert(_ frame: Frame, to format: AVPixelFormat) throws -> Frame {
         let output = try Frame()
         output.pointer.pointee.format = format.rawValue
-        (output.pointer.pointee.width, output.pointer.pointee.height) = (frame.pointer.pointee.width, frame.pointer.pointee.height)
+        (output.pointer.pointee.width, output.pointer.pointee.height) = outputSize.map { (Int32($0.width), Int32($0.height)) } ?? (frame.pointer.pointee.width, frame.pointer.pointee.height)
         try CodecError.check(av_frame_get_buffer(output.pointer, 0), "av_frame_get_buffer")
         let result = withUnsafePointer(to: &frame.pointer.pointee.data) { sourceData in
             withUnsafePointer(to: &frame.pointer.pointee.linesize) { sourceLines in

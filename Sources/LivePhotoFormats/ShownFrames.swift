@@ -15,6 +15,16 @@ public struct ShownFrames: Sendable, Equatable {
     public var frames: [Frame]
     public var timescale: UInt32
 
+    /// Frames one after another from time 0, sample by sample, each for its duration.
+    public init(durations: [UInt32], timescale: UInt32) {
+        self.timescale = timescale
+        var time: Int64 = 0
+        frames = durations.enumerated().map { index, duration in
+            defer { time += Int64(duration) }
+            return Frame(sample: index, presentation: time, duration: duration)
+        }
+    }
+
     public init(_ movie: Movie, track: Track, limit: Int = Limits.maxResolvedSamples) {
         timescale = track.mediaTimescale
         let timing = track.sampleTable.timing(limit: limit)

@@ -12,6 +12,8 @@ public enum ExportForm: String, Sendable, CaseIterable {
     case reverse
     /// First to last, then back to the second, looping without a repeated frame: re-encoded.
     case bounce
+    /// An animated GIF looping forever, its delays summing to the movie's duration.
+    case gif
 
     /// The re-timed order of a form that re-encodes, nil for those that copy samples.
     public var order: ShownFrames.Order? { ShownFrames.Order(rawValue: rawValue) }
@@ -32,7 +34,24 @@ public struct ExportOptions: Sendable {
     public var force = false
     /// The codec of a re-encoded form; nil: the source's (H.264 or HEVC).
     public var codec: String?
+    /// A GIF's width (at most the movie's shown width), frames a second (nil: every frame at
+    /// its own time) and dithering.
+    public var width = 480
+    public var rate: Int?
+    public var dither = GIFDither.sierraLite
     public init(form: ExportForm) { self.form = form }
+}
+
+/// A GIF export's plan: what the codec helper is asked for and what the GIF is read back against.
+public struct GIFPlan: Sendable {
+    public var timeline: GIFTimeline
+    public var width: Int, height: Int
+    /// The shown frame the GIF opens on.
+    public var opening: Int
+    public var dither: GIFDither
+    public var rate: Int?
+    /// How long the GIF lasts, seconds (its delays' sum).
+    public var seconds: Double { Double(timeline.centiseconds) / 100 }
 }
 
 /// A re-encoded export's frames: the source's shown frames and the order they are shown in.
@@ -40,6 +59,8 @@ public struct Retimed: Sendable {
     public var frames: ShownFrames
     public var sequence: [Int]
     public var codec: String
+    /// The source's track matrix, which the output keeps (a portrait movie stays upright).
+    public var matrix: TrackMatrix
     /// How long the output lasts, in seconds.
     public var seconds: Double { Double(sequence.reduce(UInt64(0)) { $0 + UInt64(frames.frames[$1].duration) }) / Double(max(1, frames.timescale)) }
 }
@@ -55,6 +76,7 @@ public struct ExportPlan: Sendable {
     public var made: LoopMovieWriter.Made?
     /// A re-encoded form's frames: the source's shown frames and the order they are shown in.
     public var retimed: Retimed?
+    public var gif: GIFPlan?
     public var notes: [String] = []
     public var problems: [String] = []
 }
@@ -78,12 +100,12 @@ public enum Exporter {
     }
 
     /// The output's name: the still's name without its extension (and a motion photo's `.MP`),
-    /// then the form.
+    /// then the form and `.mov`, or `.gif`.
     public static func outputName(_ item: CheckItem, form: ExportForm) -> String {
         let still = ((item.still?.path ?? item.movie?.path ?? "movie") as NSString).lastPathComponent
         var base = (still as NSString).deletingPathExtension
         if base.uppercased().hasSuffix(".MP") { base = String(base.dropLast(3)) }
-        return "\(base).\(form.rawValue).mov"
+        return form == .gif ? "\(base).gif" : "\(base).\(form.rawValue).mov"
     }
 
     public static func plan(_ item: CheckItem, options: ExportOptions, folder: String) -> ExportPlan {
@@ -105,13 +127,19 @@ public enum Exporter {
                 source = try FileSource(path: movie.path)
             }
             let movie = try Movie.read(from: source, options: .check)
+            if options.form == .gif {
+                plan.gif = try gifPlan(item, movie: movie, options: options, size: source.size, path: plan.source)
+                plan.notes = plan.gif.map(gifNotes) ?? []
+                if PathBytes.exists(plan.destination) && !options.force { plan.problems.append("\(plan.destination) exists (use --force to replace it)") }
+                return plan
+            }
             if let order = options.form.order {
                 guard let track = movie.primaryVideoTrack else { throw RepairProblem("\(plan.source) has no video track") }
                 let frames = ShownFrames(movie, track: track)
                 guard frames.frames.count >= 2 else { throw RepairProblem("\(plan.source) shows \(frames.frames.count) frame(s): nothing to \(order.rawValue)") }
                 let codec = options.codec ?? (track.sampleDescriptions.first?.format == "hvc1" || track.sampleDescriptions.first?.format == "hev1" ? "hevc" : "h264")
                 let sequence = frames.sequence(order)
-                let retimed = Retimed(frames: frames, sequence: sequence, codec: codec)
+                let retimed = Retimed(frames: frames, sequence: sequence, codec: codec, matrix: track.matrix)
                 plan.retimed = retimed
                 let seconds = retimed.seconds
                 plan.notes = ["\(order.rawValue): \(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec == "hevc" ? "HEVC" : "H.264"), 8-bit 4:2:0, the source's colour tags kept): frames cannot be reversed in place",
@@ -137,18 +165,53 @@ public enum Exporter {
         return plan
     }
 
-    /// The sync sample at or before the frame shown at the still's moment (the still-image-time,
-    /// or the motion photo's presentation timestamp).
-    static func openingSample(_ item: CheckItem, movie: Movie, size: Int64, path: String) throws -> Int? {
+    /// A GIF's frames, delays and size, as the codec helper will make them.
+    static func gifPlan(_ item: CheckItem, movie: Movie, options: ExportOptions, size: Int64, path: String) throws -> GIFPlan {
+        guard let track = movie.primaryVideoTrack else { throw RepairProblem("\(path) has no video track") }
+        guard let entry = track.sampleDescriptions.first, let codedWidth = entry.width, let codedHeight = entry.height else {
+            throw RepairProblem("\(path): its video sample entry gives no size")
+        }
+        let frames = ShownFrames(movie, track: track)
+        var opening = 0
+        if options.start == .still {
+            let sample = try stillFrame(item, movie: movie, size: size, path: path).sample.index
+            opening = frames.frames.firstIndex { $0.sample == sample } ?? 0
+        }
+        let timeline: GIFTimeline
+        do {
+            timeline = try GIFTimeline(frames, opening: opening, rate: options.rate)
+        } catch {
+            throw RepairProblem("\(path): \(error)")
+        }
+        let shown = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: track.matrix.rotation ?? 0, width: options.width)
+        return GIFPlan(timeline: timeline, width: shown.width, height: shown.height, opening: opening, dither: options.dither, rate: options.rate)
+    }
+
+    static func gifNotes(_ plan: GIFPlan) -> [String] {
+        let timeline = plan.timeline
+        let which = plan.rate.map { "the frame shown at each 1/\($0) s" } ?? "every frame at its own time"
+        return ["gif: \(timeline.entries.count) frames (\(which)\(plan.opening > 0 ? ", opening on frame \(plan.opening + 1), the still's" : "")), \(plan.width)×\(plan.height), one palette of 255 colours for the clip, \(plan.dither.rawValue) dithering; delays of \(timeline.centiseconds) cs for a movie of \(SecondsText.format(timeline.seconds)) s, none under \(GIFTimeline.minimumDelay) cs; loops forever",
+                "sound dropped: a GIF holds pictures alone"]
+    }
+
+    /// The frame shown at the still's moment (the still-image-time, or the motion photo's
+    /// presentation timestamp).
+    static func stillFrame(_ item: CheckItem, movie: Movie, size: Int64, path: String) throws -> MakePlanner.Frame {
         let seconds: Double?
         if item.kind == .motionPhoto {
             seconds = item.still?.motionPhoto?.presentationTimestampUs.flatMap { $0 >= 0 ? Double($0) / 1_000_000 : nil }
         } else {
             seconds = item.movie?.movie?.stillImageTime?.seconds
         }
-        guard let seconds else { throw RepairProblem("\(path) gives no still moment to open the loop on (use --start first)") }
+        guard let seconds else { throw RepairProblem("\(path) gives no still moment to open on (use --start first)") }
         guard let track = movie.primaryVideoTrack else { throw RepairProblem("\(path) has no video track") }
-        let frame = try MakePlanner.frame(movie, track: track, at: seconds, nearestSync: false, fileSize: size, path: path)
+        return try MakePlanner.frame(movie, track: track, at: seconds, nearestSync: false, fileSize: size, path: path)
+    }
+
+    /// The sync sample at or before the frame shown at the still's moment.
+    static func openingSample(_ item: CheckItem, movie: Movie, size: Int64, path: String) throws -> Int? {
+        let frame = try stillFrame(item, movie: movie, size: size, path: path)
+        guard let track = movie.primaryVideoTrack else { throw RepairProblem("\(path) has no video track") }
         let sync = track.sampleTable.syncSamples.map { Set($0) }
         var index = frame.sample.index
         while index > 0, !(sync?.contains(UInt32(index + 1)) ?? true) { index -= 1 }
@@ -165,14 +228,17 @@ public enum Exporter {
         }, verify: { try verify($0, plan: plan, made: made) })
     }
 
-    /// A re-timed export: `produce` writes the encoded movie (the codec helper's, through the
-    /// run layer) into the writer's temporary; it is read back (the planned number of frames,
-    /// each for its planned duration) before the rename.
+    /// A re-encoded export (reverse, bounce, gif): `produce` writes the encoded file (the codec
+    /// helper's, through the run layer) into the writer's temporary; it is read back (a movie:
+    /// the planned number of frames, each for its planned duration; a GIF: its frames, delays,
+    /// size and looping as planned) before the rename.
     public static func apply(_ plan: ExportPlan, force: Bool, producing produce: (SafeFileWriter.ProducedFile) throws -> Void) -> ExportOutcome {
-        guard let retimed = plan.retimed else { return refused(plan, "nothing to re-time") }
+        guard plan.retimed != nil || plan.gif != nil else { return refused(plan, "nothing to encode") }
         return written(plan, force: force, stage: {
             try SafeFileWriter.stage(producedAs: plan.destination, inputs: plan.item.files.map(\.path), produce: produce)
         }, verify: { temporary in
+            if let gif = plan.gif { try verify(temporary, plan: plan, gif: gif) }
+            guard let retimed = plan.retimed else { return }
             let written = try Movie.read(from: try FileSource(path: temporary), options: .check)
             guard let track = written.primaryVideoTrack else { throw RepairProblem("the written \(plan.destination) has no video track") }
             let durations = track.sampleTable.timing().map(\.duration)
@@ -180,8 +246,24 @@ public enum Exporter {
             guard durations == planned, track.mediaTimescale == retimed.frames.timescale else {
                 throw RepairProblem("the written \(plan.destination) holds \(durations.count) frames, not the \(planned.count) planned, each for its own duration")
             }
+            guard track.matrix == retimed.matrix else { throw RepairProblem("the written \(plan.destination) is not turned as the source is") }
         })
     }
+
+    /// The written GIF read back block by block: complete, looping forever, the planned size,
+    /// frames and delays.
+    static func verify(_ path: String, plan: ExportPlan, gif: GIFPlan) throws {
+        let source = try FileSource(path: path)
+        guard source.size <= maxGIFBytes else { throw RepairProblem("the written \(plan.destination) is \(source.size) bytes, more than the \(maxGIFBytes) read back") }
+        let structure = try GIFStructure(try source.read(at: 0, count: Int(source.size)), path: plan.destination, maxFrames: gif.timeline.entries.count)
+        let delays = structure.frames.map(\.delay), planned = gif.timeline.entries.map(\.delay)
+        guard structure.complete, structure.loopCount == 0, structure.width == gif.width, structure.height == gif.height, delays == planned else {
+            throw RepairProblem("the written \(plan.destination) is not the GIF planned: \(structure.width)×\(structure.height), \(delays.count) frames of \(delays.reduce(0, +)) cs, loop count \(structure.loopCount.map(String.init) ?? "none")\(structure.complete ? "" : ", no trailer"); planned \(gif.width)×\(gif.height), \(planned.count) frames of \(gif.timeline.centiseconds) cs, looping forever")
+        }
+    }
+
+    /// The largest GIF an export reads back.
+    public static let maxGIFBytes: Int64 = 2 << 30
 
     static func refused(_ plan: ExportPlan, _ reason: String) -> ExportOutcome {
         var outcome = ExportOutcome()

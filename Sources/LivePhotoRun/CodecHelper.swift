@@ -148,7 +148,9 @@ public enum CodecHelper {
     /// A movie the helper encodes (a GIF's, a re-timed export's), written into `file` as its
     /// samples come: the `ftyp` and `mdat` head, the samples, the `moov` (`VideoMovieWriter`).
     /// Returns the still the helper answers after the samples, if any, and the samples' durations.
-    static func encodedMovie(_ arguments: [String], into file: SafeFileWriter.ProducedFile, progress: (@Sendable (Int, Int) -> Void)?) throws -> (still: [UInt8]?, durations: [UInt32]) {
+    /// `turn`: the track matrix the movie is shown with (a re-timed export keeps its source's).
+    static func encodedMovie(_ arguments: [String], into file: SafeFileWriter.ProducedFile, turn: TrackMatrix = .identity,
+                             progress: (@Sendable (Int, Int) -> Void)?) throws -> (still: [UInt8]?, durations: [UInt32]) {
         var track: VideoMovieWriter.Track? = nil
         var samples: [VideoMovieWriter.Sample] = [], still: [UInt8]? = nil
         var (timescale, colour): (UInt32, (UInt16, UInt16, UInt16)) = (600, (1, 1, 1))
@@ -168,7 +170,7 @@ public enum CodecHelper {
                     let format = try reader.fourCC(), configurationType = try reader.fourCC()
                     let width = Int(try reader.u32()), height = Int(try reader.u32())
                     track = VideoMovieWriter.Track(format: format, configurationType: configurationType, configuration: Array(reader.restSlice()),
-                                                   width: width, height: height, primaries: colour.0, transfer: colour.1, matrix: colour.2, timescale: timescale)
+                                                   width: width, height: height, primaries: colour.0, transfer: colour.1, matrix: colour.2, timescale: timescale, turn: turn)
                 case "smpl":
                     let duration = try reader.u32(), key = try reader.u8() != 0
                     let bytes = Array(reader.restSlice())

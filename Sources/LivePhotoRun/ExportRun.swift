@@ -30,7 +30,7 @@ public struct ExportRun {
         settings.removeLeftovers(report, folders: [output], dryRun: dryRun, json: json)
         let items = report.items.filter(Exporter.exports)
         // A re-encoding form shows each item's frames; the others, items from 50 on.
-        let showProgress = progress != nil && items.count >= 50 && options.form.order == nil
+        let showProgress = progress != nil && items.count >= 50 && options.form.order == nil && options.form != .gif
         var results: [(plan: ExportPlan, outcome: ExportOutcome?)] = []
         var claimed: [String: String] = [:]
         for (index, item) in items.enumerated() {
@@ -41,7 +41,7 @@ public struct ExportRun {
             } else if plan.problems.isEmpty {
                 claimed[plan.destination] = inputs
             }
-            let outcome = dryRun ? nil : plan.retimed == nil ? Exporter.apply(plan, force: options.force) : applyRetimed(plan)
+            let outcome = dryRun ? nil : plan.gif != nil ? applyGIF(plan) : plan.retimed == nil ? Exporter.apply(plan, force: options.force) : applyRetimed(plan)
             results.append((plan, outcome))
             if !json { io.output(Self.describe(plan, outcome: outcome) + "\n") }
             if showProgress { progress?(index + 1, items.count) }
@@ -66,7 +66,22 @@ public struct ExportRun {
         var arguments = ["frames", plan.source, order.rawValue, retimed.codec, "--max-frames", String(Self.maxFrames)]
         if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
         let outcome = Exporter.apply(plan, force: options.force) { file in
-            _ = try CodecHelper.encodedMovie(arguments, into: file, progress: progress)
+            _ = try CodecHelper.encodedMovie(arguments, into: file, turn: retimed.matrix, progress: progress)
+        }
+        finishProgress?()
+        return outcome
+    }
+
+    /// A GIF: the codec helper decodes, maps and writes the GIF's bytes into the writer's
+    /// temporary as they come (`Exporter.apply(_:force:producing:)` reads it back).
+    func applyGIF(_ plan: ExportPlan) -> ExportOutcome {
+        guard let gif = plan.gif else { return Exporter.apply(plan, force: options.force) }
+        var arguments = ["movie-gif", plan.source, String(gif.width), "--opening", String(gif.opening), "--dither", gif.dither.rawValue,
+                         "--max-frames", String(Self.maxFrames)]
+        if let rate = gif.rate { arguments += ["--fps", String(rate)] }
+        if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
+        let outcome = Exporter.apply(plan, force: options.force) { file in
+            try CodecHelper.run(arguments, progress: progress) { try file.append($0) }
         }
         finishProgress?()
         return outcome
@@ -100,6 +115,9 @@ public struct ExportRun {
             ("tool", .string("lpcheck")), ("version", .string(version)),
             ("as", .string(options.form.rawValue)), ("count", .int(Int64(options.form == .movie ? 1 : options.count))),
             ("start", .string(options.start.rawValue)), ("dryRun", .bool(dryRun)),
+            ("width", options.form == .gif ? .int(Int64(options.width)) : .null),
+            ("fps", options.form == .gif ? options.rate.map { .int(Int64($0)) } ?? .null : .null),
+            ("dither", options.form == .gif ? .string(options.dither.rawValue) : .null),
             ("items", .array(results.map { result in
                 .object([
                     ("kind", .string(result.plan.item.kind.rawValue)),
@@ -107,8 +125,8 @@ public struct ExportRun {
                     ("status", .string(status(result.plan, result.outcome))),
                     ("output", .optional(result.plan.problems.isEmpty ? result.plan.destination : nil)),
                     ("bytes", result.plan.made.map { .int($0.patch.outputSize) } ?? .null),
-                    ("seconds", result.plan.made.map { .double($0.seconds) } ?? result.plan.retimed.map { .double($0.seconds) } ?? .null),
-                    ("frames", result.plan.retimed.map { .int(Int64($0.sequence.count)) } ?? .null),
+                    ("seconds", result.plan.made.map { .double($0.seconds) } ?? result.plan.retimed.map { .double($0.seconds) } ?? result.plan.gif.map { .double($0.seconds) } ?? .null),
+                    ("frames", result.plan.retimed.map { .int(Int64($0.sequence.count)) } ?? result.plan.gif.map { .int(Int64($0.timeline.entries.count)) } ?? .null),
                     ("notes", .array(result.plan.notes.map(JSONValue.string))),
                     ("problems", .array(result.plan.problems.map(JSONValue.string))),
                     ("failure", .optional(result.plan.problems.isEmpty ? result.outcome?.failure : nil)),

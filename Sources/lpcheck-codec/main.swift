@@ -20,6 +20,10 @@ import LivePhotoFormats
 //       the movie's shown frames (of the bytes START..<START+LENGTH of MOVIE, a motion photo's
 //       movie) re-timed and encoded, each lasting its own duration: boxes `scal` (timescale),
 //       `nclc` (colour codes), `trak` and one `smpl` per sample as above
+//   lpcheck-codec movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither none|floyd-steinberg|sierra-lite]
+//                 [--window START LENGTH] [--max-pixels N] [--max-frames N]
+//       the movie as an animated GIF (GIF89a bytes): the frames GIFTimeline plans (every shown
+//       frame, or N a second; from shown frame FRAME, 0-based), WIDTH wide at most
 
 let arguments = CommandLine.arguments.dropFirst()
 
@@ -38,6 +42,51 @@ func writeOut(_ bytes: [UInt8]) {
 }
 
 CodecLog.errorsOnly()
+
+/// The options after a command's positional arguments (from `first`), by name: `--window`
+/// takes START LENGTH, every other one value; a name not `known` is exit 2.
+func parsedOptions(_ rest: [String], from first: Int, known: Set<String>) -> [String: [String]] {
+    var found: [String: [String]] = [:]
+    var at = first
+    while at < rest.count {
+        let name = rest[at]
+        guard known.contains(name) else { fail("unknown option \(name)", status: 2) }
+        let count = name == "--window" ? 2 : 1
+        guard at + count < rest.count else { fail("\(name) takes \(count == 2 ? "START LENGTH" : "a value")", status: 2) }
+        found[name] = Array(rest[(at + 1)...(at + count)])
+        at += 1 + count
+    }
+    return found
+}
+
+/// A whole number option of at least `minimum`, or `otherwise` when absent.
+func number(_ options: [String: [String]], _ name: String, minimum: Int = 1, otherwise: Int) -> Int {
+    guard let text = options[name]?.first else { return otherwise }
+    guard let value = Int(text), value >= minimum else { fail("\(name) takes a number of at least \(minimum)", status: 2) }
+    return value
+}
+
+/// `--window START LENGTH`: the bytes of the file that are the movie (a motion photo's).
+func window(_ options: [String: [String]]) -> Range<Int64>? {
+    guard let values = options["--window"] else { return nil }
+    guard let start = Int64(values[0]), let length = Int64(values[1]), start >= 0, length > 0, start <= Int64.max - length else {
+        fail("--window takes START LENGTH", status: 2)
+    }
+    return start..<(start + length)
+}
+
+/// Runs a command's work: the input's faults are exit 2, anything else exit 1.
+func answering(_ work: () throws -> Void) {
+    do {
+        try work()
+    } catch let failure as GIFMovie.BadInput {
+        fail(failure.description, status: 2)
+    } catch let failure as ShownFrameDecoder.BadInput {
+        fail(failure.description, status: 2)
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}
 
 /// `progress DONE TOTAL` on standard error, each hundredth of the way: lpcheck draws its bar.
 nonisolated(unsafe) var lastHundredth = -1
@@ -75,54 +124,40 @@ case "gif":
           let codec = MovieEncoder.Codec(rawValue: rest[3]), rest[4].count == 6, let colour = UInt32(rest[4], radix: 16) else {
         fail("usage: gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--max-pixels N] [--max-frames N]", status: 2)
     }
-    var (maxPixels, maxFrames, scale) = (40_000_000, GIFStructure.maxFrames, 1)
-    var option = 5
-    while option + 1 < rest.count {
-        guard let value = Int(rest[option + 1]), value > 0 else { fail("\(rest[option]) takes a positive number", status: 2) }
-        switch rest[option] {
-        case "--max-pixels": maxPixels = value
-        case "--max-frames": maxFrames = value
-        case "--scale": scale = value
-        default: fail("unknown option \(rest[option])", status: 2)
-        }
-        option += 2
-    }
-    let path = rest[0]
-    do {
-        try GIFMovie.write(path: path, stillFrame: stillFrame - 1, still: rest[2], codec: codec,
-                           background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)), scale: scale,
-                           maxPixels: maxPixels, maxFrames: maxFrames, progress: reportProgress, output: writeOut)
-    } catch let failure as GIFMovie.BadInput {
-        fail(failure.description, status: 2)
-    } catch {
-        fail("\(error)", status: 1)
+    let options = parsedOptions(rest, from: 5, known: ["--max-pixels", "--max-frames", "--scale"])
+    answering {
+        try GIFMovie.write(path: rest[0], stillFrame: stillFrame - 1, still: rest[2], codec: codec,
+                           background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)),
+                           scale: number(options, "--scale", otherwise: 1), maxPixels: number(options, "--max-pixels", otherwise: 40_000_000),
+                           maxFrames: number(options, "--max-frames", otherwise: GIFStructure.maxFrames), progress: reportProgress, output: writeOut)
     }
 case "frames":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let order = ShownFrames.Order(rawValue: rest[1]), let codec = MovieEncoder.Codec(rawValue: rest[2]) else {
         fail("usage: frames MOVIE reverse|bounce h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]", status: 2)
     }
-    var (maxPixels, maxFrames, window) = (40_000_000, 10_000, Range<Int64>?.none)
-    var option = 3
-    while option + 1 < rest.count {
-        guard let value = Int64(rest[option + 1]), value >= 0 else { fail("\(rest[option]) takes a number", status: 2) }
-        switch rest[option] {
-        case "--max-pixels": maxPixels = Int(clamping: value)
-        case "--max-frames": maxFrames = Int(clamping: value)
-        case "--window":
-            guard option + 2 < rest.count, let length = Int64(rest[option + 2]), length > 0, value <= Int64.max - length else { fail("--window takes START LENGTH", status: 2) }
-            window = value..<(value + length)
-            option += 1
-        default: fail("unknown option \(rest[option])", status: 2)
-        }
-        option += 2
+    let options = parsedOptions(rest, from: 3, known: ["--max-pixels", "--max-frames", "--window"])
+    answering {
+        try ReversedMovie.write(path: rest[0], window: window(options), order: order, codec: codec, maxPixels: number(options, "--max-pixels", otherwise: 40_000_000),
+                                maxFrames: number(options, "--max-frames", otherwise: 10_000), progress: reportProgress, output: writeOut)
     }
-    do {
-        try ReversedMovie.write(path: rest[0], window: window, order: order, codec: codec, maxPixels: maxPixels, maxFrames: maxFrames, progress: reportProgress, output: writeOut)
-    } catch let failure as ReversedMovie.BadInput {
-        fail(failure.description, status: 2)
-    } catch {
-        fail("\(error)", status: 1)
+case "movie-gif":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 2, let width = Int(rest[1]), width > 0 else {
+        fail("usage: movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither none|floyd-steinberg|sierra-lite] [--window START LENGTH] [--max-pixels N] [--max-frames N]", status: 2)
+    }
+    let options = parsedOptions(rest, from: 2, known: ["--fps", "--opening", "--dither", "--window", "--max-pixels", "--max-frames"])
+    var settings = MovieGIF.Options(width: width)
+    if let name = options["--dither"]?.first {
+        guard let dither = GIFDither(rawValue: name) else { fail("--dither takes \(GIFDither.allCases.map(\.rawValue).joined(separator: ", "))", status: 2) }
+        settings.dither = dither
+    }
+    settings.rate = options["--fps"] == nil ? nil : number(options, "--fps", otherwise: 0)
+    settings.opening = number(options, "--opening", minimum: 0, otherwise: 0)
+    settings.maxPixels = number(options, "--max-pixels", otherwise: settings.maxPixels)
+    settings.maxFrames = number(options, "--max-frames", otherwise: settings.maxFrames)
+    answering {
+        try MovieGIF.write(path: rest[0], window: window(options), options: settings, progress: reportProgress, output: writeOut)
     }
 default:
     fail("usage: lpcheck-codec probe | still MOVIE SAMPLE jpeg|hevc [--max-pixels N] | gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB", status: 2)

@@ -287,6 +287,26 @@ struct ExportTests {
         }
     }
 
+    @Test("a portrait movie (test.mov, a quarter turn in its track matrix) reversed stays turned as it was (ffprobe's rotation), its frames upright: the first is the source's last at ≥ 38 dB, ffmpeg turning both")
+    func reversedKeepsTurn() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (inputs, movie) = try prepare(Self.inputs[2], in: folder)
+        let output = folder.appendingPathComponent("out")
+        let export = try lpcheck(["export", inputs.path, "--as", "reverse", "--output", output.path, "--no-progress"])
+        #expect(export.status == 0, "\(export.text)\(export.stderr)")
+        let written = output.appendingPathComponent("test.reverse.mov")
+        func rotation(_ url: URL) throws -> String {
+            try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "csv=p=0", url.path]).text
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let turns = (try rotation(movie), try rotation(written))
+        #expect(turns.0 == "-90" && turns.1 == "-90", "\(turns)")
+        let (source, reversed) = (try lumaFrames(movie), try lumaFrames(written))
+        #expect(source.size == reversed.size && reversed.frames.count == source.frames.count)
+        if let first = reversed.frames.first, let last = source.frames.last { #expect(psnr(first, last) >= 38) }
+    }
+
     @Test("a variable-rate movie (make's movie of a GIF shown 10/20/50/200 cs) reversed and bounced: each frame lasts, to the millisecond, the duration it had (ffprobe), so the timeline is mirrored")
     func mirroredTimeline() throws {
         let folder = try scratch()

@@ -20,14 +20,30 @@ public enum VideoMovieWriter {
         /// QuickTime `colr` `nclc` codes.
         public var primaries: UInt16, transfer: UInt16, matrix: UInt16
         public var timescale: UInt32
+        /// How the picture is turned when shown (`tkhd`'s matrix).
+        public var turn: TrackMatrix
         public init(format: FourCC, configurationType: FourCC, configuration: [UInt8], width: Int, height: Int,
-                    primaries: UInt16, transfer: UInt16, matrix: UInt16, timescale: UInt32) {
+                    primaries: UInt16, transfer: UInt16, matrix: UInt16, timescale: UInt32, turn: TrackMatrix = .identity) {
             (self.format, self.configurationType, self.configuration, self.width, self.height) = (format, configurationType, configuration, width, height)
-            (self.primaries, self.transfer, self.matrix, self.timescale) = (primaries, transfer, matrix, timescale)
+            (self.primaries, self.transfer, self.matrix, self.timescale, self.turn) = (primaries, transfer, matrix, timescale, turn)
         }
     }
 
     static let matrix: [UInt8] = [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000].flatMap { BoxWriter.u32(UInt32($0)) }
+
+    /// A track matrix's nine fields for a `width` × `height` picture: a quarter turn moved back
+    /// into view (x, y) as cameras write it, any other 2×2 part as given with no translation.
+    static func matrix(_ turn: TrackMatrix, width: Int, height: Int) -> [UInt8] {
+        let (w, h) = (Int32(clamping: width) << 16, Int32(clamping: height) << 16)
+        let (x, y): (Int32, Int32)
+        switch turn.rotation {
+        case 90: (x, y) = (h, 0)
+        case 180: (x, y) = (w, h)
+        case 270: (x, y) = (0, w)
+        default: (x, y) = (0, 0)
+        }
+        return [turn.a, turn.b, 0, turn.c, turn.d, 0, x, y, 0x40000000].flatMap { BoxWriter.u32(UInt32(bitPattern: $0)) }
+    }
 
     static let ftyp = BoxWriter.box("ftyp", FourCC("qt  ").bytes + BoxWriter.u32(0) + FourCC("qt  ").bytes)
 
@@ -54,7 +70,7 @@ public enum VideoMovieWriter {
         let mvhd = BoxWriter.fullBox("mvhd", BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(track.timescale) + BoxWriter.u32(ticks)
             + BoxWriter.u32(0x00010000) + BoxWriter.u16(0x0100) + [UInt8](repeating: 0, count: 10) + matrix + [UInt8](repeating: 0, count: 24) + BoxWriter.u32(2))
         let tkhd = BoxWriter.fullBox("tkhd", flags: 3, BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(1) + BoxWriter.u32(0) + BoxWriter.u32(ticks)
-            + [UInt8](repeating: 0, count: 8) + BoxWriter.u16(0) + BoxWriter.u16(0) + BoxWriter.u16(0) + BoxWriter.u16(0) + matrix
+            + [UInt8](repeating: 0, count: 8) + BoxWriter.u16(0) + BoxWriter.u16(0) + BoxWriter.u16(0) + BoxWriter.u16(0) + matrix(track.turn, width: track.width, height: track.height)
             + BoxWriter.u32(UInt32(track.width) << 16) + BoxWriter.u32(UInt32(track.height) << 16))
         let mdhd = BoxWriter.fullBox("mdhd", BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(track.timescale) + BoxWriter.u32(ticks) + BoxWriter.u16(0x55C4) + BoxWriter.u16(0))
         let hdlr = BoxWriter.fullBox("hdlr", FourCC("mhlr").bytes + FourCC("vide").bytes + [UInt8](repeating: 0, count: 12) + [0])

@@ -1,16 +1,18 @@
 import ArgumentParser
 import Foundation
 import LivePhotoCheck
+import LivePhotoFormats
 import LivePhotoRun
 import LivePhotoRepair
 
 extension ExportForm: ExpressibleByArgument {}
 extension LoopStart: ExpressibleByArgument {}
+extension GIFDither: ExpressibleByArgument {}
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export the movie of every Live Photo and motion photo as a plain movie or a loop (samples copied), or reversed or bounced (re-encoded).",
+        abstract: "Export the movie of every Live Photo and motion photo as a plain movie or a loop (samples copied), reversed or bounced (re-encoded), or as a GIF.",
         discussion: """
         Files and folders are found and paired as check does; every Live Photo pair and motion \
         photo becomes NAME.<as>.mov in the output folder. --as movie writes its movie alone: every \
@@ -23,11 +25,19 @@ struct Export: ParsableCommand {
         second (2N-2 frames, so that it loops with neither turn frame shown twice); each frame \
         lasts the duration it had, so a variable frame rate is mirrored. These two re-encode \
         (lpcheck-codec, one group of pictures decoded at a time; --codec, else the source's), \
-        keep the source's colour tags, and drop the sound; the plan says so.
+        keep the source's colour tags and track matrix, and drop the sound; the plan says so. \
+        --as gif writes NAME.gif, looping forever: every frame at its own time (or the frame shown \
+        at each 1/--fps s), --width pixels wide at most (Lanczos), turned as the movie is shown, \
+        one palette of 255 colours made from the whole clip's colours, --dither sierra-lite \
+        (FFmpeg's default), floyd-steinberg or none; delays are the frames' times rounded to \
+        centiseconds with the error carried, so they sum to the movie's duration within half a \
+        centisecond, and none is under 2 cs (a shorter frame runs on over the next). With \
+        --start still the GIF opens on the frame shown at the still's moment.
 
         Each output is written to a temporary file, fsynced and read back (every sample where the \
         plan lists it, byte for byte; the planned duration; no Live Photo metadata left) before it \
-        is renamed. An existing output is refused without --force; a movie that the damage rules \
+        is renamed; a GIF is read back block by block (its frames, delays, size and looping as \
+        planned). An existing output is refused without --force; a movie that the damage rules \
         find damaged is refused without --force.
 
         Exit status: 0 every item was exported (or, with --dry-run, could be); 1 an export failed \
@@ -38,7 +48,7 @@ struct Export: ParsableCommand {
     @Argument(help: "Folders and files to export from.")
     var paths: [String]
 
-    @Option(name: .customLong("as"), help: "What to write: movie, loop, reverse or bounce.")
+    @Option(name: .customLong("as"), help: "What to write: movie, loop, reverse, bounce or gif.")
     var form: ExportForm
 
     @Option(help: "The codec of a reverse or bounce: h264 or hevc (default: the source's).")
@@ -52,8 +62,17 @@ struct Export: ParsableCommand {
     @Option(help: "How many times a loop shows the movie (1 to 1000).")
     var count = 3
 
-    @Option(help: "Where a loop opens: first (its first frame) or still (the sync sample at or before the still's moment).")
+    @Option(help: "Where a loop opens: first (its first frame) or still (the sync sample at or before the still's moment; for a GIF, the frame shown then).")
     var start: LoopStart = .first
+
+    @Option(help: "A GIF's width in pixels, at most the movie's shown width (1 to 4096).")
+    var width = 480
+
+    @Option(help: "A GIF's frames a second, each the frame shown at its time (1 to 50; default: every frame at its own time).")
+    var fps: Int?
+
+    @Option(help: "A GIF's dithering: sierra-lite, floyd-steinberg or none.")
+    var dither: GIFDither = .sierraLite
 
     @Flag(help: "Print the plan only; write nothing.")
     var dryRun = false
@@ -73,11 +92,14 @@ struct Export: ParsableCommand {
 
     func validate() throws {
         guard (1...1_000).contains(count) else { throw ValidationError("--count must be 1 to 1000") }
+        guard (1...4_096).contains(width) else { throw ValidationError("--width must be 1 to 4096") }
+        if let fps, !(1...GIFTimeline.maxRate).contains(fps) { throw ValidationError("--fps must be 1 to \(GIFTimeline.maxRate): GIF delays are at least \(GIFTimeline.minimumDelay) cs") }
     }
 
     func run() throws {
         var options = ExportOptions(form: form)
         (options.count, options.start, options.force, options.codec) = (count, start, force, codec?.rawValue)
+        (options.width, options.rate, options.dither) = (width, fps, dither)
         var run = ExportRun(options: options, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }

@@ -1,0 +1,163 @@
+internal import CFFmpeg
+import LivePhotoFormats
+
+/// A movie as an animated GIF (`lpcheck-codec movie-gif`), written to `output` as it is made:
+/// the frames `GIFTimeline` plans, each scaled (Lanczos) to the planned size and turned as the
+/// track matrix shows it; one palette of 255 colours for the whole clip (`GIFPalette`, from
+/// every planned frame's colours) and the 256th kept transparent; each frame dithered to it,
+/// then only the rectangle that changed written, its unchanged pixels transparent. Two passes:
+/// the first counts colours, the second maps them; frames are kept between the passes while
+/// they fit `keptBytes`, and decoded again otherwise, so memory is one group of pictures.
+public enum MovieGIF {
+    /// The most scaled frames' bytes kept from the first pass for the second.
+    public static let keptBytes = 128 << 20
+    /// The widest GIF made.
+    public static let maxWidth = 4096
+    /// The palette index left transparent.
+    static let transparent: UInt8 = 255
+
+    public struct Options: Sendable {
+        public var width: Int
+        public var rate: Int?
+        public var opening = 0
+        public var dither = GIFDither.sierraLite
+        public var maxPixels = 40_000_000
+        public var maxFrames = GIFStructure.maxFrames
+        public init(width: Int) { self.width = width }
+    }
+
+    public static func write(path: String, window: Range<Int64>?, options: Options,
+                             progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) throws -> Void) throws {
+        let frames = try ShownFrameDecoder(path: path, window: window, maxPixels: options.maxPixels, maxFrames: options.maxFrames)
+        frames.dropsEarlier = true
+        let timeline: GIFTimeline
+        do {
+            timeline = try GIFTimeline(frames.shown, opening: options.opening, rate: options.rate, maxFrames: options.maxFrames)
+        } catch {
+            throw ShownFrameDecoder.BadInput(description: "\(path): \(error)")
+        }
+        guard let entry = frames.track.sampleDescriptions.first, let codedWidth = entry.width, let codedHeight = entry.height else {
+            throw ShownFrameDecoder.BadInput(description: "\(path): the video sample entry gives no size")
+        }
+        guard (1...maxWidth).contains(options.width) else { throw ShownFrameDecoder.BadInput(description: "a GIF \(options.width) pixels wide: 1 to \(maxWidth)") }
+        let clockwise = frames.track.matrix.rotation ?? 0
+        let size = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: clockwise, width: options.width)
+        guard size.width > 0, size.height <= 0xFFFF, size.width * size.height <= options.maxPixels else {
+            throw ShownFrameDecoder.BadInput(description: "\(path): a GIF of \(size.width)×\(size.height) from \(codedWidth)×\(codedHeight) frames")
+        }
+        let source = FrameSource(frames: frames, size: size, clockwise: clockwise)
+        let total = timeline.entries.count * 2
+        // First pass: the clip's colours.
+        var histogram = ColourHistogram()
+        var kept: [Int: RGBImage] = [:]
+        let keep = timeline.entries.count * size.width * size.height * 3 <= keptBytes
+        for (position, planned) in timeline.entries.enumerated() {
+            let image = try source.image(planned.frame)
+            histogram.add(image)
+            if keep { kept[planned.frame] = image }
+            progress(position + 1, total)
+        }
+        let palette = GIFPalette(histogram, size: 255).colours
+        var table = palette.flatMap { [$0.r, $0.g, $0.b] }
+        table += [UInt8](repeating: 0, count: 768 - table.count)
+        try output(try GIFWriter.head(width: size.width, height: size.height, palette: table))
+        // Second pass: each frame mapped, and what changed written.
+        var nearest = NearestColour(palette)
+        var shown: [UInt8] = []
+        var indices: [UInt8] = []
+        for (position, planned) in timeline.entries.enumerated() {
+            let image = try kept.removeValue(forKey: planned.frame) ?? source.image(planned.frame)
+            nearest.map(image, dither: options.dither, palette: palette, into: &indices)
+            if shown.isEmpty {
+                shown = indices
+                try output(try GIFWriter.frame(left: 0, top: 0, width: size.width, height: size.height, indices: indices, delay: planned.delay, transparent: nil))
+            } else {
+                try output(try changed(indices, over: &shown, width: size.width, height: size.height, delay: planned.delay))
+            }
+            progress(timeline.entries.count + position + 1, total)
+        }
+        try output(GIFWriter.trailer)
+    }
+
+    /// The rectangle of `indices` that differs from `shown`, its unchanged pixels transparent;
+    /// `shown` becomes `indices`. A frame that changes nothing is one transparent pixel.
+    static func changed(_ indices: [UInt8], over shown: inout [UInt8], width: Int, height: Int, delay: Int) throws -> [UInt8] {
+        var (left, top, right, bottom) = (width, height, -1, -1)
+        for row in 0..<height {
+            let base = row * width
+            for column in 0..<width where indices[base + column] != shown[base + column] {
+                left = min(left, column); right = max(right, column)
+                top = min(top, row); bottom = max(bottom, row)
+            }
+        }
+        guard right >= 0 else { return try GIFWriter.frame(left: 0, top: 0, width: 1, height: 1, indices: [transparent], delay: delay, transparent: transparent) }
+        var part: [UInt8] = []
+        part.reserveCapacity((right - left + 1) * (bottom - top + 1))
+        for row in top...bottom {
+            let base = row * width
+            for column in left...right {
+                let index = indices[base + column]
+                part.append(index == shown[base + column] ? transparent : index)
+            }
+        }
+        shown = indices
+        return try GIFWriter.frame(left: left, top: top, width: right - left + 1, height: bottom - top + 1, indices: part, delay: delay, transparent: transparent)
+    }
+
+    /// Shown frames as the GIF's pictures: decoded, scaled to the GIF's size with Lanczos's
+    /// filter into RGB, turned as shown.
+    final class FrameSource {
+        let frames: ShownFrameDecoder
+        let size: (width: Int, height: Int)
+        let clockwise: Int
+        var scaler: Scaler?
+
+        init(frames: ShownFrameDecoder, size: (width: Int, height: Int), clockwise: Int) {
+            (self.frames, self.size, self.clockwise) = (frames, size, clockwise)
+        }
+
+        func image(_ index: Int) throws -> RGBImage {
+            let picture = try frames.picture(index)
+            let turned = clockwise % 180 != 0
+            let scaledSize = turned ? (width: size.height, height: size.width) : size
+            if scaler == nil {
+                scaler = try Scaler(from: picture, to: AV_PIX_FMT_RGB24, fullRange: true, matrix: Scaler.swsMatrix(picture.pointer.pointee.colorspace),
+                                    size: scaledSize, flags: SWS_LANCZOS)
+            }
+            guard let scaler else { throw CodecError("sws_getContext", "no scaler") }
+            let scaled = try scaler.convert(picture, to: AV_PIX_FMT_RGB24)
+            guard let plane = scaled.pointer.pointee.data.0 else { throw CodecError("sws_scale", "no RGB plane") }
+            let stride = Int(scaled.pointer.pointee.linesize.0)
+            var pixels = [UInt8](repeating: 0, count: scaledSize.width * scaledSize.height * 3)
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                for row in 0..<scaledSize.height {
+                    guard let base = pixels.baseAddress else { return }
+                    (base + row * scaledSize.width * 3).update(from: plane + row * stride, count: scaledSize.width * 3)
+                }
+            }
+            return Self.turn(RGBImage(width: scaledSize.width, height: scaledSize.height, pixels: pixels), clockwise: clockwise)
+        }
+
+        /// `image` turned `clockwise` degrees (a multiple of 90).
+        static func turn(_ image: RGBImage, clockwise: Int) -> RGBImage {
+            let turns = ((clockwise / 90) % 4 + 4) % 4
+            guard turns != 0 else { return image }
+            let (width, height) = (image.width, image.height)
+            let (outWidth, outHeight) = turns == 2 ? (width, height) : (height, width)
+            var out = [UInt8](repeating: 0, count: image.pixels.count)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let (tx, ty): (Int, Int)
+                    switch turns {
+                    case 1: (tx, ty) = (height - 1 - y, x)
+                    case 2: (tx, ty) = (width - 1 - x, height - 1 - y)
+                    default: (tx, ty) = (y, width - 1 - x)
+                    }
+                    let from = (y * width + x) * 3, to = (ty * outWidth + tx) * 3
+                    out[to] = image.pixels[from]; out[to + 1] = image.pixels[from + 1]; out[to + 2] = image.pixels[from + 2]
+                }
+            }
+            return RGBImage(width: outWidth, height: outHeight, pixels: out)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import LivePhotoTestSupport
+import Testing
+
+/// `lpcheck export` on hostile movies, in every form that reads them differently (loop copies
+/// samples, bounce and gif decode): a clear error naming the file, bounded time and memory
+/// (getrusage of lpcheck and the codec helper), and nothing left in the output folder.
+@Suite(.serialized, .enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
+struct ExportHostileTests {
+    let exports = ExportTests()
+
+    /// Our own camera-shaped movie with its video sample entry claiming 30000×30000 frames.
+    func hugeClaim(in folder: URL) throws -> URL {
+        var bytes = [UInt8](try Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.mov")))
+        let walk = BoxWalk(bytes: bytes)
+        var range = 0..<bytes.count
+        for type in ["moov", "trak", "mdia", "minf", "stbl", "stsd"] {
+            range = try #require(walk.children(range).first { $0.type == type }).body
+        }
+        // stsd: version and flags, entry count, then the entry: 8 bytes of header, 6 reserved,
+        // the data reference index, 16 bytes, then width and height.
+        let width = range.lowerBound + 8 + 8 + 24
+        bytes.replaceSubrange(width..<(width + 4), with: [0x75, 0x30, 0x75, 0x30])
+        let url = folder.appendingPathComponent("huge.mov")
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    /// 100,000 frames of 16×16 (x264, one key frame each 250), made by ffmpeg.
+    func manyFrames(in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("many.mov")
+        let made = try ProcessResult.run(try exports.tool("ffmpeg"), ["-v", "error", "-f", "lavfi", "-i", "color=c=red:size=16x16:rate=1000:duration=100",
+                                                                       "-c:v", "libx264", "-preset", "ultrafast", "-g", "250", "-y", url.path], timeout: 120)
+        #expect(made.status == 0, "\(made.stderr)")
+        return url
+    }
+
+    /// Our camera-shaped movie with its media data cut to 16 bytes, the boxes left saying the
+    /// samples are there.
+    func outside(in folder: URL) throws -> URL {
+        let camera = [UInt8](try Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.mov")))
+        let walk = BoxWalk(bytes: camera)
+        let moov = try #require(walk.children(0..<camera.count).first { $0.type == "moov" })
+        let mdat = try #require(walk.children(0..<camera.count).first { $0.type == "mdat" })
+        var cut: [UInt8]
+        if mdat.body.lowerBound < moov.body.lowerBound {
+            cut = Array(camera[0..<(mdat.body.lowerBound + 16)]) + Array(camera[(moov.body.lowerBound - 8)...])
+            cut.replaceSubrange((mdat.body.lowerBound - 8)..<(mdat.body.lowerBound - 4), with: [0, 0, 0, 24])
+        } else {
+            cut = Array(camera[0..<(mdat.body.lowerBound + 16)])
+        }
+        let url = folder.appendingPathComponent("outside.mov")
+        try Data(cut).write(to: url)
+        return url
+    }
+
+    @Test("hostile movies exported as loop, bounce and gif: a 30000×30000 claim and 100,000 frames are refused before any decoding where pixels are needed, a sample outside the file everywhere; each names the file and the fault, exits 1 under 20 s of CPU and 500 MB, and leaves nothing")
+    func hostileMovies() throws {
+        let folder = try exports.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases: [(make: (URL) throws -> URL, words: [String: String])] = [
+            (hugeClaim, ["bounce": "30000×30000", "gif": "30000×30000"]),
+            (manyFrames, ["bounce": "100000 frames, more than the 10000", "gif": "100000 GIF frames, more than the 10000"]),
+            (outside, ["loop": "outside", "bounce": "outside", "gif": "outside"]),
+        ]
+        for (make, words) in cases {
+            let inputs = folder.appendingPathComponent("in-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+            let movie = try make(inputs)
+            for form in ["loop", "bounce", "gif"] {
+                let output = folder.appendingPathComponent("out-\(UUID().uuidString)")
+                let measured = try ProcessResult.measured(try #require(Locations.lpcheckBinary).path, ["export", inputs.path, "--as", form, "--output", output.path + "-measured", "--no-progress"], in: folder, timeout: 120)
+                #expect(measured.cpu < 20 && measured.kilobytes < 500_000, "\(movie.lastPathComponent) \(form): \(measured)")
+                let result = try exports.lpcheck(["export", inputs.path, "--as", form, "--output", output.path, "--no-progress"])
+                let said = result.text + result.stderr
+                guard let expected = words[form] else {
+                    // Nothing to refuse where no pixel is decoded (a loop lists samples): it is written whole.
+                    #expect(result.status == 0, "\(movie.lastPathComponent) \(form): \(said)")
+                    continue
+                }
+                #expect(result.status == 1 && said.contains(movie.lastPathComponent) && said.contains(expected), "\(movie.lastPathComponent) \(form): \(said)")
+                let left = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+                #expect(left.isEmpty, "\(movie.lastPathComponent) \(form) left \(left)")
+            }
+        }
+    }
+}
