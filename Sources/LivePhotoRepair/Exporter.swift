@@ -39,6 +39,9 @@ public struct ExportOptions: Sendable {
     public var width = 480
     public var rate: Int?
     public var dither = GIFDither.sierraLite
+    /// Whether sound is kept: a movie's and a loop's by default; a re-encoded form's and a
+    /// GIF's never (refused by the command).
+    public var keepsSound = true
     public init(form: ExportForm) { self.form = form }
 }
 
@@ -151,7 +154,7 @@ public enum Exporter {
             if options.form == .loop && options.start == .still {
                 opening = try openingSample(item, movie: movie, size: source.size, path: plan.source)
             }
-            var made = try LoopMovieWriter.loop(movie, source: source, count: options.form == .movie ? 1 : options.count, opening: opening)
+            var made = try LoopMovieWriter.loop(movie, source: source, count: options.form == .movie ? 1 : options.count, opening: opening, dropSound: !options.keepsSound)
             if let range = plan.range { made.patch = made.patch.shifted(by: range.lowerBound) }
             plan.made = made
             plan.notes = made.patch.notes

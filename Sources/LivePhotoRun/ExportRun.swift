@@ -118,6 +118,7 @@ public struct ExportRun {
             ("width", options.form == .gif ? .int(Int64(options.width)) : .null),
             ("fps", options.form == .gif ? options.rate.map { .int(Int64($0)) } ?? .null : .null),
             ("dither", options.form == .gif ? .string(options.dither.rawValue) : .null),
+            ("audio", .string(options.keepsSound && options.form.order == nil && options.form != .gif ? "keep" : "drop")),
             ("items", .array(results.map { result in
                 .object([
                     ("kind", .string(result.plan.item.kind.rawValue)),

@@ -177,6 +177,22 @@ struct ExportGIFTests {
         #expect(abs(Double(gif.delays.reduce(0, +)) / 1000 - source.duration) <= 0.01)
     }
 
+    @Test("on a terminal (a pseudo-terminal from Python's pty) a GIF export draws a progress bar of frames on standard error, to 100%, and clears it; --no-progress and a pipe draw none")
+    func progressBar() throws {
+        let folder = try exports.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (inputs, _) = try exports.prepare(ExportTests.inputs[0], in: folder)
+        let binary = try #require(Locations.lpcheckBinary).path
+        let python = try #require(Locations.tool("python3"))
+        let spawn = "import pty, sys\npty.spawn(sys.argv[1:])"
+        let terminal = try ProcessResult.run(python, ["-c", spawn, binary, "export", inputs.path, "--as", "gif", "--width", "120", "--output", folder.appendingPathComponent("a").path], timeout: 300)
+        #expect(terminal.text.contains("\r[") && terminal.text.contains("100% 84/84 frames read (two passes)") && terminal.text.contains("\u{1B}[K"), "\(terminal.text)")
+        let quiet = try ProcessResult.run(python, ["-c", spawn, binary, "export", inputs.path, "--as", "gif", "--width", "120", "--no-progress", "--output", folder.appendingPathComponent("b").path], timeout: 300)
+        #expect(quiet.text.contains("exported") && !quiet.text.contains("\r["), "\(quiet.text)")
+        let piped = try exports.lpcheck(["export", inputs.path, "--as", "gif", "--width", "120", "--output", folder.appendingPathComponent("c").path])
+        #expect(piped.status == 0 && !piped.stderr.contains("\r["), "\(piped.stderr)")
+    }
+
     @Test("GIFWriter's LZW as Pillow decodes it: every index back, across code-width changes and table clears (a 640×480 frame of noise and runs), a frame of one colour, a single pixel")
     func lzwReadByPillow() throws {
         try Locations.require(Locations.pythonHas("PIL"), "Pillow (PyPI)")

@@ -4,7 +4,8 @@ import Testing
 
 /// `lpcheck export` on hostile movies, in every form that reads them differently (loop copies
 /// samples, bounce and gif decode): a clear error naming the file, bounded time and memory
-/// (getrusage of lpcheck and the codec helper), and nothing left in the output folder.
+/// (getrusage of lpcheck and the codec helper), and nothing left in the output folder; and
+/// exports stopped at every step or killed, which leave nothing check does not report.
 @Suite(.serialized, .enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
 struct ExportHostileTests {
     let exports = ExportTests()
@@ -82,6 +83,64 @@ struct ExportHostileTests {
                 let left = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
                 #expect(left.isEmpty, "\(movie.lastPathComponent) \(form) left \(left)")
             }
+        }
+    }
+
+    /// What a stopped export left in `output`: the writer's temporaries, each named by check as
+    /// lpcheck's temporary file, and at most the finished output, which reads clean.
+    func expectOnlyTemporaries(_ output: URL, finished: String, _ what: String) throws -> Set<String> {
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        guard !left.isEmpty else { return [] }
+        let check = try exports.lpcheck(["check", output.path, "--format", "json", "--fail-on", "never", "--no-progress"])
+        let report = try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any]
+        let named = ((report?["summary"] as? [String: Any])?["leftOut"] as? [[String: Any]] ?? []).filter { ($0["reason"] as? String ?? "").contains("lpcheck's temporary file") }
+            .compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }
+        let temporaries = left.filter { $0.hasPrefix(".") }
+        #expect(Set(temporaries) == Set(named), "\(what): \(left), check names \(named)")
+        let others = left.filter { !$0.hasPrefix(".") }
+        #expect(others.isEmpty || others == [finished], "\(what): \(others)")
+        if others == [finished] {
+            let clean = try exports.lpcheck(["check", output.path, "--fail-on", "warning", "--no-progress"])
+            #expect(clean.status == 0, "\(what): \(clean.text)")
+        }
+        return Set((temporaries.isEmpty ? [] : ["temporary"]) + (others.isEmpty ? [] : ["finished"]))
+    }
+
+    @Test("an export stopped at any step (LPCHECK_FAULT_STEP: each piece written, fsync, verification, rename) or killed (SIGKILL, SIGINT) leaves only lpcheck's temporaries, which check names, or the finished output, which reads clean: a loop (samples copied) and a GIF (the helper's bytes)",
+          arguments: ["loop", "gif"])
+    func interrupted(_ form: String) throws {
+        let folder = try exports.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (inputs, _) = try exports.prepare(ExportTests.inputs[1], in: folder)
+        let finished = form == "gif" ? "train.gif" : "train.loop.mov"
+        let binary = try #require(Locations.lpcheckBinary).path
+        let arguments = ["export", inputs.path, "--as", form, "--width", "160", "--no-progress", "--output"]
+        var seen: Set<String> = []
+        var step = 1
+        while step < 60 {
+            let output = folder.appendingPathComponent("step-\(step)")
+            var environment = ProcessInfo.processInfo.environment
+            environment["LPCHECK_FAULT_STEP"] = String(step)
+            let run = try ProcessResult.run(binary, arguments + [output.path], environment: environment, timeout: 120)
+            if run.status == 0 { break }
+            #expect(run.status == 86, "step \(step): \(run.status) \(run.stderr)")
+            seen.formUnion(try expectOnlyTemporaries(output, finished: finished, "step \(step)"))
+            step += 1
+        }
+        #expect(step > 2 && step < 60, "the export finished after \(step) steps")
+        #expect(seen.contains("temporary"), "\(seen)")
+        for (signal, delay) in [(SIGKILL, 0.2), (SIGINT, 0.4), (SIGKILL, 0.8)] {
+            let output = folder.appendingPathComponent("signal-\(signal)-\(delay)")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments + [output.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            _ = try expectOnlyTemporaries(output, finished: finished, "signal \(signal) after \(delay) s")
         }
     }
 }

@@ -124,7 +124,7 @@ struct ExportTests {
         }
     }
 
-    @Test("a loop's sound loops with its video: IMG_3853's PCM sound (1.333 s a loop against 1.4 s of video) gets silence, each loop's first sound packet at 1.4 s and 2.8 s")
+    @Test("a loop's sound loops with its video: IMG_3853's PCM sound (1.333 s a loop against 1.4 s of video) gets silence, each loop's first sound packet at 1.4 s and 2.8 s; --audio drop leaves it out (ffprobe: video alone); --audio keep is refused for a bounce")
     func soundLoops() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -142,6 +142,14 @@ struct ExportTests {
         }
         let sourceSound = try packets(movie, stream: "a:0").map(\.time)
         #expect(sourceSound.count > 0 && sound.count > 3 * sourceSound.count - 1)
+        // --audio drop: the loop's video alone, the plan naming the sound track; keep is refused for a bounce.
+        let silent = folder.appendingPathComponent("silent")
+        let dropped = try lpcheck(["export", inputs.path, "--as", "loop", "--audio", "drop", "--output", silent.path, "--no-progress"])
+        #expect(dropped.status == 0 && dropped.text.contains("(sound") && dropped.text.contains("--audio drop"), "\(dropped.text)")
+        let streams = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", silent.appendingPathComponent("IMG_3853.loop.mov").path]).text
+        #expect(streams.trimmingCharacters(in: .whitespacesAndNewlines) == "video", "\(streams)")
+        let keep = try lpcheck(["export", inputs.path, "--as", "bounce", "--audio", "keep", "--output", silent.path])
+        #expect(keep.status == 2 && keep.stderr.contains("--audio keep"), "\(keep.stderr)")
     }
 
     @Test("--as movie: the movie alone, every frame the source's, no data stream and no content identifier left (ExifTool), so that it pairs with nothing")

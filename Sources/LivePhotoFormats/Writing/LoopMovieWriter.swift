@@ -41,7 +41,8 @@ public enum LoopMovieWriter {
         key == LivePhotoKeys.contentIdentifier || key.hasPrefix("com.apple.quicktime.live-photo")
     }
 
-    public static func loop(_ movie: Movie, source: ByteSource, count: Int, opening: Int? = nil) throws -> Made {
+    /// `dropSound`: sound tracks are left out too (`export --audio drop`).
+    public static func loop(_ movie: Movie, source: ByteSource, count: Int, opening: Int? = nil, dropSound: Bool = false) throws -> Made {
         guard (1...maxCount).contains(count) else { throw WriteError(.inconsistentInput, "a loop count of \(count) (1 to \(maxCount))") }
         guard let moov = movie.boxes.first(where: { $0.type == "moov" }) else { throw WriteError(.missingStructure, "no moov box") }
         guard movie.timescale > 0, movie.duration > 0 else { throw WriteError(.missingStructure, "the movie header gives no duration") }
@@ -54,6 +55,10 @@ public enum LoopMovieWriter {
             guard let track = movie.tracks.first(where: { $0.path == paths[index] }) else { continue }
             if track.isTimedMetadata {
                 notes.append("drop track \(track.id): Apple timed metadata (mebx: \(track.declaredKeys.map { $0.key }.joined(separator: ", ")))")
+                continue
+            }
+            if dropSound && track.handler == "soun" {
+                notes.append("drop track \(track.id) (sound\(track.sampleDescriptions.first.map { " \($0.format)" } ?? "")): --audio drop")
                 continue
             }
             if track.sampleTable.timeToSample.allSatisfy({ $0.delta == 0 || $0.count == 0 }) {

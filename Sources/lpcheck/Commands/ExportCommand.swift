@@ -26,6 +26,7 @@ struct Export: ParsableCommand {
         lasts the duration it had, so a variable frame rate is mirrored. These two re-encode \
         (lpcheck-codec, one group of pictures decoded at a time; --codec, else the source's), \
         keep the source's colour tags and track matrix, and drop the sound; the plan says so. \
+        --audio drop leaves a movie's or loop's sound tracks out (named in the plan). \
         --as gif writes NAME.gif, looping forever: every frame at its own time (or the frame shown \
         at each 1/--fps s), --width pixels wide at most (Lanczos), turned as the movie is shown, \
         one palette of 255 colours made from the whole clip's colours, --dither sierra-lite \
@@ -65,6 +66,11 @@ struct Export: ParsableCommand {
     @Option(help: "Where a loop opens: first (its first frame) or still (the sync sample at or before the still's moment; for a GIF, the frame shown then).")
     var start: LoopStart = .first
 
+    @Option(help: "Sound: keep (the default for movie and loop) or drop (the only choice for reverse, bounce and gif).")
+    var audio: Audio?
+
+    enum Audio: String, ExpressibleByArgument { case keep, drop }
+
     @Option(help: "A GIF's width in pixels, at most the movie's shown width (1 to 4096).")
     var width = 480
 
@@ -93,6 +99,9 @@ struct Export: ParsableCommand {
     func validate() throws {
         guard (1...1_000).contains(count) else { throw ValidationError("--count must be 1 to 1000") }
         guard (1...4_096).contains(width) else { throw ValidationError("--width must be 1 to 4096") }
+        if audio == .keep, form.order != nil || form == .gif {
+            throw ValidationError("--audio keep: a \(form.rawValue) export drops the sound (frames re-timed or a GIF have none to keep it with); use --as loop or movie to keep it")
+        }
         if let fps, !(1...GIFTimeline.maxRate).contains(fps) { throw ValidationError("--fps must be 1 to \(GIFTimeline.maxRate): GIF delays are at least \(GIFTimeline.minimumDelay) cs") }
     }
 
@@ -100,9 +109,13 @@ struct Export: ParsableCommand {
         var options = ExportOptions(form: form)
         (options.count, options.start, options.force, options.codec) = (count, start, force, codec?.rawValue)
         (options.width, options.rate, options.dither) = (width, fps, dither)
+        options.keepsSound = audio != .drop
         var run = ExportRun(options: options, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
-        if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
+        if !noProgress && isatty(2) == 1 {
+            run.progress = form == .gif ? ProgressBar.framePasses : form.order != nil ? ProgressBar.frames : ProgressBar.items
+            run.finishProgress = ProgressBar.finish
+        }
         try exiting { try run.run() }
     }
 }

@@ -7,8 +7,14 @@ enum ProgressBar {
 
     @Sendable static func update(_ done: Int, _ total: Int) { draw(done, total, noun: "files") }
 
-    /// make GIF's frames.
+    /// make GIF's frames, a re-timed export's.
     @Sendable static func frames(_ done: Int, _ total: Int) { draw(done, total, noun: "frames") }
+
+    /// An exported GIF's frames, read twice (colours counted, then mapped).
+    @Sendable static func framePasses(_ done: Int, _ total: Int) { draw(done, total, noun: "frames read (two passes)") }
+
+    /// Items exported.
+    @Sendable static func items(_ done: Int, _ total: Int) { draw(done, total, noun: "items") }
 
     static func draw(_ done: Int, _ total: Int, noun: String) {
         guard total >= 50 else { return }
@@ -27,5 +33,6 @@ enum ProgressBar {
         lock.lock()
         defer { lock.unlock() }
         if lastPercent >= 0 { writeError("\r\u{1B}[K") }
+        lastPercent = -1
     }
 }
