@@ -311,6 +311,9 @@ public final class MovieEncoder {
     }
 
     /// The colour the movie is tagged with, as QuickTime `nclc` codes (primaries, transfer, matrix).
+    /// Whether the encoded pictures are full range.
+    public var fullRange: Bool { context.pointer.pointee.color_range == AVCOL_RANGE_JPEG }
+
     public var colourCodes: (primaries: UInt16, transfer: UInt16, matrix: UInt16) {
         let c = context.pointer.pointee
         return (UInt16(clamping: c.color_primaries.rawValue), UInt16(clamping: c.color_trc.rawValue), UInt16(clamping: c.colorspace.rawValue))

@@ -2,7 +2,7 @@ import LivePhotoFormats
 
 /// A movie's frames re-timed (`ShownFrames.Order`: reverse, bounce) and encoded, written as
 /// boxes as they are made: `scal` (the timescale, the source's media ticks), `nclc` (the colour
-/// codes), `trak` and one `smpl` per sample, as the GIF movie is. Memory is one group of
+/// codes and a byte, 1 for full range), `trak` and one `smpl` per sample, as the GIF movie is. Memory is one group of
 /// pictures (`ShownFrameDecoder`).
 public enum ReversedMovie {
     /// The encoders' CRF: 16 for x264; x265 counts CRF differently, 12 keeps IMG_3853 (HEVC) above
@@ -33,7 +33,7 @@ public enum ReversedMovie {
                 let configuration = try made.configuration()
                 let colour = made.colourCodes
                 output(BoxWriter.box("scal", BoxWriter.u32(shown.timescale)))
-                output(BoxWriter.box("nclc", BoxWriter.u16(colour.primaries) + BoxWriter.u16(colour.transfer) + BoxWriter.u16(colour.matrix)))
+                output(BoxWriter.box("nclc", BoxWriter.u16(colour.primaries) + BoxWriter.u16(colour.transfer) + BoxWriter.u16(colour.matrix) + [made.fullRange ? 1 : 0]))
                 output(BoxWriter.box("trak", configuration.format.bytes + configuration.type.bytes + BoxWriter.u32(UInt32(made.width)) + BoxWriter.u32(UInt32(made.height))
                     + configuration.record))
                 encoder = made

@@ -42,6 +42,8 @@ public struct ExportOptions: Sendable {
     /// Whether sound is kept: a movie's and a loop's by default; a re-encoded form's and a
     /// GIF's never (refused by the command).
     public var keepsSound = true
+    /// The movie's container (not a GIF's).
+    public var container = MovieContainer.mov
     public init(form: ExportForm) { self.form = form }
 }
 
@@ -103,17 +105,17 @@ public enum Exporter {
     }
 
     /// The output's name: the still's name without its extension (and a motion photo's `.MP`),
-    /// then the form and `.mov`, or `.gif`.
-    public static func outputName(_ item: CheckItem, form: ExportForm) -> String {
+    /// then the form and `.mov` (or `.mp4`), or `.gif`.
+    public static func outputName(_ item: CheckItem, form: ExportForm, container: MovieContainer = .mov) -> String {
         let still = ((item.still?.path ?? item.movie?.path ?? "movie") as NSString).lastPathComponent
         var base = (still as NSString).deletingPathExtension
         if base.uppercased().hasSuffix(".MP") { base = String(base.dropLast(3)) }
-        return form == .gif ? "\(base).gif" : "\(base).\(form.rawValue).mov"
+        return form == .gif ? "\(base).gif" : "\(base).\(form.rawValue).\(container.fileExtension)"
     }
 
     public static func plan(_ item: CheckItem, options: ExportOptions, folder: String) -> ExportPlan {
         var plan = ExportPlan(item: item)
-        plan.destination = (folder as NSString).appendingPathComponent(outputName(item, form: options.form))
+        plan.destination = (folder as NSString).appendingPathComponent(outputName(item, form: options.form, container: options.container))
         do {
             let damage = item.findings.filter { $0.severity == .error && RuleRegistry.rule($0.rule)?.description.marksDamage == true }
             if let first = damage.first, !options.force {
@@ -145,7 +147,7 @@ public enum Exporter {
                 let retimed = Retimed(frames: frames, sequence: sequence, codec: codec, matrix: track.matrix)
                 plan.retimed = retimed
                 let seconds = retimed.seconds
-                plan.notes = ["\(order.rawValue): \(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec == "hevc" ? "HEVC" : "H.264"), 8-bit 4:2:0, the source's colour tags kept): frames cannot be reversed in place",
+                plan.notes = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec == "hevc" ? "HEVC" : "H.264"), 8-bit 4:2:0, the source's colour tags kept): frames cannot be reversed in place",
                               "sound dropped, timed metadata and Live Photo keys not written: the movie holds the video alone"]
                 if PathBytes.exists(plan.destination) && !options.force { plan.problems.append("\(plan.destination) exists (use --force to replace it)") }
                 return plan
@@ -154,7 +156,8 @@ public enum Exporter {
             if options.form == .loop && options.start == .still {
                 opening = try openingSample(item, movie: movie, size: source.size, path: plan.source)
             }
-            var made = try LoopMovieWriter.loop(movie, source: source, count: options.form == .movie ? 1 : options.count, opening: opening, dropSound: !options.keepsSound)
+            var made = try LoopMovieWriter.loop(movie, source: source, count: options.form == .movie ? 1 : options.count, opening: opening, dropSound: !options.keepsSound,
+                                                container: options.container)
             if let range = plan.range { made.patch = made.patch.shifted(by: range.lowerBound) }
             plan.made = made
             plan.notes = made.patch.notes

@@ -148,14 +148,15 @@ public enum CodecHelper {
     /// A movie the helper encodes (a GIF's, a re-timed export's), written into `file` as its
     /// samples come: the `ftyp` and `mdat` head, the samples, the `moov` (`VideoMovieWriter`).
     /// Returns the still the helper answers after the samples, if any, and the samples' durations.
-    /// `turn`: the track matrix the movie is shown with (a re-timed export keeps its source's).
-    static func encodedMovie(_ arguments: [String], into file: SafeFileWriter.ProducedFile, turn: TrackMatrix = .identity,
+    /// `turn`: the track matrix the movie is shown with (a re-timed export keeps its source's);
+    /// `container`: QuickTime or MP4.
+    static func encodedMovie(_ arguments: [String], into file: SafeFileWriter.ProducedFile, turn: TrackMatrix = .identity, container: MovieContainer = .mov,
                              progress: (@Sendable (Int, Int) -> Void)?) throws -> (still: [UInt8]?, durations: [UInt32]) {
         var track: VideoMovieWriter.Track? = nil
         var samples: [VideoMovieWriter.Sample] = [], still: [UInt8]? = nil
-        var (timescale, colour): (UInt32, (UInt16, UInt16, UInt16)) = (600, (1, 1, 1))
+        var (timescale, colour, fullRange): (UInt32, (UInt16, UInt16, UInt16), Bool) = (600, (1, 1, 1), false)
         var stream = BoxStream()
-        try file.append(VideoMovieWriter.head)
+        try file.append(VideoMovieWriter.head(container))
         var dataBytes: Int64 = 0
         try run(arguments, progress: progress) { chunk in
             try stream.feed(chunk) { type, payload in
@@ -166,11 +167,14 @@ public enum CodecHelper {
                     guard timescale > 0 else { throw Failure(status: 1, description: "the codec helper gives a timescale of 0") }
                 case "nclc":
                     colour = (try reader.u16(), try reader.u16(), try reader.u16())
+                    fullRange = reader.restSlice().first == 1
                 case "trak":
                     let format = try reader.fourCC(), configurationType = try reader.fourCC()
                     let width = Int(try reader.u32()), height = Int(try reader.u32())
                     track = VideoMovieWriter.Track(format: format, configurationType: configurationType, configuration: Array(reader.restSlice()),
                                                    width: width, height: height, primaries: colour.0, transfer: colour.1, matrix: colour.2, timescale: timescale, turn: turn)
+                    track?.fullRange = fullRange
+                    track?.container = container
                 case "smpl":
                     let duration = try reader.u32(), key = try reader.u8() != 0
                     let bytes = Array(reader.restSlice())
@@ -185,7 +189,7 @@ public enum CodecHelper {
             }
         }
         guard let track, stream.isEmpty else { throw Failure(status: 1, description: "the codec helper's answer lacks the track, or ends inside a box") }
-        try file.write(VideoMovieWriter.mdatSize(dataBytes: dataBytes), at: VideoMovieWriter.mdatSizeOffset)
+        try file.write(VideoMovieWriter.mdatSize(dataBytes: dataBytes), at: VideoMovieWriter.mdatSizeOffset(container))
         try file.append(try VideoMovieWriter.moov(track, samples: samples))
         return (still, samples.map(\.duration))
     }

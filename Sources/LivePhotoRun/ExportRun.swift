@@ -66,7 +66,7 @@ public struct ExportRun {
         var arguments = ["frames", plan.source, order.rawValue, retimed.codec, "--max-frames", String(Self.maxFrames)]
         if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
         let outcome = Exporter.apply(plan, force: options.force) { file in
-            _ = try CodecHelper.encodedMovie(arguments, into: file, turn: retimed.matrix, progress: progress)
+            _ = try CodecHelper.encodedMovie(arguments, into: file, turn: retimed.matrix, container: options.container, progress: progress)
         }
         finishProgress?()
         return outcome
@@ -118,6 +118,7 @@ public struct ExportRun {
             ("width", options.form == .gif ? .int(Int64(options.width)) : .null),
             ("fps", options.form == .gif ? options.rate.map { .int(Int64($0)) } ?? .null : .null),
             ("dither", options.form == .gif ? .string(options.dither.rawValue) : .null),
+            ("container", options.form == .gif ? .null : .string(options.container.rawValue)),
             ("audio", .string(options.keepsSound && options.form.order == nil && options.form != .gif ? "keep" : "drop")),
             ("items", .array(results.map { result in
                 .object([

@@ -295,6 +295,34 @@ struct ExportTests {
         }
     }
 
+    @Test("--container mp4: a loop (the Pixel motion photo's movie; train.mov with --audio drop) and a bounce are MP4 (ffprobe: major brand isom), every looped frame the source's three times over; train.mov's PCM sound is refused by name without --audio drop")
+    func containerMP4() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func brand(_ url: URL) throws -> String {
+            try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-show_entries", "format_tags=major_brand", "-of", "csv=p=0", url.path]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        for (index, extra) in [(4, [String]()), (1, ["--audio", "drop"])] {
+            let input = Self.inputs[index]
+            let (inputs, movie) = try prepare(input, in: folder.appendingPathComponent(input.output))
+            let output = folder.appendingPathComponent("out-\(input.output)")
+            let export = try lpcheck(["export", inputs.path, "--as", "loop", "--container", "mp4", "--output", output.path, "--no-progress"] + extra)
+            #expect(export.status == 0, "\(export.text)")
+            let written = output.appendingPathComponent("\(input.output).loop.mp4")
+            #expect(try brand(written) == "isom")
+            let source = try frames(movie)
+            #expect(try frames(written) == source + source + source, "\(input.output)")
+            if index == 1 {
+                let refused = try lpcheck(["export", inputs.path, "--as", "loop", "--container", "mp4", "--output", folder.appendingPathComponent("refused").path, "--no-progress"])
+                #expect(refused.status == 1 && refused.text.contains("lpcm sound") && refused.text.contains("--audio drop"), "\(refused.text)")
+                let bounce = try lpcheck(["export", inputs.path, "--as", "bounce", "--container", "mp4", "--output", output.path, "--no-progress"])
+                #expect(bounce.status == 0, "\(bounce.text)\(bounce.stderr)")
+                let bounced = output.appendingPathComponent("train.bounce.mp4")
+                #expect(try brand(bounced) == "isom" && frames(bounced).count == 2 * source.count - 2)
+            }
+        }
+    }
+
     @Test("a portrait movie (test.mov, a quarter turn in its track matrix) reversed stays turned as it was (ffprobe's rotation), its frames upright: the first is the source's last at ≥ 38 dB, ffmpeg turning both")
     func reversedKeepsTurn() throws {
         let folder = try scratch()

@@ -41,8 +41,10 @@ public enum LoopMovieWriter {
         key == LivePhotoKeys.contentIdentifier || key.hasPrefix("com.apple.quicktime.live-photo")
     }
 
-    /// `dropSound`: sound tracks are left out too (`export --audio drop`).
-    public static func loop(_ movie: Movie, source: ByteSource, count: Int, opening: Int? = nil, dropSound: Bool = false) throws -> Made {
+    /// `dropSound`: sound tracks are left out too (`export --audio drop`). `container`: the
+    /// `ftyp` written; a track MP4 does not carry is refused for `.mp4`.
+    public static func loop(_ movie: Movie, source: ByteSource, count: Int, opening: Int? = nil, dropSound: Bool = false,
+                            container: MovieContainer = .mov) throws -> Made {
         guard (1...maxCount).contains(count) else { throw WriteError(.inconsistentInput, "a loop count of \(count) (1 to \(maxCount))") }
         guard let moov = movie.boxes.first(where: { $0.type == "moov" }) else { throw WriteError(.missingStructure, "no moov box") }
         guard movie.timescale > 0, movie.duration > 0 else { throw WriteError(.missingStructure, "the movie header gives no duration") }
@@ -66,6 +68,7 @@ public enum LoopMovieWriter {
                 notes.append("drop track \(track.id) (\(track.handler)\(format)): its \(track.sampleTable.count) sample(s) last no time, so nothing of it plays or loops")
                 continue
             }
+            if let refusal = container.refusal(track) { throw WriteError(.inconsistentInput, refusal) }
             tracks[index] = track
         }
         guard let video = movie.tracks.first(where: { $0.isVideo && !$0.isTimedMetadata && $0.sampleTable.count > 0 }) else {
@@ -154,16 +157,16 @@ public enum LoopMovieWriter {
             mvhd = try PresentationWindow.durationSet(mvhd, headerSize: header, value: duration, v0Offset: 16, v1Offset: 24, path: "moov/mvhd")
             children[index].bytes = mvhd
         }
-        var patch = try relocated(children, movie: movie, source: source, silence: silenceBytes)
+        var patch = try relocated(children, movie: movie, source: source, silence: silenceBytes, container: container)
         notes.insert(count == 1 ? "the movie alone, every sample copied" : "the movie shown \(count) times: each sample stored once, listed \(count) times"
                      + (shiftTicks > 0 ? ", opening on video sample \(opening.map { $0 + 1 } ?? 1) (a sync sample) at \(SecondsText.format(Double(shiftTicks) / Double(scale))) s" : ""), at: 0)
         patch.notes = notes
         return Made(patch: patch, order: order, trimmedLast: trimmedLast, duration: duration, timescale: scale)
     }
 
-    /// `ftyp` (QuickTime), the new `moov`, then every media box of the source and the silence.
-    static func relocated(_ children: [(box: Box, bytes: [UInt8])], movie: Movie, source: ByteSource, silence: Int) throws -> FilePatch {
-        let ftyp = BoxWriter.box("ftyp", FourCC("qt  ").bytes + BoxWriter.u32(0) + FourCC("qt  ").bytes)
+    /// The container's `ftyp`, the new `moov`, then every media box of the source and the silence.
+    static func relocated(_ children: [(box: Box, bytes: [UInt8])], movie: Movie, source: ByteSource, silence: Int, container: MovieContainer) throws -> FilePatch {
+        let ftyp = container.ftyp
         let data = movie.boxes.filter { $0.type != "ftyp" && $0.type != "moov" && $0.type != "wide" && $0.type != "free" && $0.type != "skip" }
         return try MovieRewriter.placingMedia(after: ftyp, children: children, data: data, source: source, extra: silence)
     }

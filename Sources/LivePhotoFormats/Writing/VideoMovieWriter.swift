@@ -1,4 +1,4 @@
-/// A QuickTime movie of one video track from encoded samples (the codec layer's output): `ftyp`
+/// A QuickTime (or MP4, `Track.container`) movie of one video track from encoded samples (the codec layer's output): `ftyp`
 /// (qt), `mdat` (the samples in one chunk, written as they come: `head`, the samples, then
 /// `moov`, and the `mdat`'s size set last), `moov` after it as cameras write it. Samples are
 /// in presentation order (no B-frames), each with its own duration, so a variable frame rate
@@ -22,6 +22,9 @@ public enum VideoMovieWriter {
         public var timescale: UInt32
         /// How the picture is turned when shown (`tkhd`'s matrix).
         public var turn: TrackMatrix
+        /// Whether the pictures are full range (`nclx`'s flag, for MP4).
+        public var fullRange = false
+        public var container = MovieContainer.mov
         public init(format: FourCC, configurationType: FourCC, configuration: [UInt8], width: Int, height: Int,
                     primaries: UInt16, transfer: UInt16, matrix: UInt16, timescale: UInt32, turn: TrackMatrix = .identity) {
             (self.format, self.configurationType, self.configuration, self.width, self.height) = (format, configurationType, configuration, width, height)
@@ -45,13 +48,11 @@ public enum VideoMovieWriter {
         return [turn.a, turn.b, 0, turn.c, turn.d, 0, x, y, 0x40000000].flatMap { BoxWriter.u32(UInt32(bitPattern: $0)) }
     }
 
-    static let ftyp = BoxWriter.box("ftyp", FourCC("qt  ").bytes + BoxWriter.u32(0) + FourCC("qt  ").bytes)
-
     /// What comes before the samples: `ftyp`, then an `mdat` header with a 64-bit size to be set
     /// (`mdatSize`) once the samples are written, so that they can be written as they come.
-    public static let head: [UInt8] = ftyp + BoxWriter.u32(1) + FourCC("mdat").bytes + BoxWriter.u64(0)
+    public static func head(_ container: MovieContainer) -> [UInt8] { container.ftyp + BoxWriter.u32(1) + FourCC("mdat").bytes + BoxWriter.u64(0) }
     /// Where `mdatSize` goes.
-    public static let mdatSizeOffset = Int64(ftyp.count + 8)
+    public static func mdatSizeOffset(_ container: MovieContainer) -> Int64 { Int64(container.ftyp.count + 8) }
 
     /// The `mdat`'s 64-bit size for `dataBytes` of samples.
     public static func mdatSize(dataBytes: Int64) -> [UInt8] { BoxWriter.u64(UInt64(16 + dataBytes)) }
@@ -65,7 +66,7 @@ public enum VideoMovieWriter {
         }
         let duration = samples.reduce(UInt64(0)) { $0 + UInt64($1.duration) }
         guard duration <= UInt64(UInt32.max) else { throw WriteError(.fieldOverflow, "a duration of \(duration) ticks does not fit mvhd's 32 bits") }
-        let chunkOffset = UInt32(head.count)
+        let chunkOffset = UInt32(head(track.container).count)
         let ticks = UInt32(duration)
         let mvhd = BoxWriter.fullBox("mvhd", BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(track.timescale) + BoxWriter.u32(ticks)
             + BoxWriter.u32(0x00010000) + BoxWriter.u16(0x0100) + [UInt8](repeating: 0, count: 10) + matrix + [UInt8](repeating: 0, count: 24) + BoxWriter.u32(2))
@@ -73,14 +74,15 @@ public enum VideoMovieWriter {
             + [UInt8](repeating: 0, count: 8) + BoxWriter.u16(0) + BoxWriter.u16(0) + BoxWriter.u16(0) + BoxWriter.u16(0) + matrix(track.turn, width: track.width, height: track.height)
             + BoxWriter.u32(UInt32(track.width) << 16) + BoxWriter.u32(UInt32(track.height) << 16))
         let mdhd = BoxWriter.fullBox("mdhd", BoxWriter.u32(0) + BoxWriter.u32(0) + BoxWriter.u32(track.timescale) + BoxWriter.u32(ticks) + BoxWriter.u16(0x55C4) + BoxWriter.u16(0))
-        let hdlr = BoxWriter.fullBox("hdlr", FourCC("mhlr").bytes + FourCC("vide").bytes + [UInt8](repeating: 0, count: 12) + [0])
+        let hdlr = BoxWriter.fullBox("hdlr", (track.container == .mov ? FourCC("mhlr").bytes : BoxWriter.u32(0)) + FourCC("vide").bytes + [UInt8](repeating: 0, count: 12) + [0])
         let vmhd = BoxWriter.fullBox("vmhd", flags: 1, [UInt8](repeating: 0, count: 8))
         let dinf = BoxWriter.box("dinf", BoxWriter.fullBox("dref", BoxWriter.u32(1) + BoxWriter.fullBox("url ", flags: 1, [])))
         var name = [UInt8](repeating: 0, count: 32)
         let compressor = Array((track.format == "hvc1" ? "HEVC" : "H.264").utf8)
         name[0] = UInt8(compressor.count)
         name.replaceSubrange(1...compressor.count, with: compressor)
-        let colr = BoxWriter.box("colr", FourCC("nclc").bytes + BoxWriter.u16(track.primaries) + BoxWriter.u16(track.transfer) + BoxWriter.u16(track.matrix))
+        let codes = BoxWriter.u16(track.primaries) + BoxWriter.u16(track.transfer) + BoxWriter.u16(track.matrix)
+        let colr = track.container == .mov ? BoxWriter.box("colr", FourCC("nclc").bytes + codes) : BoxWriter.box("colr", FourCC("nclx").bytes + codes + [track.fullRange ? 0x80 : 0])
         let entry = BoxWriter.box(track.format, [UInt8](repeating: 0, count: 6) + BoxWriter.u16(1) + [UInt8](repeating: 0, count: 16)
             + BoxWriter.u16(UInt16(track.width)) + BoxWriter.u16(UInt16(track.height)) + BoxWriter.u32(0x00480000) + BoxWriter.u32(0x00480000)
             + BoxWriter.u32(0) + BoxWriter.u16(1) + name + BoxWriter.u16(0x0018) + BoxWriter.u16(0xFFFF)
@@ -107,8 +109,9 @@ public enum VideoMovieWriter {
         guard samples.reduce(0, { $0 + $1.size }) == data.count else {
             throw WriteError(.inconsistentInput, "\(samples.count) samples whose sizes do not add up to their \(data.count) bytes")
         }
-        var bytes = head
-        bytes.replaceSubrange(Int(mdatSizeOffset)..<(Int(mdatSizeOffset) + 8), with: mdatSize(dataBytes: Int64(data.count)))
+        var bytes = head(track.container)
+        let at = Int(mdatSizeOffset(track.container))
+        bytes.replaceSubrange(at..<(at + 8), with: mdatSize(dataBytes: Int64(data.count)))
         return bytes + data + (try moov(track, samples: samples))
     }
 }

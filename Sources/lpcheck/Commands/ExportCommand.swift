@@ -8,6 +8,7 @@ import LivePhotoRepair
 extension ExportForm: ExpressibleByArgument {}
 extension LoopStart: ExpressibleByArgument {}
 extension GIFDither: ExpressibleByArgument {}
+extension MovieContainer: ExpressibleByArgument {}
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,6 +28,8 @@ struct Export: ParsableCommand {
         (lpcheck-codec, one group of pictures decoded at a time; --codec, else the source's), \
         keep the source's colour tags and track matrix, and drop the sound; the plan says so. \
         --audio drop leaves a movie's or loop's sound tracks out (named in the plan). \
+        --container mp4 writes NAME.<as>.mp4 (ftyp isom; colour as nclx); a track MP4 does not \
+        carry (PCM sound, timecode) is refused by name rather than written. \
         --as gif writes NAME.gif, looping forever: every frame at its own time (or the frame shown \
         at each 1/--fps s), --width pixels wide at most (Lanczos), turned as the movie is shown, \
         one palette of 255 colours made from the whole clip's colours, --dither sierra-lite \
@@ -66,6 +69,9 @@ struct Export: ParsableCommand {
     @Option(help: "Where a loop opens: first (its first frame) or still (the sync sample at or before the still's moment; for a GIF, the frame shown then).")
     var start: LoopStart = .first
 
+    @Option(help: "A movie's container: mov (QuickTime) or mp4 (refused for tracks MP4 does not carry, such as PCM sound).")
+    var container: MovieContainer = .mov
+
     @Option(help: "Sound: keep (the default for movie and loop) or drop (the only choice for reverse, bounce and gif).")
     var audio: Audio?
 
@@ -102,6 +108,7 @@ struct Export: ParsableCommand {
         if audio == .keep, form.order != nil || form == .gif {
             throw ValidationError("--audio keep: a \(form.rawValue) export drops the sound (frames re-timed or a GIF have none to keep it with); use --as loop or movie to keep it")
         }
+        if form == .gif && container == .mp4 { throw ValidationError("--container mp4: a GIF is a GIF") }
         if let fps, !(1...GIFTimeline.maxRate).contains(fps) { throw ValidationError("--fps must be 1 to \(GIFTimeline.maxRate): GIF delays are at least \(GIFTimeline.minimumDelay) cs") }
     }
 
@@ -110,6 +117,7 @@ struct Export: ParsableCommand {
         (options.count, options.start, options.force, options.codec) = (count, start, force, codec?.rawValue)
         (options.width, options.rate, options.dither) = (width, fps, dither)
         options.keepsSound = audio != .drop
+        options.container = container
         var run = ExportRun(options: options, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
         if !noProgress && isatty(2) == 1 {
