@@ -59,10 +59,10 @@ final class Scaler {
     /// `keepingRange`: the output keeps the frame's range (only layout and depth change).
     /// `size`: the output's width and height (nil: the frame's), scaled with `flags`.
     init(from frame: Frame, to format: AVPixelFormat, fullRange: Bool, matrix: Int32, keepingRange: Bool = false,
-         size: (width: Int, height: Int)? = nil, flags: Int32 = SWS_BICUBIC) throws {
+         size: (width: Int, height: Int)? = nil, flags: Int32 = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT) throws {
         let (width, height) = size ?? (frame.width, frame.height)
         guard let context = sws_getContext(Int32(frame.width), Int32(frame.height), AVPixelFormat(rawValue: frame.pointer.pointee.format),
-                                           Int32(width), Int32(height), format, flags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
+                                           Int32(width), Int32(height), format, flags, nil, nil, nil) else {
             throw CodecError("sws_getContext", "no conversion from \(frame.formatName) at \(frame.width)×\(frame.height) to \(width)×\(height)")
         }
         (pointer, owned, outputSize) = (context, true, size)

@@ -38,14 +38,15 @@ struct ColourHistogram {
 
 /// A palette for a clip: boxes of the histogram's cells cut where the two halves' squared error
 /// is least (median cut's refinement) until there are `size`, then moved to the means of the
-/// cells nearest each (k-means, a few rounds), which lowers the clip's error further.
+/// cells nearest each (k-means, two rounds: six gained at most 0.08 dB more on the camera clips
+/// measured, for 0.2 s).
 struct GIFPalette {
     /// The colours, at most 256.
     var colours: [(r: UInt8, g: UInt8, b: UInt8)]
 
     struct Cell { var r: Double, g: Double, b: Double, count: Double }
 
-    init(_ histogram: ColourHistogram, size: Int, rounds: Int = 6) {
+    init(_ histogram: ColourHistogram, size: Int, rounds: Int = 2) {
         var cells: [Cell] = []
         for index in 0..<ColourHistogram.cells where histogram.counts[index] > 0 {
             let count = Double(histogram.counts[index])
@@ -55,7 +56,7 @@ struct GIFPalette {
         guard !cells.isEmpty else { colours = [(0, 0, 0)]; return }
         var means = Self.medianCut(&cells, size: size)
         for _ in 0..<rounds {
-            let nearest = NearestColour(means.map { (UInt8(clamping: Int($0.r.rounded())), UInt8(clamping: Int($0.g.rounded())), UInt8(clamping: Int($0.b.rounded()))) })
+            var nearest = NearestColour(means.map { (UInt8(clamping: Int($0.r.rounded())), UInt8(clamping: Int($0.g.rounded())), UInt8(clamping: Int($0.b.rounded()))) })
             var sums = [Cell](repeating: Cell(r: 0, g: 0, b: 0, count: 0), count: means.count)
             for cell in cells {
                 let index = Int(nearest.index(Int(cell.r.rounded()), Int(cell.g.rounded()), Int(cell.b.rounded())))
@@ -131,73 +132,89 @@ struct GIFPalette {
     }
 }
 
-/// The palette entry nearest a colour (squared RGB distance, as PSNR counts), exactly: entries
-/// sorted by green, searched outwards from the colour's green until the green gap alone is
-/// larger than the best distance found. A small cache keeps recent answers.
+/// The palette entry nearest a colour (squared RGB distance, as PSNR counts), exactly. Colours
+/// fall in cells of 4 × 4 × 4 values; each cell's candidates are worked out the first time a
+/// colour of it is asked for: the entries whose distance to the cell is at most the least
+/// distance any entry has to the cell's far side (no other entry can be nearest to a colour of
+/// the cell), kept in order of their distance to the cell, so that a search stops at the first
+/// candidate that cannot beat the best found.
 struct NearestColour {
     let r: [Int32], g: [Int32], b: [Int32]
-    let index: [UInt8]
-    var cacheKeys: [UInt32]
-    var cacheValues: [UInt8]
+    /// Per cell: where its candidates start in `candidates`, -1 until worked out; and how many.
+    var start: [Int32]
+    var count: [UInt16]
+    var candidates: [UInt8] = []
+    /// Each candidate's squared distance to its cell.
+    var bounds: [Int32] = []
+    /// Scratch for `fill`: every entry's distance to the cell.
+    var scratch: [Int32]
 
     init(_ colours: [(r: UInt8, g: UInt8, b: UInt8)]) {
-        let order = colours.indices.sorted { colours[$0].g < colours[$1].g }
-        r = order.map { Int32(colours[$0].r) }
-        g = order.map { Int32(colours[$0].g) }
-        b = order.map { Int32(colours[$0].b) }
-        index = order.map { UInt8(clamping: $0) }
-        cacheKeys = [UInt32](repeating: UInt32.max, count: 1 << 15)
-        cacheValues = [UInt8](repeating: 0, count: 1 << 15)
+        r = colours.map { Int32($0.r) }
+        g = colours.map { Int32($0.g) }
+        b = colours.map { Int32($0.b) }
+        start = [Int32](repeating: -1, count: 1 << 18)
+        count = [UInt16](repeating: 0, count: 1 << 18)
+        scratch = [Int32](repeating: 0, count: colours.count)
     }
 
-    /// The index (into the palette as given) nearest r, g, b (each 0–255).
-    func index(_ red: Int, _ green: Int, _ blue: Int) -> UInt8 {
+    /// The index nearest r, g, b (each 0–255); of equals, the one nearest the cell, then the lowest.
+    mutating func index(_ red: Int, _ green: Int, _ blue: Int) -> UInt8 {
+        let cell = (red >> 2) << 12 | (green >> 2) << 6 | blue >> 2
+        if start[cell] < 0 { fill(cell) }
+        let first = Int(start[cell]), number = Int(count[cell])
         let (red, green, blue) = (Int32(red), Int32(green), Int32(blue))
-        return g.withUnsafeBufferPointer { g in
-            r.withUnsafeBufferPointer { r in
-                b.withUnsafeBufferPointer { b in
-                    // The first entry whose green is at least the colour's.
-                    var (low, high) = (0, g.count)
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if g[middle] < green { low = middle + 1 } else { high = middle }
-                    }
-                    var best = Int32.max, found = 0
-                    var up = low, down = low - 1
-                    while up < g.count || down >= 0 {
-                        if up < g.count {
-                            let dg = g[up] - green
-                            if dg * dg >= best { up = g.count } else {
-                                let dr = r[up] - red, db = b[up] - blue
+        return candidates.withUnsafeBufferPointer { candidates in
+            bounds.withUnsafeBufferPointer { bounds in
+                r.withUnsafeBufferPointer { r in
+                    g.withUnsafeBufferPointer { g in
+                        b.withUnsafeBufferPointer { b in
+                            var best = Int32.max, found: UInt8 = 0
+                            for position in first..<(first + number) {
+                                if bounds[position] >= best { break }
+                                let entry = Int(candidates[position])
+                                let dr = r[entry] - red, dg = g[entry] - green, db = b[entry] - blue
                                 let distance = dr * dr + dg * dg + db * db
-                                if distance < best { (best, found) = (distance, up) }
-                                up += 1
+                                if distance < best { (best, found) = (distance, candidates[position]) }
                             }
-                        }
-                        if down >= 0 {
-                            let dg = green - g[down]
-                            if dg * dg >= best { down = -1 } else {
-                                let dr = r[down] - red, db = b[down] - blue
-                                let distance = dr * dr + dg * dg + db * db
-                                if distance < best { (best, found) = (distance, down) }
-                                down -= 1
-                            }
+                            return found
                         }
                     }
-                    return index[found]
                 }
             }
         }
     }
 
-    /// `index`, remembered for colours met again.
-    mutating func cachedIndex(_ red: Int, _ green: Int, _ blue: Int) -> UInt8 {
-        let key = UInt32(red << 16 | green << 8 | blue)
-        let slot = Int((key &* 2_654_435_761) >> 17)
-        if cacheKeys[slot] == key { return cacheValues[slot] }
-        let found = index(red, green, blue)
-        (cacheKeys[slot], cacheValues[slot]) = (key, found)
-        return found
+    mutating func fill(_ cell: Int) {
+        let (lowRed, lowGreen, lowBlue) = (Int32(cell >> 12 & 63) << 2, Int32(cell >> 6 & 63) << 2, Int32(cell & 63) << 2)
+        // Per channel: the squared distance to the cell (0 inside it) and to its far side.
+        @inline(__always) func near(_ value: Int32, _ low: Int32) -> Int32 {
+            let d = value < low ? low - value : value > low + 3 ? value - low - 3 : 0
+            return d * d
+        }
+        @inline(__always) func far(_ value: Int32, _ low: Int32) -> Int32 {
+            let d = max(abs(value - low), abs(value - low - 3))
+            return d * d
+        }
+        var bound = Int32.max
+        for entry in r.indices {
+            scratch[entry] = near(r[entry], lowRed) + near(g[entry], lowGreen) + near(b[entry], lowBlue)
+            bound = min(bound, far(r[entry], lowRed) + far(g[entry], lowGreen) + far(b[entry], lowBlue))
+        }
+        let first = candidates.count
+        start[cell] = Int32(first)
+        for entry in r.indices where scratch[entry] <= bound {
+            // Insertion by distance to the cell.
+            var at = candidates.count
+            candidates.append(UInt8(entry))
+            bounds.append(scratch[entry])
+            while at > first, bounds[at - 1] > bounds[at] {
+                candidates.swapAt(at - 1, at)
+                bounds.swapAt(at - 1, at)
+                at -= 1
+            }
+        }
+        count[cell] = UInt16(candidates.count - first)
     }
 }
 
@@ -209,7 +226,7 @@ extension NearestColour {
         if dither == .none {
             image.pixels.withUnsafeBufferPointer { pixels in
                 for at in 0..<(width * height) {
-                    indices[at] = cachedIndex(Int(pixels[at * 3]), Int(pixels[at * 3 + 1]), Int(pixels[at * 3 + 2]))
+                    indices[at] = index(Int(pixels[at * 3]), Int(pixels[at * 3 + 1]), Int(pixels[at * 3 + 2]))
                 }
             }
             return
@@ -233,10 +250,12 @@ extension NearestColour {
                         let red = max(0, min(255, Int(pixels[at * 3]) + Int((rows[current + slot] + 8) >> 4)))
                         let green = max(0, min(255, Int(pixels[at * 3 + 1]) + Int((rows[current + slot + 1] + 8) >> 4)))
                         let blue = max(0, min(255, Int(pixels[at * 3 + 2]) + Int((rows[current + slot + 2] + 8) >> 4)))
-                        let chosen = cachedIndex(red, green, blue)
+                        let chosen = index(red, green, blue)
                         indices[at] = chosen
                         let colour = palette[Int(chosen)]
-                        for (c, error) in [(0, Int32(red - Int(colour.r))), (1, Int32(green - Int(colour.g))), (2, Int32(blue - Int(colour.b)))] {
+                        let errors = (Int32(red - Int(colour.r)), Int32(green - Int(colour.g)), Int32(blue - Int(colour.b)))
+                        for c in 0..<3 {
+                            let error = c == 0 ? errors.0 : c == 1 ? errors.1 : errors.2
                             rows[current + slot + ahead + c] += error * weights.ahead
                             rows[next + slot - ahead + c] += error * weights.behindBelow
                             rows[next + slot + c] += error * weights.below
