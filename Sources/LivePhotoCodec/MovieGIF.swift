@@ -21,6 +21,7 @@ public enum MovieGIF {
         public var rate: Int?
         public var opening = 0
         public var dither = GIFDither.sierraLite
+        public var palette = GIFPaletteScope.clip
         public var maxPixels = 40_000_000
         public var maxFrames = GIFStructure.maxFrames
         public init(width: Int) { self.width = width }
@@ -46,6 +47,9 @@ public enum MovieGIF {
             throw ShownFrameDecoder.BadInput(description: "\(path): a GIF of \(size.width)×\(size.height) from \(codedWidth)×\(codedHeight) frames")
         }
         let source = FrameSource(frames: frames, size: size, clockwise: clockwise)
+        if options.palette == .frame {
+            return try framePalettes(timeline, source: source, size: size, dither: options.dither, progress: progress, output: output)
+        }
         let total = timeline.entries.count * 2
         // First pass: the clip's colours.
         var histogram = ColourHistogram()
@@ -79,29 +83,69 @@ public enum MovieGIF {
         try output(GIFWriter.trailer)
     }
 
+    /// One pass, a palette per frame from its own colours (a local colour table; the first
+    /// frame's is the global one): each frame mapped, the rectangle whose shown colours change
+    /// written, its unchanged pixels transparent.
+    static func framePalettes(_ timeline: GIFTimeline, source: FrameSource, size: (width: Int, height: Int), dither: GIFDither,
+                              progress: (Int, Int) -> Void, output: ([UInt8]) throws -> Void) throws {
+        var shown: [UInt8] = []
+        var indices: [UInt8] = []
+        for (position, planned) in timeline.entries.enumerated() {
+            let image = try source.image(planned.frame)
+            var histogram = ColourHistogram()
+            histogram.add(image)
+            let palette = GIFPalette(histogram, size: 255).colours
+            var table = palette.flatMap { [$0.r, $0.g, $0.b] }
+            table += [UInt8](repeating: 0, count: 768 - table.count)
+            var nearest = NearestColour(palette)
+            nearest.map(image, dither: dither, palette: palette, into: &indices)
+            // The colours this frame shows, pixel by pixel.
+            var colours = [UInt8](repeating: 0, count: indices.count * 3)
+            for (at, index) in indices.enumerated() {
+                colours[at * 3] = table[Int(index) * 3]; colours[at * 3 + 1] = table[Int(index) * 3 + 1]; colours[at * 3 + 2] = table[Int(index) * 3 + 2]
+            }
+            if shown.isEmpty {
+                try output(try GIFWriter.head(width: size.width, height: size.height, palette: table))
+                try output(try GIFWriter.frame(left: 0, top: 0, width: size.width, height: size.height, indices: indices, delay: planned.delay, transparent: nil))
+            } else {
+                try output(try changedPart(indices, width: size.width, height: size.height, delay: planned.delay, palette: table) { at in
+                    colours[at * 3] == shown[at * 3] && colours[at * 3 + 1] == shown[at * 3 + 1] && colours[at * 3 + 2] == shown[at * 3 + 2]
+                })
+            }
+            shown = colours
+            progress(position + 1, timeline.entries.count)
+        }
+        try output(GIFWriter.trailer)
+    }
+
     /// The rectangle of `indices` that differs from `shown`, its unchanged pixels transparent;
-    /// `shown` becomes `indices`. A frame that changes nothing is one transparent pixel.
+    /// `shown` becomes `indices`.
     static func changed(_ indices: [UInt8], over shown: inout [UInt8], width: Int, height: Int, delay: Int) throws -> [UInt8] {
+        let previous = shown
+        shown = indices
+        return try changedPart(indices, width: width, height: height, delay: delay, palette: nil) { indices[$0] == previous[$0] }
+    }
+
+    /// A frame of the rectangle holding every pixel that is not `unchanged` (by its offset in
+    /// the screen), those within it that are written transparent; a frame that changes nothing
+    /// is one transparent pixel.
+    static func changedPart(_ indices: [UInt8], width: Int, height: Int, delay: Int, palette: [UInt8]?, unchanged: (Int) -> Bool) throws -> [UInt8] {
         var (left, top, right, bottom) = (width, height, -1, -1)
         for row in 0..<height {
             let base = row * width
-            for column in 0..<width where indices[base + column] != shown[base + column] {
+            for column in 0..<width where !unchanged(base + column) {
                 left = min(left, column); right = max(right, column)
                 top = min(top, row); bottom = max(bottom, row)
             }
         }
-        guard right >= 0 else { return try GIFWriter.frame(left: 0, top: 0, width: 1, height: 1, indices: [transparent], delay: delay, transparent: transparent) }
+        guard right >= 0 else { return try GIFWriter.frame(left: 0, top: 0, width: 1, height: 1, indices: [transparent], delay: delay, transparent: transparent, palette: palette) }
         var part: [UInt8] = []
         part.reserveCapacity((right - left + 1) * (bottom - top + 1))
         for row in top...bottom {
             let base = row * width
-            for column in left...right {
-                let index = indices[base + column]
-                part.append(index == shown[base + column] ? transparent : index)
-            }
+            for column in left...right { part.append(unchanged(base + column) ? transparent : indices[base + column]) }
         }
-        shown = indices
-        return try GIFWriter.frame(left: left, top: top, width: right - left + 1, height: bottom - top + 1, indices: part, delay: delay, transparent: transparent)
+        return try GIFWriter.frame(left: left, top: top, width: right - left + 1, height: bottom - top + 1, indices: part, delay: delay, transparent: transparent, palette: palette)
     }
 
     /// Shown frames as the GIF's pictures: decoded, scaled to the GIF's size with Lanczos's

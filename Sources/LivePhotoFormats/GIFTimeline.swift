@@ -130,3 +130,11 @@ public enum GIFDither: String, Sendable, CaseIterable {
     /// Sierra-2-4A (Sierra Lite: 2, 1, 1 quarters), FFmpeg paletteuse's default.
     case sierraLite = "sierra-lite"
 }
+
+/// Where an exported GIF's palette comes from.
+public enum GIFPaletteScope: String, Sendable, CaseIterable {
+    /// One palette from the whole clip's colours, the file's global one.
+    case clip
+    /// A palette from each frame's own colours, a local one per frame.
+    case frame
+}

@@ -39,6 +39,7 @@ public struct ExportOptions: Sendable {
     public var width = 480
     public var rate: Int?
     public var dither = GIFDither.sierraLite
+    public var palette = GIFPaletteScope.clip
     /// Whether sound is kept: a movie's and a loop's by default; a re-encoded form's and a
     /// GIF's never (refused by the command).
     public var keepsSound = true
@@ -54,6 +55,7 @@ public struct GIFPlan: Sendable {
     /// The shown frame the GIF opens on.
     public var opening: Int
     public var dither: GIFDither
+    public var palette: GIFPaletteScope
     public var rate: Int?
     /// How long the GIF lasts, seconds (its delays' sum).
     public var seconds: Double { Double(timeline.centiseconds) / 100 }
@@ -190,13 +192,13 @@ public enum Exporter {
             throw RepairProblem("\(path): \(error)")
         }
         let shown = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: track.matrix.rotation ?? 0, width: options.width)
-        return GIFPlan(timeline: timeline, width: shown.width, height: shown.height, opening: opening, dither: options.dither, rate: options.rate)
+        return GIFPlan(timeline: timeline, width: shown.width, height: shown.height, opening: opening, dither: options.dither, palette: options.palette, rate: options.rate)
     }
 
     static func gifNotes(_ plan: GIFPlan) -> [String] {
         let timeline = plan.timeline
         let which = plan.rate.map { "the frame shown at each 1/\($0) s" } ?? "every frame at its own time"
-        return ["gif: \(timeline.entries.count) frames (\(which)\(plan.opening > 0 ? ", opening on frame \(plan.opening + 1), the still's" : "")), \(plan.width)×\(plan.height), one palette of 255 colours for the clip, \(plan.dither.rawValue) dithering; delays of \(timeline.centiseconds) cs for a movie of \(SecondsText.format(timeline.seconds)) s, none under \(GIFTimeline.minimumDelay) cs; loops forever",
+        return ["gif: \(timeline.entries.count) frames (\(which)\(plan.opening > 0 ? ", opening on frame \(plan.opening + 1), the still's" : "")), \(plan.width)×\(plan.height), \(plan.palette == .clip ? "one palette of 255 colours for the clip" : "a palette of 255 colours for each frame"), \(plan.dither.rawValue) dithering; delays of \(timeline.centiseconds) cs for a movie of \(SecondsText.format(timeline.seconds)) s, none under \(GIFTimeline.minimumDelay) cs; loops forever",
                 "sound dropped: a GIF holds pictures alone"]
     }
 

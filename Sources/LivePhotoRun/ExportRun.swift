@@ -76,7 +76,7 @@ public struct ExportRun {
     /// temporary as they come (`Exporter.apply(_:force:producing:)` reads it back).
     func applyGIF(_ plan: ExportPlan) -> ExportOutcome {
         guard let gif = plan.gif else { return Exporter.apply(plan, force: options.force) }
-        var arguments = ["movie-gif", plan.source, String(gif.width), "--opening", String(gif.opening), "--dither", gif.dither.rawValue,
+        var arguments = ["movie-gif", plan.source, String(gif.width), "--opening", String(gif.opening), "--dither", gif.dither.rawValue, "--palette", gif.palette.rawValue,
                          "--max-frames", String(Self.maxFrames)]
         if let rate = gif.rate { arguments += ["--fps", String(rate)] }
         if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
@@ -118,6 +118,7 @@ public struct ExportRun {
             ("width", options.form == .gif ? .int(Int64(options.width)) : .null),
             ("fps", options.form == .gif ? options.rate.map { .int(Int64($0)) } ?? .null : .null),
             ("dither", options.form == .gif ? .string(options.dither.rawValue) : .null),
+            ("palette", options.form == .gif ? .string(options.palette.rawValue) : .null),
             ("container", options.form == .gif ? .null : .string(options.container.rawValue)),
             ("audio", .string(options.keepsSound && options.form.order == nil && options.form != .gif ? "keep" : "drop")),
             ("items", .array(results.map { result in

@@ -20,7 +20,7 @@ import LivePhotoFormats
 //       the movie's shown frames (of the bytes START..<START+LENGTH of MOVIE, a motion photo's
 //       movie) re-timed and encoded, each lasting its own duration: boxes `scal` (timescale),
 //       `nclc` (colour codes), `trak` and one `smpl` per sample as above
-//   lpcheck-codec movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither none|floyd-steinberg|sierra-lite]
+//   lpcheck-codec movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither none|floyd-steinberg|sierra-lite] [--palette clip|frame]
 //                 [--window START LENGTH] [--max-pixels N] [--max-frames N]
 //       the movie as an animated GIF (GIF89a bytes): the frames GIFTimeline plans (every shown
 //       frame, or N a second; from shown frame FRAME, 0-based), WIDTH wide at most
@@ -146,11 +146,15 @@ case "movie-gif":
     guard rest.count >= 2, let width = Int(rest[1]), width > 0 else {
         fail("usage: movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither none|floyd-steinberg|sierra-lite] [--window START LENGTH] [--max-pixels N] [--max-frames N]", status: 2)
     }
-    let options = parsedOptions(rest, from: 2, known: ["--fps", "--opening", "--dither", "--window", "--max-pixels", "--max-frames"])
+    let options = parsedOptions(rest, from: 2, known: ["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"])
     var settings = MovieGIF.Options(width: width)
     if let name = options["--dither"]?.first {
         guard let dither = GIFDither(rawValue: name) else { fail("--dither takes \(GIFDither.allCases.map(\.rawValue).joined(separator: ", "))", status: 2) }
         settings.dither = dither
+    }
+    if let name = options["--palette"]?.first {
+        guard let scope = GIFPaletteScope(rawValue: name) else { fail("--palette takes clip or frame", status: 2) }
+        settings.palette = scope
     }
     settings.rate = options["--fps"] == nil ? nil : number(options, "--fps", otherwise: 0)
     settings.opening = number(options, "--opening", minimum: 0, otherwise: 0)

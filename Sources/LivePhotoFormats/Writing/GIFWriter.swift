@@ -21,17 +21,19 @@ public enum GIFWriter {
         return bytes
     }
 
-    /// One frame: `indices` are the rectangle's pixels, row by row, into the global palette;
-    /// `delay` in centiseconds; pixels of `transparent` leave what is shown (disposal 1: the
-    /// frame stays for the next one to draw over).
-    public static func frame(left: Int, top: Int, width: Int, height: Int, indices: [UInt8], delay: Int, transparent: UInt8?) throws -> [UInt8] {
+    /// One frame: `indices` are the rectangle's pixels, row by row, into the global palette (or
+    /// `palette`, a local one of 256 RGB triples); `delay` in centiseconds; pixels of
+    /// `transparent` leave what is shown (disposal 1: the frame stays for the next one to draw over).
+    public static func frame(left: Int, top: Int, width: Int, height: Int, indices: [UInt8], delay: Int, transparent: UInt8?, palette: [UInt8]? = nil) throws -> [UInt8] {
         guard (0...0xFFFF).contains(left), (0...0xFFFF).contains(top), (1...0xFFFF).contains(width), (1...0xFFFF).contains(height),
               (0...0xFFFF).contains(delay) else {
             throw WriteError(.fieldOverflow, "a GIF frame of \(width)×\(height) at \(left),\(top) lasting \(delay) cs does not fit its 16-bit fields")
         }
         guard indices.count == width * height else { throw WriteError(.inconsistentInput, "a \(width)×\(height) GIF frame of \(indices.count) pixels") }
+        if let palette, palette.count != 768 { throw WriteError(.inconsistentInput, "a local GIF palette of \(palette.count) bytes, not 768") }
         var bytes: [UInt8] = [0x21, 0xF9, 4, 1 << 2 | (transparent == nil ? 0 : 1)] + le16(delay) + [transparent ?? 0, 0]
-        bytes += [0x2C] + le16(left) + le16(top) + le16(width) + le16(height) + [0]
+        bytes += [0x2C] + le16(left) + le16(top) + le16(width) + le16(height) + [palette == nil ? 0 : 0x87]
+        if let palette { bytes += palette }
         bytes.append(8)
         let data = LZWEncoder.encode(indices)
         var at = 0

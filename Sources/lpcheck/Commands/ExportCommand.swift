@@ -9,6 +9,7 @@ extension ExportForm: ExpressibleByArgument {}
 extension LoopStart: ExpressibleByArgument {}
 extension GIFDither: ExpressibleByArgument {}
 extension MovieContainer: ExpressibleByArgument {}
+extension GIFPaletteScope: ExpressibleByArgument {}
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +33,8 @@ struct Export: ParsableCommand {
         carry (PCM sound, timecode) is refused by name rather than written. \
         --as gif writes NAME.gif, looping forever: every frame at its own time (or the frame shown \
         at each 1/--fps s), --width pixels wide at most (Lanczos), turned as the movie is shown, \
-        one palette of 255 colours made from the whole clip's colours, --dither sierra-lite \
+        one palette of 255 colours made from the whole clip's colours (--palette frame: one from \
+        each frame's colours, a local table each), --dither sierra-lite \
         (FFmpeg's default), floyd-steinberg or none; delays are the frames' times rounded to \
         centiseconds with the error carried, so they sum to the movie's duration within half a \
         centisecond, and none is under 2 cs (a shorter frame runs on over the next). With \
@@ -86,6 +88,9 @@ struct Export: ParsableCommand {
     @Option(help: "A GIF's dithering: sierra-lite, floyd-steinberg or none.")
     var dither: GIFDither = .sierraLite
 
+    @Option(help: "A GIF's palette: clip (one from the whole clip's colours) or frame (one from each frame's: higher PSNR, up to 1.1× the size, twice the time).")
+    var palette: GIFPaletteScope = .clip
+
     @Flag(help: "Print the plan only; write nothing.")
     var dryRun = false
 
@@ -115,7 +120,7 @@ struct Export: ParsableCommand {
     func run() throws {
         var options = ExportOptions(form: form)
         (options.count, options.start, options.force, options.codec) = (count, start, force, codec?.rawValue)
-        (options.width, options.rate, options.dither) = (width, fps, dither)
+        (options.width, options.rate, options.dither, options.palette) = (width, fps, dither, palette)
         options.keepsSound = audio != .drop
         options.container = container
         var run = ExportRun(options: options, output: output, settings: settings.run)
