@@ -171,6 +171,20 @@ public struct ProcessResult: Sendable {
 }
 
 extension ProcessResult {
+    /// Runs `executable` with its output discarded, sends it `signal` after `delay` seconds, and
+    /// waits for it: what a writer leaves when it is killed mid-way.
+    public static func interrupted(_ executable: String, _ arguments: [String], signal: Int32, after delay: Double) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
     /// Runs a program in `folder` under python3, which reports the peak resident memory (KiB) of
     /// it and every process it waited for (getrusage's RUSAGE_CHILDREN: the codec helper
     /// lpcheck runs counts too) and their CPU seconds (user and system).

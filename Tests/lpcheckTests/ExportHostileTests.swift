@@ -131,15 +131,7 @@ struct ExportHostileTests {
         #expect(seen.contains("temporary"), "\(seen)")
         for (signal, delay) in [(SIGKILL, 0.2), (SIGINT, 0.4), (SIGKILL, 0.8)] {
             let output = folder.appendingPathComponent("signal-\(signal)-\(delay)")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments + [output.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
+            try ProcessResult.interrupted(binary, arguments + [output.path], signal: signal, after: delay)
             _ = try expectOnlyTemporaries(output, finished: finished, "signal \(signal) after \(delay) s")
         }
     }

@@ -264,15 +264,7 @@ struct MakeGIFTests {
         #expect(seen == ["temporary", "1 renamed", "2 renamed"], "\(seen)")
         for (signal, delay) in [(SIGKILL, 0.3), (SIGINT, 0.6), (SIGKILL, 1.2)] {
             let out = work.appendingPathComponent("signal-\(signal)-\(delay)")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["make", gif.path, "-o", out.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
+            try ProcessResult.interrupted(binary, ["make", gif.path, "-o", out.path], signal: signal, after: delay)
             try expectNoFinishedPair(out, "signal \(signal) after \(delay) s")
         }
     }
