@@ -270,8 +270,9 @@ public enum Exporter {
         }
     }
 
-    /// The largest GIF an export reads back (whole, into memory): 1 GiB, some 40 minutes of a
-    /// 480-pixel GIF at 30 frames a second; a larger one fails and is not renamed.
+    /// The largest GIF an export reads back (whole, into memory): 1 GiB, some four to five minutes
+    /// of camera video as a 480-pixel GIF (test.mov gave 4.2 MB a second, IMG_3853 3.7 MB); a
+    /// larger one fails and is not renamed.
     public static let maxGIFBytes: Int64 = 1 << 30
 
     static func refused(_ plan: ExportPlan, _ reason: String) -> ExportOutcome {
