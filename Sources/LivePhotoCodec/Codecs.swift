@@ -310,10 +310,10 @@ public final class MovieEncoder {
         return try drain()
     }
 
-    /// The colour the movie is tagged with, as QuickTime `nclc` codes (primaries, transfer, matrix).
     /// Whether the encoded pictures are full range.
     public var fullRange: Bool { context.pointer.pointee.color_range == AVCOL_RANGE_JPEG }
 
+    /// The colour the movie is tagged with, as QuickTime `nclc` codes (primaries, transfer, matrix).
     public var colourCodes: (primaries: UInt16, transfer: UInt16, matrix: UInt16) {
         let c = context.pointer.pointee
         return (UInt16(clamping: c.color_primaries.rawValue), UInt16(clamping: c.color_trc.rawValue), UInt16(clamping: c.colorspace.rawValue))

@@ -155,6 +155,9 @@ public enum MovieGIF {
         let size: (width: Int, height: Int)
         let clockwise: Int
         var scaler: Scaler?
+        /// The picture shape `scaler` was made for.
+        struct Shape: Equatable { var width: Int, height: Int, format: Int32 }
+        var scalerShape: Shape?
 
         init(frames: ShownFrameDecoder, size: (width: Int, height: Int), clockwise: Int) {
             (self.frames, self.size, self.clockwise) = (frames, size, clockwise)
@@ -164,9 +167,15 @@ public enum MovieGIF {
             let picture = try frames.picture(index)
             let turned = clockwise % 180 != 0
             let scaledSize = turned ? (width: size.height, height: size.width) : size
-            if scaler == nil {
+            // A stream may change its size or layout mid-way (new parameter sets): a scaler is
+            // made for each picture shape met, never used on another (swscale would read past
+            // the smaller picture's rows).
+            let shape = Shape(width: picture.width, height: picture.height, format: picture.pointer.pointee.format)
+            if scaler == nil || shape != scalerShape {
+                scaler = nil
                 scaler = try Scaler(from: picture, to: AV_PIX_FMT_RGB24, fullRange: true, matrix: Scaler.swsMatrix(picture.pointer.pointee.colorspace),
                                     size: scaledSize, flags: SWS_LANCZOS)
+                scalerShape = shape
             }
             guard let scaler else { throw CodecError("sws_getContext", "no scaler") }
             let scaled = try scaler.convert(picture, to: AV_PIX_FMT_RGB24)

@@ -86,6 +86,41 @@ struct ExportHostileTests {
         }
     }
 
+    @Test("a movie whose H.264 stream changes size mid-way (new parameter sets: 64×48 then 320×240, and the other way) becomes a GIF of every frame ffprobe decodes, at the planned size (Pillow); a bounce refuses it by name, nothing written")
+    func sizeChangesMidStream() throws {
+        let folder = try exports.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try exports.tool("ffmpeg")
+        for (first, second) in [("64x48", "320x240"), ("320x240", "64x48")] {
+            let inputs = folder.appendingPathComponent("in-\(first)")
+            try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+            var parts: [URL] = []
+            for size in [first, second] {
+                let part = folder.appendingPathComponent("\(first)-\(size).h264")
+                let made = try ProcessResult.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=10:duration=1", "-c:v", "libx264", "-f", "h264", "-y", part.path])
+                #expect(made.status == 0, "\(made.stderr)")
+                parts.append(part)
+            }
+            let joined = folder.appendingPathComponent("\(first).h264")
+            try (try Data(contentsOf: parts[0]) + Data(contentsOf: parts[1])).write(to: joined)
+            let movie = inputs.appendingPathComponent("changing.mov")
+            let muxed = try ProcessResult.run(ffmpeg, ["-v", "error", "-r", "10", "-i", joined.path, "-c", "copy", "-y", movie.path])
+            #expect(muxed.status == 0, "\(muxed.stderr)")
+            let output = folder.appendingPathComponent("out-\(first)")
+            let gif = try exports.lpcheck(["export", inputs.path, "--as", "gif", "--output", output.path, "--no-progress"])
+            #expect(gif.status == 0, "\(first) then \(second): \(gif.text)\(gif.stderr)")
+            let read = try ExportGIFTests().pillow(output.appendingPathComponent("changing.gif"))
+            let planned = first == "64x48" ? (64, 48) : (320, 240)
+            let decoded = try ProcessResult.run(try exports.tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=width", "-of", "csv=p=0", movie.path])
+                .text.split(separator: "\n").filter { !$0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")).isEmpty }
+            #expect(Set(decoded.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }).count == 2, "ffprobe decodes \(Set(decoded)) widths")
+            #expect(read.frames.count == decoded.count && read.width == planned.0 && read.height == planned.1, "\(read.frames.count) frames of \(read.width)×\(read.height) for ffprobe's \(decoded.count)")
+            let bounce = try exports.lpcheck(["export", inputs.path, "--as", "bounce", "--output", folder.appendingPathComponent("bounce-\(first)").path, "--no-progress"])
+            #expect(bounce.status == 1 && bounce.text.contains("picture in a"), "\(bounce.text)")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("bounce-\(first)").path)) ?? []).isEmpty)
+        }
+    }
+
     /// What a stopped export left in `output`: the writer's temporaries, each named by check as
     /// lpcheck's temporary file, and at most the finished output, which reads clean.
     func expectOnlyTemporaries(_ output: URL, finished: String, _ what: String) throws -> Set<String> {
