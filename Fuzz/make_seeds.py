@@ -106,7 +106,7 @@ RECIPES = [(0, 10_000), (1, 100_000), (2, 100_000), (3, 0), (4, 1000), (5, 0), (
 
 def main():
     out = sys.argv[1]
-    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert", "records", "configuration", "gif", "hevc"]
+    targets = ["movie", "jpeg", "heif", "makerapple", "exif", "xmp", "inspect", "repair", "convert", "records", "configuration", "gif", "hevc", "zip"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
     paths = list(media_files())
@@ -149,6 +149,8 @@ def main():
     records_seeds(os.path.join(out, "records"))
     configuration_seeds(os.path.join(out, "configuration"))
     livp_seeds(os.path.join(out, "inspect"))
+    livp_seeds(os.path.join(out, "zip"))
+    zip64_seeds(os.path.join(out, "zip"))
     gif_seeds(os.path.join(out, "gif"))
     hevc_seeds(os.path.join(out, "hevc"), paths)
 
@@ -164,6 +166,33 @@ def livp_seeds(folder):
         archive.writestr("IMG_0001.JPG.jpeg", skeleton_jpeg(open(pair[0], "rb").read()))
         archive.writestr("IMG_0001.JPG.mov", skeleton_boxes(open(pair[1], "rb").read()))
     open(os.path.join(folder, "pair.livp"), "wb").write(buffer.getvalue())
+
+
+def zip64_seeds(folder):
+    """Archives that reach zip64's paths: extended fields on every member (force_zip64), and zip64
+    end records with their locator (Python writes them past its limits, lowered here); small
+    members, so that cutting and shifting bytes soon reaches the records' own sizes."""
+    import io, zipfile
+    def archive(name, members, force=False, file_limit=None, size_limit=None):
+        saved = (zipfile.ZIP_FILECOUNT_LIMIT, zipfile.ZIP64_LIMIT)
+        try:
+            if file_limit is not None:
+                zipfile.ZIP_FILECOUNT_LIMIT = file_limit
+            if size_limit is not None:
+                zipfile.ZIP64_LIMIT = size_limit
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED, allowZip64=True) as z:
+                for member, data in members:
+                    with z.open(zipfile.ZipInfo(member), "w", force_zip64=force) as w:
+                        w.write(data)
+            open(os.path.join(folder, name), "wb").write(buffer.getvalue())
+        finally:
+            zipfile.ZIP_FILECOUNT_LIMIT, zipfile.ZIP64_LIMIT = saved
+    two = [("IMG_0001.JPG", b"\xff\xd8\xff\xd9"), ("IMG_0001.MOV", b"\0\0\0\x08free")]
+    archive("extended.zip", two, force=True)
+    archive("end-records.zip", two, file_limit=1)
+    archive("both.zip", two, force=True, file_limit=1, size_limit=1)
+    archive("empty-end-records.zip", [], file_limit=-1)
 
 
 # A 2x2 GIF of our own: two frames (disposal 2, then one with a transparent index), each the

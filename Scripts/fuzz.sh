@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (address sanitizer on) and runs them, seeded from Samples/ and
 # ../shared/samples. Usage: Scripts/fuzz.sh [--seconds N | --runs N] [--debug] [--jobs N] [TARGET...]
-# Targets: movie jpeg heif makerapple exif xmp inspect repair convert records configuration gif hevc (default: all).
+# Targets: movie jpeg heif makerapple exif xmp inspect repair convert records configuration gif hevc zip (default: all).
 # Corpora grow in .fuzz/corpus/TARGET; a crash, a hang (10 s) or more than 1 GB of memory is saved
 # in .fuzz/crashes/ and the script fails. The writer targets (repair, convert) expand LPHS recipes
 # (HostileStructure) into deep nesting, many boxes, huge counts and offsets, chunks past the end.
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(movie jpeg heif makerapple exif xmp inspect repair convert records configuration gif hevc)
+[ ${#targets[@]} -gt 0 ] || targets=(movie jpeg heif makerapple exif xmp inspect repair convert records configuration gif hevc zip)
 # Optimised (-c release keeps overflow checks, preconditions and exclusivity checks): about four
 # times the executions per second of a debug build, with the same sanitizer and coverage.
 # LPCHECK_FUZZ_BINARY runs a binary built earlier (long runs keep going while the tree changes).
@@ -40,10 +40,14 @@ bin="${LPCHECK_FUZZ_BINARY:-$(cd Fuzz && swift build -c "$configuration" --show-
 run_target() {
   local target="$1"
   mkdir -p ".fuzz/corpus/$target"
+  # A target with a dictionary (Fuzz/TARGET.dict: a format's signatures and field values) has
+  # libFuzzer splice those whole.
+  local dict=()
+  [ -f "Fuzz/$target.dict" ] && dict=(-dict="Fuzz/$target.dict")
   # Every seed is under 64 KB (skeletons keep moov/meta and the JPEG segments); larger inputs
   # only slow each execution down.
   LPCHECK_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$bin" "${limit[@]}" -max_len=65536 -rss_limit_mb=1024 \
-    -timeout=10 -print_final_stats=1 -artifact_prefix=".fuzz/crashes/$target-" \
+    -timeout=10 "${dict[@]}" -print_final_stats=1 -artifact_prefix=".fuzz/crashes/$target-" \
     ".fuzz/corpus/$target" ".fuzz/seeds/$target" > ".fuzz/$target.log" 2>&1
 }
 # Up to --jobs targets at once; their results are told in the order given.

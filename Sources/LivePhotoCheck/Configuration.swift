@@ -57,6 +57,10 @@ public struct Configuration: Sendable {
         public static let bytes = 64 << 10
         public static let nesting = 32
         public static let values = 10_000
+        /// The longest exclude pattern, and the most patterns (each is matched against every
+        /// path the walk finds).
+        public static let patternLength = 1_024
+        public static let patterns = 1_000
     }
 
     public static func load(path: String) throws -> Configuration {
@@ -134,8 +138,12 @@ public struct Configuration: Sendable {
                 }
             case "exclude":
                 guard case .sequence(let list) = value else { throw Problem(description: "'exclude' must be a list of patterns") }
+                guard list.count <= Limits.patterns else { throw Problem(description: "'exclude' lists \(list.count) patterns, more than the \(Limits.patterns) lpcheck matches") }
                 configuration.exclude = try list.map { item in
                     guard let pattern = scalar(item) else { throw Problem(description: "'exclude' must be a list of patterns") }
+                    guard pattern.unicodeScalars.count <= Limits.patternLength else {
+                        throw Problem(description: "an 'exclude' pattern of \(pattern.unicodeScalars.count) characters, more than the \(Limits.patternLength) lpcheck matches")
+                    }
                     return pattern
                 }
             case "settings":

@@ -301,43 +301,85 @@ public struct Discovery {
 }
 
 /// Minimal glob matching for exclusion patterns: `*` matches within a path component, `**`
-/// across components, `?` one character. A pattern without `/` matches any component's name.
+/// across components (`**/` also no folder at all), `?` one character. A pattern without `/`
+/// matches any component's name. A pattern comes from a configuration a pull request may
+/// bring: runs of stars count as one, and a match walks the name once with the set of pattern
+/// positions it may be at (no recursion, no backtracking), so its cost is the pattern's length
+/// times the name's, whatever the pattern.
 public enum Glob {
     public static func matches(_ pattern: String, _ path: String) -> Bool {
+        let compiled = Pattern(pattern)
         if !pattern.contains("/") {
-            return path.split(separator: "/").contains { match(Array(pattern), Array($0)) }
+            return path.split(separator: "/").contains { compiled.matches(Array($0.unicodeScalars)) }
         }
         let trimmed = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-        return match(Array(pattern), Array(trimmed)) || match(Array("**/" + pattern), Array(trimmed))
+        let text = Array(trimmed.unicodeScalars)
+        return compiled.matches(text) || Pattern("**/" + pattern).matches(text)
     }
 
-    static func match(_ pattern: [Character], _ text: [Character]) -> Bool {
-        var memo = [Int: Bool]()
-        func go(_ p: Int, _ t: Int) -> Bool {
-            let key = p * (text.count + 1) + t
-            if let known = memo[key] { return known }
-            let result: Bool
-            if p == pattern.count {
-                result = t == text.count
-            } else if pattern[p] == "*" {
-                let double = p + 1 < pattern.count && pattern[p + 1] == "*"
-                let next = double ? p + 2 : p + 1
-                let skipSlash = double && next < pattern.count && pattern[next] == "/"
-                if skipSlash && go(next + 1, t) {
-                    result = true
-                } else if go(next, t) {
-                    result = true
-                } else {
-                    result = t < text.count && (double || text[t] != "/") && go(p, t + 1)
-                }
-            } else if t < text.count && (pattern[p] == "?" ? text[t] != "/" : pattern[p] == text[t]) {
-                result = go(p + 1, t + 1)
-            } else {
-                result = false
-            }
-            memo[key] = result
-            return result
+    /// A pattern as tokens: a character, `?`, `*` (within a component), `**` (across them).
+    struct Pattern {
+        enum Token: Equatable {
+            case character(Unicode.Scalar)
+            case one
+            case star
+            case anything
         }
-        return go(0, 0)
+        var tokens: [Token] = []
+
+        init(_ text: String) {
+            let scalars = Array(text.unicodeScalars)
+            var at = 0
+            while at < scalars.count {
+                if scalars[at] == "*" {
+                    var run = 0
+                    while at < scalars.count && scalars[at] == "*" { run += 1; at += 1 }
+                    tokens.append(run >= 2 ? .anything : .star)
+                    continue
+                }
+                tokens.append(scalars[at] == "?" ? .one : .character(scalars[at]))
+                at += 1
+            }
+        }
+
+        func matches(_ text: [Unicode.Scalar]) -> Bool {
+            let count = tokens.count
+            var states = [Bool](repeating: false, count: count + 1)
+            var next = states
+            states[0] = true
+            close(&states)
+            for character in text {
+                for index in next.indices { next[index] = false }
+                var any = false
+                for index in 0..<count where states[index] {
+                    switch tokens[index] {
+                    case .character(let wanted): if wanted == character { next[index + 1] = true; any = true }
+                    case .one: if character != "/" { next[index + 1] = true; any = true }
+                    case .star: if character != "/" { next[index] = true; any = true }
+                    case .anything: next[index] = true; any = true
+                    }
+                }
+                guard any else { return false }
+                swap(&states, &next)
+                close(&states)
+            }
+            return states[count]
+        }
+
+        /// The positions reached without a character: past a star (it may match nothing), and
+        /// past `**/` (no folder at all). Transitions only go forward, so one pass does it.
+        func close(_ states: inout [Bool]) {
+            for index in 0..<tokens.count where states[index] {
+                switch tokens[index] {
+                case .star:
+                    states[index + 1] = true
+                case .anything:
+                    states[index + 1] = true
+                    if index + 1 < tokens.count, tokens[index + 1] == .character("/") { states[index + 2] = true }
+                default:
+                    break
+                }
+            }
+        }
     }
 }

@@ -66,10 +66,23 @@ public struct CheckReport: Sendable {
     /// Findings a baseline accepted.
     public var baselinedCount: Int { totals.baselined }
 
-    /// Whether the gate passes: no gating finding at or above `failOn`.
+    /// Whether the gate passes: every input was read, and no gating finding is at or above
+    /// `failOn`. A run that could not read what it was given never passes, whatever `failOn`
+    /// says (it exits 2): a CI gate must not pass what it did not read.
     public var passed: Bool {
+        guard inputFailure == nil else { return false }
         guard let threshold = failOn.threshold, let worst = totals.worstGating else { return true }
         return worst < threshold
+    }
+
+    /// Why the run fails whatever its findings: paths that could not be opened, or nothing
+    /// readable among what was given; nil when every input was read.
+    public var inputFailure: String? {
+        if !discoveryProblems.isEmpty {
+            return discoveryProblems.count == 1 ? "1 path could not be read" : "\(discoveryProblems.count) paths could not be read"
+        }
+        if count(.unreadable) >= items.count { return "nothing readable" }
+        return nil
     }
 
     /// Items with a gating finding at or above `failOn` (JUnit's failed test cases).

@@ -68,6 +68,7 @@ public enum RuleRegistry {
         UnreadableFile.self,
         TruncatedFile.self,
         SampleDataOutsideFile.self,
+        SampleTablesInconsistent.self,
         DamagedStructure.self,
     ]
 

@@ -11,6 +11,7 @@ public struct CodecError: Error, CustomStringConvertible {
         av_strerror(code, &text, text.count)
         (self.operation, self.code) = (operation, code)
         description = "\(operation): \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+        if let said = CodecLog.lastError { description += " (\(said))" }
     }
 
     init(_ operation: String, _ message: String) {
@@ -40,6 +41,12 @@ public final class Frame {
     }
 
     public var width: Int { Int(pointer.pointee.width) }
+    /// Tenths of a byte each pixel of this picture holds (15 for 8-bit 4:2:0), as its format lays it out.
+    public var tenthsOfBytePerPixel: Int {
+        let bytes = av_image_get_buffer_size(AVPixelFormat(rawValue: pointer.pointee.format), pointer.pointee.width, pointer.pointee.height, 1)
+        let pixels = max(1, Int(pointer.pointee.width) * Int(pointer.pointee.height))
+        return bytes > 0 ? max(1, Int(bytes) * 10 / pixels) : 30
+    }
     public var height: Int { Int(pointer.pointee.height) }
     public var presentationTime: Int64 { pointer.pointee.pts }
     /// The pixel format's name (`yuv420p10le`).
@@ -119,6 +126,27 @@ public enum CodecVersions {
 /// formats the MJPEG encoder takes, are not lpcheck's to show).
 public enum CodecLog {
     public static func errorsOnly() { av_log_set_level(AV_LOG_ERROR) }
+
+    /// FFmpeg's log kept, not printed (`lp_log_capture`): its last error is the codec's reason
+    /// a failure names, in one line and without the addresses of its contexts.
+    public static func capture() {
+        av_log_set_level(AV_LOG_ERROR)
+        lp_log_capture()
+    }
+
+    /// FFmpeg's last error line ("hevc: Could not find ref with POC 3"), if any.
+    public static var lastError: String? {
+        guard let text = lp_log_last() else { return nil }
+        let line = String(cString: text)
+        return line.isEmpty ? nil : line
+    }
+}
+
+/// The helper's process: it dies with the process that started it.
+public enum HelperProcess {
+    /// Asks the kernel for SIGKILL when the parent dies (Linux); true where that is in place.
+    @discardableResult
+    public static func dieWithParent() -> Bool { lp_die_with_parent() == 0 }
 }
 
 extension Frame {

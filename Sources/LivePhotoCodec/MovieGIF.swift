@@ -24,12 +24,18 @@ public enum MovieGIF {
         public var palette = GIFPaletteScope.clip
         public var maxPixels = 40_000_000
         public var maxFrames = GIFStructure.maxFrames
+        public var budget = CodecBudget.standard
         public init(width: Int) { self.width = width }
     }
 
+    /// The pictures decoded for `timeline` of `shown`: every shown frame twice (a pass for the
+    /// colours, one to map them: a group's pictures are decoded in order, those between two
+    /// planned frames too). The planner holds the budget to the same count.
+    public static func decodes(_ timeline: GIFTimeline, shown: ShownFrames) -> Int { max(timeline.entries.count, shown.frames.count) * 2 }
+
     public static func write(path: String, window: Range<Int64>?, options: Options,
                              progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) throws -> Void) throws {
-        let frames = try ShownFrameDecoder(path: path, window: window, maxPixels: options.maxPixels, maxFrames: options.maxFrames)
+        let frames = try ShownFrameDecoder(path: path, window: window, maxPixels: options.maxPixels, maxFrames: options.maxFrames, budget: options.budget)
         frames.dropsEarlier = true
         let timeline: GIFTimeline
         do {
@@ -45,6 +51,13 @@ public enum MovieGIF {
         let size = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: clockwise, width: options.width)
         guard size.width > 0, size.height <= 0xFFFF, size.width * size.height <= options.maxPixels else {
             throw ShownFrameDecoder.BadInput(description: "\(path): a GIF of \(size.width)×\(size.height) from \(codedWidth)×\(codedHeight) frames")
+        }
+        do {
+            try options.budget.pixels(width: Int(codedWidth), height: Int(codedHeight), frames: decodes(timeline, shown: frames.shown), "\(path) as a GIF")
+            try options.budget.output(CodecBudget.gifWorstCase(width: size.width, height: size.height, frames: timeline.entries.count),
+                                      "\(path): a GIF of \(timeline.entries.count) frames of \(size.width)×\(size.height)")
+        } catch {
+            throw ShownFrameDecoder.BadInput(description: error.description)
         }
         let source = FrameSource(frames: frames, size: size, clockwise: clockwise)
         if options.palette == .frame {

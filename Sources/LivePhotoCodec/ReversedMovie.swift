@@ -11,10 +11,17 @@ public enum ReversedMovie {
     static func quality(_ codec: MovieEncoder.Codec) -> Int { codec == .hevc ? 12 : quality }
 
     public static func write(path: String, window: Range<Int64>?, order: ShownFrames.Order, codec: MovieEncoder.Codec, maxPixels: Int, maxFrames: Int,
-                             progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) -> Void) throws {
-        let frames = try ShownFrameDecoder(path: path, window: window, maxPixels: maxPixels, maxFrames: maxFrames)
+                             budget: CodecBudget = .standard, progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) -> Void) throws {
+        let frames = try ShownFrameDecoder(path: path, window: window, maxPixels: maxPixels, maxFrames: maxFrames, budget: budget)
         let shown = frames.shown
         let sequence = shown.sequence(order)
+        if let entry = frames.track.sampleDescriptions.first, let width = entry.width, let height = entry.height {
+            do {
+                try budget.pixels(width: Int(width), height: Int(height), frames: decodes(shown, order: order), "\(path) \(order.rawValue)")
+            } catch {
+                throw ShownFrameDecoder.BadInput(description: error.description)
+            }
+        }
         var encoder: MovieEncoder?
         var durations: [UInt32] = []
         var written = 0
@@ -46,5 +53,11 @@ public enum ReversedMovie {
         }
         if let encoder { emit(try encoder.finish()) }
         guard written == sequence.count else { throw CodecError("encoding", "\(sequence.count) frames gave \(written) samples") }
+    }
+
+    /// The pictures decoded to show `shown` in `order`: each once reversed (a group at a time),
+    /// twice for a bounce (there and back). The planner holds the budget to the same count.
+    public static func decodes(_ shown: ShownFrames, order: ShownFrames.Order) -> Int {
+        order == .bounce ? shown.frames.count * 2 : shown.frames.count
     }
 }

@@ -20,11 +20,17 @@ public final class ShownFrameDecoder {
     /// Each sample's group: the index of the sync sample at or before it.
     let groupStart: [Int]
     let maxPixels: Int
+    /// What decoding may cost: every picture decoded counts against `budget.totalPixels`
+    /// (`decodedPixels`), and the pictures held at once against `budget.memoryBytes`, as they
+    /// come (a sample entry may claim a smaller size than its pictures have).
+    let budget: CodecBudget
+    public private(set) var decodedPixels: Int64 = 0
 
     /// `window`: the bytes of `path` that are the movie (a motion photo's).
-    public init(path: String, window: Range<Int64>?, maxPixels: Int, maxFrames: Int) throws {
+    public init(path: String, window: Range<Int64>?, maxPixels: Int, maxFrames: Int, budget: CodecBudget = .standard) throws {
         self.path = path
         self.maxPixels = maxPixels
+        self.budget = budget
         let file = try FileSource(path: path)
         source = window.map { WindowSource(file, range: $0) } ?? file
         let movie: Movie
@@ -47,13 +53,28 @@ public final class ShownFrameDecoder {
         for sample in samples where sample.offset.addingReportingOverflow(UInt64(sample.size)).partialValue > UInt64(source.size) || sample.size > FrameReader.maxSampleBytes {
             throw BadInput(description: "\(path): sample \(sample.index + 1) of the video track (\(sample.size) bytes at offset \(sample.offset)) lies outside the movie")
         }
-        let sync = track.sampleTable.syncSamples.map { Set($0) }
+        // Without stss, the samples that decode alone by their NAL units (a P picture never starts a group).
+        let sync: Set<UInt32>? = FrameReader.syncSamples(track, samples: samples, source: source)
         self.sync = sync
         var groupStart = [Int](repeating: 0, count: samples.count)
         for index in samples.indices { groupStart[index] = sync?.contains(UInt32(clamping: index + 1)) ?? true ? index : index > 0 ? groupStart[index - 1] : 0 }
         self.groupStart = groupStart
-        for start in Set(groupStart) where groupEnd(start) - start > FrameReader.maxGroupOfPictures {
-            throw BadInput(description: "\(path): a group of \(groupEnd(start) - start) pictures from sample \(start + 1), more than the \(FrameReader.maxGroupOfPictures) held at once")
+        var longest = (start: 0, count: 0)
+        for start in Set(groupStart) {
+            let count = groupEnd(start) - start
+            if count > longest.count { longest = (start, count) }
+        }
+        guard longest.count <= FrameReader.maxGroupOfPictures else {
+            throw BadInput(description: "\(path): a group of \(longest.count) pictures from sample \(longest.start + 1), more than the \(FrameReader.maxGroupOfPictures) held at once")
+        }
+        // The longest group's pictures, decoded and held, at the size its sample entry claims.
+        if let entry = track.sampleDescriptions.first, let width = entry.width, let height = entry.height {
+            do {
+                try budget.memory(width: Int(width), height: Int(height), frames: longest.count, tenthsOfBytePerPixel: entry.decodedTenthsOfBytePerPixel,
+                                  "\(path): the group of pictures from sample \(longest.start + 1)")
+            } catch {
+                throw BadInput(description: error.description)
+            }
         }
     }
 
@@ -125,8 +146,18 @@ public final class ShownFrameDecoder {
             group.flushed = true
         }
         while let picture = try group.decoder.receive() {
+            decodedPixels = decodedPixels.addingReportingOverflow(CodecBudget.product(picture.width, picture.height, 1)).partialValue
+            guard decodedPixels >= 0, decodedPixels <= budget.totalPixels else {
+                throw BadInput(description: "\(path): \(decodedPixels < 0 ? "more" : "\(decodedPixels)") pixels decoded so far, more than the \(budget.totalPixels) allowed (--max-total-pixels)")
+            }
             if let dropped = group.dropped, picture.presentationTime <= dropped { continue }
             group.pictures[picture.presentationTime] = picture
+            do {
+                try budget.memory(width: picture.width, height: picture.height, frames: group.pictures.count, tenthsOfBytePerPixel: picture.tenthsOfBytePerPixel,
+                                  "\(path): the group of pictures from sample \(group.start + 1), as decoded")
+            } catch {
+                throw BadInput(description: error.description)
+            }
         }
     }
 }

@@ -28,7 +28,7 @@ public enum GIFMovie {
 
     /// `scale`: each GIF pixel becomes a `scale`×`scale` block (so that 4:2:0 keeps its colour).
     public static func write(path: String, stillFrame: Int, still: String, codec: MovieEncoder.Codec, background: (UInt8, UInt8, UInt8),
-                             scale: Int, maxPixels: Int, maxFrames: Int, progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) -> Void) throws {
+                             scale: Int, maxPixels: Int, maxFrames: Int, budget: CodecBudget = .standard, progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) -> Void) throws {
         let source = try FileSource(path: path)
         guard source.size <= 256 << 20 else { throw BadInput(description: "\(path): a GIF of \(source.size) bytes, more than the 256 MiB make reads") }
         let bytes = try source.read(at: 0, count: Int(source.size))
@@ -43,6 +43,11 @@ public enum GIFMovie {
         }
         let (width, height) = (structure.width * scale, structure.height * scale)
         guard !structure.frames.isEmpty else { throw BadInput(description: "\(path): the GIF holds no frame") }
+        do {
+            try budget.pixels(width: width, height: height, frames: structure.frames.count, "\(path): a GIF of \(structure.frames.count) frames composited")
+        } catch {
+            throw BadInput(description: error.description)
+        }
         guard structure.complete else { throw BadInput(description: "\(path): the GIF ends before its trailer (truncated)") }
         let encoder = try MovieEncoder(codec: codec, width: width, height: height, timescale: timescale, quality: quality)
         let configuration = try encoder.configuration()

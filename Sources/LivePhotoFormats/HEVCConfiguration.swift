@@ -167,6 +167,52 @@ public struct HEVCConfiguration: Sendable, Equatable {
 
 /// NAL unit helpers shared by the HEVC and AVC readers.
 public enum NALUnit {
+    /// HEVC's NAL unit types of an intra random access point picture (IDR, CRA, BLA: 16 to 23,
+    /// ITU-T H.265 table 7-1): a picture that decodes with no other.
+    public static let hevcRandomAccess: ClosedRange<UInt8> = 16...23
+
+    /// Whether a sample of an entry with decoder configuration `type` (`hvcC`, `avcC`: its record
+    /// `record`) decodes by itself, by its own NAL units: HEVC slices all of an IRAP picture,
+    /// H.264 slices all of an IDR picture (type 5). nil when the entry is neither or its lengths
+    /// do not tile the sample: the tables' word is all there is then.
+    public static func decodesAlone(_ sample: [UInt8], configurationType type: FourCC, record: [UInt8]) -> Bool? {
+        switch type {
+        case "hvcC":
+            guard record.count >= 23, let types = hevcSliceTypes(sample, lengthSize: Int(record[21] & 3) + 1), !types.isEmpty else { return nil }
+            return types.allSatisfy { hevcRandomAccess.contains($0) }
+        case "avcC":
+            guard record.count >= 5, let types = unitTypes(sample, lengthSize: Int(record[4] & 3) + 1) else { return nil }
+            let slices = types.map { $0 & 0x1F }.filter { (1...5).contains($0) }
+            return slices.isEmpty ? nil : slices.allSatisfy { $0 == 5 }
+        default:
+            return nil
+        }
+    }
+
+    /// Each unit's first byte, for units that each start with a `lengthSize`-byte length; nil
+    /// when the lengths do not tile the sample.
+    static func unitTypes(_ sample: [UInt8], lengthSize: Int) -> [UInt8]? {
+        guard (1...4).contains(lengthSize) else { return nil }
+        var heads: [UInt8] = []
+        var at = 0
+        while at < sample.count {
+            guard at + lengthSize <= sample.count else { return nil }
+            var length = 0
+            for byte in sample[at..<(at + lengthSize)] { length = length << 8 | Int(byte) }
+            at += lengthSize
+            guard length >= 1, length <= sample.count - at else { return nil }
+            heads.append(sample[at])
+            at += length
+        }
+        return heads
+    }
+
+    /// The types of the coded-slice (VCL, 0 to 31) units of an HEVC sample whose units each
+    /// start with a `lengthSize`-byte length; nil when the lengths do not tile the sample.
+    public static func hevcSliceTypes(_ sample: [UInt8], lengthSize: Int) -> [UInt8]? {
+        unitTypes(sample, lengthSize: lengthSize)?.map { $0 >> 1 & 0x3F }.filter { $0 <= 31 }
+    }
+
     /// The unit's payload after its header, emulation prevention bytes (0x000003) removed.
     public static func payload(_ unit: [UInt8], headerBytes: Int) -> [UInt8] {
         var out: [UInt8] = []

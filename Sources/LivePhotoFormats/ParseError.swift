@@ -16,6 +16,10 @@ public struct ParseError: Error, Sendable, Equatable, Codable, CustomStringConve
         case io
         /// The sample tables put media data outside the file, or contradict each other about it.
         case outsideFile = "outside-file"
+        /// A track's tables or sample entries contradict one another: sample counts that differ,
+        /// a chunk naming a sample description that is not there, a decoder configuration that
+        /// does not parse. Players decode such a track wrongly or not at all.
+        case inconsistent
     }
 
     public var code: Code

@@ -64,14 +64,14 @@ public struct ZipArchive: Sendable {
                 throw fail(.invalidValue, "the end record's fields say zip64, but no zip64 locator precedes it", at: endOffset)
             }
             let recordOffset = Self.le(tail, end - 12, 8)
-            guard recordOffset <= UInt64(size - 56) else { throw fail(.outsideFile, "the zip64 end record is said to be at byte \(recordOffset), past the archive's \(size) bytes", at: endOffset - 20) }
+            guard Self.fits(recordOffset, 56, in: size) else { throw fail(.outsideFile, "the zip64 end record is said to be at byte \(recordOffset), past the archive's \(size) bytes", at: endOffset - 20) }
             let record = try source.read(at: Int64(recordOffset), count: 56)
             guard Self.le(record, 0, 4) == 0x0606_4B50 else { throw fail(.invalidValue, "no zip64 end record at byte \(recordOffset)", at: Int64(recordOffset)) }
             (count, directorySize, directoryOffset) = (Self.le(record, 32, 8), Self.le(record, 40, 8), Self.le(record, 48, 8))
             zip64 = true
         }
         guard count <= UInt64(maxMembers) else { throw fail(.limitExceeded, "\(count) members, more than the \(maxMembers) lpcheck reads of an archive", at: endOffset) }
-        guard directorySize <= UInt64(Self.maxDirectory), directoryOffset <= UInt64(size), directorySize <= UInt64(size) - directoryOffset else {
+        guard directorySize <= UInt64(Self.maxDirectory), Self.fits(directoryOffset, directorySize, in: size) else {
             throw fail(.outsideFile, "the central directory (\(directorySize) bytes at \(directoryOffset)) is not inside the archive's \(size) bytes", at: endOffset)
         }
         let directory = try source.read(at: Int64(directoryOffset), count: Int(directorySize))
@@ -109,7 +109,7 @@ public struct ZipArchive: Sendable {
             }
             let name = Self.text(nameBytes)
             if let problem = Self.unsafeName(nameBytes) { throw fail(.invalidValue, "member \(index + 1) is named \"\(name)\", \(problem)", at: entryOffset) }
-            guard size >= 30, local <= UInt64(size - 30) else { throw fail(.outsideFile, "member \(name)'s local header is said to be at byte \(local), past the archive's \(size) bytes", at: entryOffset) }
+            guard Self.fits(local, 30, in: size) else { throw fail(.outsideFile, "member \(name)'s local header is said to be at byte \(local), past the archive's \(size) bytes", at: entryOffset) }
             let header = try source.read(at: Int64(local), count: 30)
             guard Self.le(header, 0, 4) == 0x0403_4B50 else { throw fail(.invalidValue, "member \(name): no local header at byte \(local), where the directory says", at: Int64(local)) }
             let localNameLength = Int(Self.le(header, 26, 2)), localExtraLength = Int(Self.le(header, 28, 2))
@@ -122,8 +122,9 @@ public struct ZipArchive: Sendable {
             if flags & 8 == 0, localCompressed != 0xFFFF_FFFF, localCompressed != compressed || localUncompressed != uncompressed {
                 throw fail(.invalidValue, "member \(name): its local header says \(localCompressed) bytes (\(localUncompressed) uncompressed), the central directory \(compressed) (\(uncompressed))", at: Int64(local))
             }
+            // local + 30 ≤ size (above) and the two lengths are 16-bit: no overflow.
             let dataStart = Int64(local) + 30 + Int64(localNameLength) + Int64(localExtraLength)
-            guard compressed <= UInt64(size), dataStart <= size, Int64(compressed) <= size - dataStart else {
+            guard Self.fits(UInt64(dataStart), compressed, in: size) else {
                 throw fail(.outsideFile, "member \(name) claims \(compressed) bytes from byte \(dataStart), past the archive's \(size) bytes", at: Int64(local))
             }
             if method == 0, flags & 1 == 0, compressed != uncompressed {
@@ -133,11 +134,26 @@ public struct ZipArchive: Sendable {
                                   crc32: crc, localHeaderOffset: local, data: dataStart..<(dataStart + Int64(compressed))))
             position = nameStart + nameLength + extraLength + commentLength
         }
+        // A name stored twice is ambiguous (unzip tools take the last copy, a reader by the
+        // first): neither is the member.
+        var seen: [[UInt8]: Int] = [:]
+        for (index, member) in members.enumerated() {
+            if let first = seen.updateValue(index, forKey: member.nameBytes) {
+                throw fail(.invalidValue, "members \(first + 1) and \(index + 1) are both named \"\(member.name)\": which one is the file is ambiguous", at: Int64(member.localHeaderOffset))
+            }
+        }
         // Members (local header to data end) may not share bytes.
         let spans = members.map { (Int64($0.localHeaderOffset)..<$0.data.upperBound, $0.name) }.sorted { $0.0.lowerBound < $1.0.lowerBound }
         for (first, second) in zip(spans, spans.dropFirst()) where first.0.upperBound > second.0.lowerBound {
             throw fail(.invalidValue, "members \(first.1) and \(second.1) overlap (bytes \(second.0.lowerBound)..<\(min(first.0.upperBound, second.0.upperBound)))", at: second.0.lowerBound)
         }
+    }
+
+    /// Whether `count` bytes from `offset` lie inside an archive of `size` bytes, in checked
+    /// arithmetic: both numbers are the file's, so either may be anything a field can hold.
+    static func fits(_ offset: UInt64, _ count: UInt64, in size: Int64) -> Bool {
+        guard size >= 0, offset <= UInt64(size) else { return false }
+        return count <= UInt64(size) - offset
     }
 
     /// Why a member's name is unsafe to write anywhere, or nil.

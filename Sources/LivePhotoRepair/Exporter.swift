@@ -45,6 +45,8 @@ public struct ExportOptions: Sendable {
     public var keepsSound = true
     /// The movie's container (not a GIF's).
     public var container = MovieContainer.mov
+    /// What a re-encoded form or a GIF may cost (held to the plan here, and by the codec helper).
+    public var budget = CodecBudget.standard
     public init(form: ExportForm) { self.form = form }
 }
 
@@ -119,6 +121,11 @@ public enum Exporter {
         var plan = ExportPlan(item: item)
         plan.destination = (folder as NSString).appendingPathComponent(outputName(item, form: options.form, container: options.container))
         do {
+            // A .livp's member is a window of the archive, not a file of that name (one beside
+            // the archive would be read instead): refused by name.
+            if let archived = item.files.first(where: { $0.archive != nil }), let archive = archived.archive {
+                throw RepairProblem("\(archived.path) is a member of the archive \(archive): export reads no archive; unpack it first (lpcheck convert \(archive) --to live-photo -o DIR), then export the files")
+            }
             let damage = item.findings.filter { $0.severity == .error && RuleRegistry.rule($0.rule)?.description.marksDamage == true }
             if let first = damage.first, !options.force {
                 throw RepairProblem("\(first.path ?? "the input") is damaged (\(first.rule): \(first.message)); export writes nothing from it without --force")
@@ -146,6 +153,7 @@ public enum Exporter {
                 guard frames.frames.count >= 2 else { throw RepairProblem("\(plan.source) shows \(frames.frames.count) frame(s): nothing to \(order.rawValue)") }
                 let codec = options.codec ?? (track.sampleDescriptions.first?.format == "hvc1" || track.sampleDescriptions.first?.format == "hev1" ? "hevc" : "h264")
                 let sequence = frames.sequence(order)
+                try holdToBudget(track, decodes: order == .bounce ? frames.frames.count * 2 : frames.frames.count, options.budget, "\(plan.source) \(order.rawValue)")
                 let retimed = Retimed(frames: frames, sequence: sequence, codec: codec, matrix: track.matrix)
                 plan.retimed = retimed
                 let seconds = retimed.seconds
@@ -192,7 +200,38 @@ public enum Exporter {
             throw RepairProblem("\(path): \(error)")
         }
         let shown = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: track.matrix.rotation ?? 0, width: options.width)
+        try holdToBudget(track, decodes: max(timeline.entries.count, frames.frames.count) * 2, options.budget, "\(path) as a GIF")
+        do {
+            try options.budget.output(CodecBudget.gifWorstCase(width: shown.width, height: shown.height, frames: timeline.entries.count),
+                                      "\(path): a GIF of \(timeline.entries.count) frames of \(shown.width)×\(shown.height)")
+        } catch {
+            throw RepairProblem(error.description)
+        }
         return GIFPlan(timeline: timeline, width: shown.width, height: shown.height, opening: opening, dither: options.dither, palette: options.palette, rate: options.rate)
+    }
+
+    /// A re-encoded form's cost held to `budget` before anything is decoded: `decodes` pictures
+    /// at the size the sample entry claims, and its longest group of pictures held at once (the
+    /// codec helper holds both again as it decodes).
+    static func holdToBudget(_ track: Track, decodes: Int, _ budget: CodecBudget, _ what: String) throws {
+        guard let entry = track.sampleDescriptions.first, let width = entry.width, let height = entry.height else { return }
+        let sync = track.sampleTable.syncSamples
+        var longest = sync == nil ? 1 : 0
+        if let sync {
+            let count = Int(track.sampleTable.sampleCount)
+            var previous = 1
+            for number in sync.map({ Int($0) }).sorted() + [count + 1] where number >= previous {
+                longest = max(longest, number - previous)
+                previous = number
+            }
+        }
+        do {
+            try budget.pixels(width: Int(width), height: Int(height), frames: decodes, what)
+            try budget.memory(width: Int(width), height: Int(height), frames: longest, tenthsOfBytePerPixel: entry.decodedTenthsOfBytePerPixel,
+                              "\(what): its longest group of pictures")
+        } catch {
+            throw RepairProblem(error.description)
+        }
     }
 
     static func gifNotes(_ plan: GIFPlan) -> [String] {

@@ -125,8 +125,21 @@ public enum MakePlanner {
     }
 
     /// Whether the frame's coded picture can be the still as it is: an HEVC sync sample (hvc1).
+    /// A sample the tables call sync (every sample is, in a track without `stss`) must also be
+    /// an intra random access picture by its own NAL units: `notIntra` says why it is not.
     public static func isLossless(_ frame: Frame) -> Bool {
         frame.isSync && frame.description.format == "hvc1" && frame.description.configuration("hvcC") != nil
+    }
+
+    /// Why `frame`'s coded picture, read from `source`, cannot be a still by itself (its
+    /// coded slices are no IRAP picture, or its lengths do not tile it); nil when it can.
+    public static func notIntra(_ frame: Frame, source: ByteSource) -> String? {
+        guard let hvcC = frame.description.configuration("hvcC"), let configuration = try? HEVCConfiguration(parsing: hvcC) else { return "its hvcC does not parse" }
+        guard frame.sample.size <= 256 << 20,
+              let bytes = try? source.read(at: Int64(clamping: frame.sample.offset), count: Int(frame.sample.size)) else { return "its bytes cannot be read" }
+        guard let types = NALUnit.hevcSliceTypes(bytes, lengthSize: configuration.nalLengthSize) else { return "its NAL unit lengths do not tile its \(bytes.count) bytes" }
+        guard let outside = types.first(where: { !NALUnit.hevcRandomAccess.contains($0) }) ?? (types.isEmpty ? 255 : nil) else { return nil }
+        return outside == 255 ? "it holds no coded slice" : "its slices are NAL units of type \(outside), not an intra random access picture (16–23)"
     }
 
     /// The coded image item of an HEVC sync sample: its bytes copied, its `hvcC` the track's,

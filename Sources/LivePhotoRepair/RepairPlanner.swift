@@ -57,6 +57,11 @@ public enum RepairPlanner {
                 plan.losses.append("\(still.path) is a camera original: its identifier \(old) would be replaced by \(new), so a movie of \(old) elsewhere would no longer pair with it")
             }
             plan.problems += problems
+            // A .livp's members are windows of the archive, not files: repair never writes one
+            // (a file named ARCHIVE:MEMBER beside it would be written instead).
+            if let archived = item.files.first(where: { $0.archive != nil }), let archive = archived.archive {
+                plan.problems.append("\(archived.path) is a member of the archive \(archive): repair writes no archive; unpack it first (lpcheck convert \(archive) --to live-photo -o DIR), then repair the files")
+            }
             // Left: everything not fixed, info findings only when repair was asked to act on them.
             let fixes = plan.fixes
             plan.leaves = item.findings.filter { !fixes.contains($0) && ($0.severity != .info || acted.contains($0)) }

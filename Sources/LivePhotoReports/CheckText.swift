@@ -56,7 +56,7 @@ public enum CheckText: Sendable {
         if baselined > 0 { out += " (\(baselined) more accepted by the baseline)" }
         if !showInfo && !verbose && report.count(.info) > 0 { out += " (infos not listed: --verbose lists them)" }
         let verdict = report.passed ? paint("PASS", "32;1") : paint("FAIL", "31;1")
-        out += ": \(verdict) (fail on \(report.failOn.rawValue))\n"
+        out += ": \(verdict) (\(report.inputFailure ?? "fail on \(report.failOn.rawValue)"))\n"
         return out
     }
 }

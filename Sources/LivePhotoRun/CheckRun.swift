@@ -160,7 +160,7 @@ public struct CheckRun {
     /// The outputs, the kept run, and the exit status.
     func finish(_ made: Made, checker: Checker, store: FactsCache?) throws {
         let report = made.report
-        let readable = report.count(.unreadable) < report.items.count
+        let readable = report.inputFailure == nil
         // Kept for the next run on the same inputs when this one read no file (a run that read
         // some would say bytes read that a replay does not read) and no file changed meanwhile.
         var inputs = made.inputs
@@ -190,7 +190,9 @@ public struct CheckRun {
         store?.close()
         KeptAtExit.store = store
         if !readable {
-            io.error("lpcheck: nothing readable in \((paths + facts).joined(separator: ", "))")
+            if report.discoveryProblems.isEmpty { io.error("lpcheck: nothing readable in \((paths + facts).joined(separator: ", "))") }
+            // The text summary names them; where no summary was shown, standard error does.
+            if summary.isEmpty { for problem in report.discoveryProblems { io.error("lpcheck: could not open \(problem.path.terminalSafe): \(problem.reason)") } }
             throw RunFailure(status: 2)
         }
         if !report.passed { throw RunFailure(status: 1) }

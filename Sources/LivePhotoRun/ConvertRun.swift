@@ -34,11 +34,15 @@ public struct ConvertRun {
         // Same-named inputs from different folders would land on one output: the first keeps
         // it, even with --force (which replaces files from before this run, not this run's own).
         var claimed: [String: String] = [:]
+        // Every file the check read is an input: none is an output, whoever's item it is.
+        let runInputs = SafeFileWriter.RunInputs((0..<report.items.count).flatMap { report.items[$0].files.map(\.path) })
         for (index, item) in items.enumerated() {
             var plan = Converter.plan(item, to: target, folder: output, options: options)
             let inputs = item.files.map(\.path).joined(separator: " + ")
             for file in plan.files {
-                if let owner = claimed[file.destination] {
+                if let refused = runInputs.refusal(file.destination) {
+                    plan.problems.append(refused)
+                } else if let owner = claimed[file.destination] {
                     plan.problems.append("\(file.destination) is written by another input of this run (\(owner)); convert this one into another folder")
                 }
             }

@@ -33,10 +33,14 @@ public struct ExportRun {
         let showProgress = progress != nil && items.count >= 50 && options.form.order == nil && options.form != .gif
         var results: [(plan: ExportPlan, outcome: ExportOutcome?)] = []
         var claimed: [String: String] = [:]
+        // Every file the check read is an input: none is an output, whoever's item it is.
+        let runInputs = SafeFileWriter.RunInputs((0..<report.items.count).flatMap { report.items[$0].files.map(\.path) })
         for (index, item) in items.enumerated() {
             var plan = Exporter.plan(item, options: options, folder: output)
             let inputs = item.files.map(\.path).joined(separator: " + ")
-            if let owner = claimed[plan.destination] {
+            if let refused = runInputs.refusal(plan.destination) {
+                plan.problems.append(refused)
+            } else if let owner = claimed[plan.destination] {
                 plan.problems.append("\(plan.destination) is written by another input of this run (\(owner)); export this one into another folder")
             } else if plan.problems.isEmpty {
                 claimed[plan.destination] = inputs
@@ -66,7 +70,7 @@ public struct ExportRun {
         var arguments = ["frames", plan.source, order.rawValue, retimed.codec, "--max-frames", String(Self.maxFrames)]
         if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
         let outcome = Exporter.apply(plan, force: options.force) { file in
-            _ = try CodecHelper.encodedMovie(arguments, into: file, turn: retimed.matrix, container: options.container, progress: progress)
+            _ = try CodecHelper.encodedMovie(arguments, budget: options.budget, into: file, turn: retimed.matrix, container: options.container, progress: progress)
         }
         finishProgress?()
         return outcome
@@ -81,7 +85,7 @@ public struct ExportRun {
         if let rate = gif.rate { arguments += ["--fps", String(rate)] }
         if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
         let outcome = Exporter.apply(plan, force: options.force) { file in
-            try CodecHelper.run(arguments, progress: progress) { try file.append($0) }
+            try CodecHelper.run(arguments, budget: options.budget, progress: progress, cap: options.budget.outputBytes) { try file.append($0) }
         }
         finishProgress?()
         return outcome

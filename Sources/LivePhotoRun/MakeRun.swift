@@ -18,6 +18,8 @@ public struct MakeRun {
     public var background = "FFFFFF"
     public var codec = MakePlanner.MovieCodec.h264
     public var maxFrames = GIFStructure.maxFrames
+    /// What the codec helper may spend (`--max-total-pixels`, `--max-memory`, `--max-output`, `--codec-deadline`).
+    public var budget = CodecBudget.standard
     /// make GIF: each GIF pixel shown as a block this many pixels wide; nil chooses (`MakePlanner.gifScale`).
     public var gifScale: Int?
     /// make CLIP --to motion-photo: one `NAME.MP.heic`/`.MP.jpg`, converted from the pair made
@@ -169,19 +171,24 @@ public struct MakeRun {
         }
         if losslessStill, abs(frame.seconds - moment.seconds) > 1e-9 { moment = Moment(seconds: frame.seconds, origin: .syncSample, value: moment.value) }
         let picture: MakePlanner.StillPicture
+        // A sample marked sync is taken as it is only when its own NAL units say it decodes alone.
+        var notIntra: String? = nil
+        if made == nil, stillFormat == .heic, MakePlanner.isLossless(frame) {
+            notIntra = (try? FileSource(path: clip)).map { MakePlanner.notIntra(frame, source: $0) } ?? "the movie cannot be read again"
+        }
         if let made {
             picture = made
-        } else if stillFormat == .heic && MakePlanner.isLossless(frame) {
+        } else if stillFormat == .heic && MakePlanner.isLossless(frame), notIntra == nil {
             do { picture = .heif(try MakePlanner.codedImage(frame, track: track, path: clip)) } catch { throw fail("\(error)") }
         } else if stillFormat == .jpeg {
             do {
-                picture = .jpeg(try CodecHelper.jpegStill(movie: clip, sampleIndex: frame.sample.index, maxPixels: limits.maxPixels))
+                picture = .jpeg(try CodecHelper.jpegStill(movie: clip, sampleIndex: frame.sample.index, maxPixels: limits.maxPixels, budget: budget))
             } catch let failure as CodecHelper.Failure {
                 throw fail(failure.description, status: failure.status)
             }
         } else {
             do {
-                let encoded = try CodecHelper.hevcStill(movie: clip, sampleIndex: frame.sample.index, maxPixels: limits.maxPixels)
+                let encoded = try CodecHelper.hevcStill(movie: clip, sampleIndex: frame.sample.index, maxPixels: limits.maxPixels, budget: budget)
                 picture = .heif(try MakePlanner.encodedImage(configuration: encoded.configuration, colour: encoded.colour, picture: encoded.picture, track: track, path: clip))
             } catch let failure as CodecHelper.Failure {
                 throw fail(failure.description, status: failure.status)
@@ -209,6 +216,9 @@ public struct MakeRun {
         plan.reasons += reasons
         if made == nil, stillFormat == .jpeg { plan.reasons += MakePlanner.jpegLosses(frame.description) }
         plan.reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")
+        if let notIntra {
+            plan.reasons.append("still: sample \(frame.sample.index + 1) is marked sync\(track.sampleTable.syncSamples == nil ? " (the track has no stss: by the format's rule every sample is)" : ""), but \(notIntra): its picture needs others to decode, so the still is decoded and encoded, not copied")
+        }
         say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
         plan.losses = []
         plan.proveClean = true
@@ -298,6 +308,11 @@ public struct MakeRun {
         guard structure.width * structure.height * scale * scale <= limits.maxPixels else {
             throw fail("\(gif): \(structure.width)×\(structure.height) shown ×\(scale) is more than the \(limits.maxPixels) pixels make writes (--max-pixels)")
         }
+        do {
+            try budget.pixels(width: structure.width * scale, height: structure.height * scale, frames: structure.frames.count, "\(gif): a GIF of \(structure.frames.count) frames composited")
+        } catch {
+            throw fail(error.description)
+        }
         try OutputFolder.make(output, io: io)
         let (stillPath, moviePath) = outputs(gif)
         try refuseOutputs(to == .motionPhoto ? [motionPhotoPath(gif)] : [stillPath, moviePath], inputs: [gif])
@@ -307,7 +322,7 @@ public struct MakeRun {
         do {
             staged = try SafeFileWriter.stage(producedAs: moviePath, inputs: [gif]) { file in
                 stillAnswer = try CodecHelper.gifMovie(["gif", gif, String(still + 1), stillFormat == .jpeg ? "jpeg" : "hevc", codec.rawValue, background, "--scale", String(scale),
-                                                        "--max-pixels", String(limits.maxPixels), "--max-frames", String(maxFrames)], into: file, progress: progress)
+                                                        "--max-pixels", String(limits.maxPixels), "--max-frames", String(maxFrames)], budget: budget, into: file, progress: progress)
             }
             finishProgress?()
         } catch let failure as CodecHelper.Failure {

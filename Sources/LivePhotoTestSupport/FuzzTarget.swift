@@ -10,7 +10,7 @@ import LivePhotoReports
 /// package only hands libFuzzer's inputs to `run`. A target stops the process (`fatalError`) when
 /// two readings that must agree do not.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records, configuration, gif, hevc
+    case movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records, configuration, gif, hevc, zip
 
     /// Where the records target writes an input (check --facts reads files): a file of its own
     /// each time, so that targets may run on several threads (the tests do).
@@ -54,6 +54,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 fatalError("a packet with Google motion-photo properties that the byte search passes over")
             }
             _ = try? MotionPhotoMetadata.decode(bytes, base: 0, path: "mett")
+        case .zip:
+            // A .livp's central directory, zip64's end records and extended fields, every member
+            // held to its local header; each stored member read as the file it is.
+            guard let archive = try? ZipArchive(source: MemorySource(bytes), path: "input") else { return }
+            for member in archive.members where member.readable {
+                guard member.data.lowerBound >= 0, member.data.upperBound <= Int64(bytes.count) else { fatalError("a member outside the archive was accepted") }
+                _ = MediaFile.inspect(source: WindowSource(MemorySource(bytes), range: member.data), path: "input:" + member.name).contentIdentifier
+            }
         case .inspect:
             let file = MediaFile.inspect(source: MemorySource(bytes), path: "input")
             // A .livp (a zip of a still and a movie): its stored members read in place, as dump reads them.

@@ -27,8 +27,23 @@ import LivePhotoFormats
 
 let arguments = CommandLine.arguments.dropFirst()
 
+/// A message as one line: control characters (a file name's newline among them) shown as
+/// `\n`, `\u{1B}`, so that nothing a file holds can start a line of this channel.
+func oneLine(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default: out += scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+    }
+    return out
+}
+
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data(("lpcheck-codec: " + message + "\n").utf8))
+    FileHandle.standardError.write(Data(("lpcheck-codec: " + oneLine(message) + "\n").utf8))
     exit(status)
 }
 
@@ -41,7 +56,23 @@ func writeOut(_ bytes: [UInt8]) {
     }
 }
 
-CodecLog.errorsOnly()
+// The helper dies with the lpcheck that started it: the kernel's parent-death signal where there
+// is one, and everywhere a watch of the parent's id (a child whose parent died is handed to
+// another). lpcheck names its process id (LPCHECK_CODEC_PARENT): a parent already gone before
+// the signal was asked for is noticed here.
+let parent = getppid()
+// Its own process group: a terminal's signals go to lpcheck, which ends the helper with itself.
+_ = setpgid(0, 0)
+HelperProcess.dieWithParent()
+if let named = ProcessInfo.processInfo.environment["LPCHECK_CODEC_PARENT"].flatMap({ Int32($0) }), named != getppid() { exit(3) }
+Thread.detachNewThread {
+    while true {
+        usleep(250_000)
+        if getppid() != parent { _exit(3) }
+    }
+}
+
+CodecLog.capture()
 
 /// The options after a command's positional arguments (from `first`), by name: `--window`
 /// takes START LENGTH, every other one value; a name not `known` is exit 2.
@@ -83,18 +114,51 @@ func answering(_ work: () throws -> Void) {
         fail(failure.description, status: 2)
     } catch let failure as ShownFrameDecoder.BadInput {
         fail(failure.description, status: 2)
+    } catch let failure as CodecBudget.Exceeded {
+        fail(failure.description, status: 2)
     } catch {
         fail("\(error)", status: 1)
     }
 }
 
-/// `progress DONE TOTAL` on standard error, each hundredth of the way: lpcheck draws its bar.
+/// `progress TOKEN DONE TOTAL` on standard error, each hundredth of the way: lpcheck draws its
+/// bar and restarts its deadline. TOKEN is lpcheck's (LPCHECK_CODEC_TOKEN, new each run), so no
+/// other line on this channel can pass for progress.
+let progressToken = ProcessInfo.processInfo.environment["LPCHECK_CODEC_TOKEN"].map { $0.filter { $0.isLetter || $0.isNumber } } ?? ""
 nonisolated(unsafe) var lastHundredth = -1
 func reportProgress(_ done: Int, _ total: Int) {
     let hundredth = done * 100 / max(total, 1)
     guard hundredth != lastHundredth else { return }
     lastHundredth = hundredth
-    FileHandle.standardError.write(Data("progress \(done) \(total)\n".utf8))
+    FileHandle.standardError.write(Data("progress \(progressToken.isEmpty ? "" : progressToken + " ")\(max(0, done)) \(max(0, total))\n".utf8))
+}
+
+/// The budget options every command takes (`CodecBudget.arguments`), out of `options`; the
+/// address space limited to its memory and the helper's headroom.
+func budget(_ options: [String: [String]]) -> CodecBudget {
+    var named: [String: String] = [:]
+    for name in budgetOptions { if let value = options[name]?.first { named[name] = value } }
+    guard let budget = CodecBudget(options: named) else { fail("--max-total-pixels, --max-memory and --max-output take a number from 1 to \(CodecBudget.maxValue)", status: 2) }
+    limitAddressSpace(budget.memoryBytes.addingReportingOverflow(CodecBudget.headroom).partialValue)
+    return budget
+}
+let budgetOptions: Set<String> = ["--max-total-pixels", "--max-memory", "--max-output"]
+
+/// The address space limited to `bytes` (never raised): a budget missed is the allocation that
+/// fails, not the machine's memory.
+func limitAddressSpace(_ bytes: Int64) {
+    guard bytes > 0 else { return }
+    var limit = rlimit()
+    #if os(Linux)
+    let resource = __rlimit_resource_t(RLIMIT_AS.rawValue)
+    #else
+    let resource = RLIMIT_AS
+    #endif
+    guard getrlimit(resource, &limit) == 0 else { return }
+    let wanted = rlim_t(bytes)
+    // Only lowered (infinity is the largest value): the hard limit stays where it was.
+    if limit.rlim_cur > wanted { limit.rlim_cur = wanted }
+    _ = setrlimit(resource, &limit)
 }
 
 switch arguments.first {
@@ -103,8 +167,9 @@ case "probe":
 case "still":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let sample = Int(rest[1]), sample >= 1, rest[2] == "jpeg" || rest[2] == "hevc" else { fail("usage: still MOVIE SAMPLE jpeg|hevc [--max-pixels N]", status: 2) }
-    var maxPixels = 40_000_000
-    if rest.count == 5, rest[3] == "--max-pixels", let value = Int(rest[4]), value > 0 { maxPixels = value }
+    let options = parsedOptions(rest, from: 3, known: budgetOptions.union(["--max-pixels"]))
+    let maxPixels = number(options, "--max-pixels", otherwise: 40_000_000)
+    let budget = budget(options)
     let path = rest[0]
     let file = MediaFile.inspect(path: path, options: .full)
     guard file.error == nil, let movie = file.movie, let track = movie.primaryVideoTrack else {
@@ -112,9 +177,11 @@ case "still":
     }
     do {
         let source = try FileSource(path: path)
-        let frame = try FrameReader.frame(movie, track: track, sampleIndex: sample - 1, source: source, path: path)
+        let frame = try FrameReader.frame(movie, track: track, sampleIndex: sample - 1, source: source, path: path, budget: budget)
         guard frame.width * frame.height <= maxPixels else { fail("\(path): the decoder gives \(frame.width)×\(frame.height) frames, more than \(maxPixels) pixels", status: 2) }
         writeOut(try StillAnswer.encode(frame, as: rest[2]))
+    } catch let failure as CodecBudget.Exceeded {
+        fail(failure.description, status: 2)
     } catch {
         fail("\(error)", status: 1)
     }
@@ -124,29 +191,31 @@ case "gif":
           let codec = MovieEncoder.Codec(rawValue: rest[3]), rest[4].count == 6, let colour = UInt32(rest[4], radix: 16) else {
         fail("usage: gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--max-pixels N] [--max-frames N]", status: 2)
     }
-    let options = parsedOptions(rest, from: 5, known: ["--max-pixels", "--max-frames", "--scale"])
+    let options = parsedOptions(rest, from: 5, known: budgetOptions.union(["--max-pixels", "--max-frames", "--scale"]))
+    let budget = budget(options)
     answering {
         try GIFMovie.write(path: rest[0], stillFrame: stillFrame - 1, still: rest[2], codec: codec,
                            background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)),
                            scale: number(options, "--scale", otherwise: 1), maxPixels: number(options, "--max-pixels", otherwise: 40_000_000),
-                           maxFrames: number(options, "--max-frames", otherwise: GIFStructure.maxFrames), progress: reportProgress, output: writeOut)
+                           maxFrames: number(options, "--max-frames", otherwise: GIFStructure.maxFrames), budget: budget, progress: reportProgress, output: writeOut)
     }
 case "frames":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let order = ShownFrames.Order(rawValue: rest[1]), let codec = MovieEncoder.Codec(rawValue: rest[2]) else {
         fail("usage: frames MOVIE reverse|bounce h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]", status: 2)
     }
-    let options = parsedOptions(rest, from: 3, known: ["--max-pixels", "--max-frames", "--window"])
+    let options = parsedOptions(rest, from: 3, known: budgetOptions.union(["--max-pixels", "--max-frames", "--window"]))
+    let budget = budget(options)
     answering {
         try ReversedMovie.write(path: rest[0], window: window(options), order: order, codec: codec, maxPixels: number(options, "--max-pixels", otherwise: 40_000_000),
-                                maxFrames: number(options, "--max-frames", otherwise: 10_000), progress: reportProgress, output: writeOut)
+                                maxFrames: number(options, "--max-frames", otherwise: 10_000), budget: budget, progress: reportProgress, output: writeOut)
     }
 case "movie-gif":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 2, let width = Int(rest[1]), width > 0 else {
         fail("usage: movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither none|floyd-steinberg|sierra-lite] [--window START LENGTH] [--max-pixels N] [--max-frames N]", status: 2)
     }
-    let options = parsedOptions(rest, from: 2, known: ["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"])
+    let options = parsedOptions(rest, from: 2, known: budgetOptions.union(["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"]))
     var settings = MovieGIF.Options(width: width)
     if let name = options["--dither"]?.first {
         guard let dither = GIFDither(rawValue: name) else { fail("--dither takes \(GIFDither.allCases.map(\.rawValue).joined(separator: ", "))", status: 2) }
@@ -160,6 +229,7 @@ case "movie-gif":
     settings.opening = number(options, "--opening", minimum: 0, otherwise: 0)
     settings.maxPixels = number(options, "--max-pixels", otherwise: settings.maxPixels)
     settings.maxFrames = number(options, "--max-frames", otherwise: settings.maxFrames)
+    settings.budget = budget(options)
     answering {
         try MovieGIF.write(path: rest[0], window: window(options), options: settings, progress: reportProgress, output: writeOut)
     }

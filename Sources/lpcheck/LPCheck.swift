@@ -24,4 +24,27 @@ struct LPCheck: ParsableCommand {
         if commands.contains(first) || rootFlags.contains(first) || first.hasPrefix("--generate-completion-script=") { return given }
         return ["check"] + given
     }
+
+    /// The command a first argument was probably meant to be, when it names no file or folder
+    /// (nor standard input, an option or an object) and is within two edits of a command's name:
+    /// `lpcheck dumpp x.jpg` is a typo, not two paths to check.
+    static func mistypedCommand(_ given: [String], exists: (String) -> Bool) -> String? {
+        guard let first = given.first, !first.isEmpty, !first.hasPrefix("-"), !first.contains("/"), !first.contains("://"),
+              !configuration.subcommands.contains(where: { $0._commandName == first }), !exists(first) else { return nil }
+        let typed = Array(first.lowercased())
+        return configuration.subcommands.map { $0._commandName }.map { name in (name, editDistance(typed, Array(name))) }
+            .filter { $0.1 <= min(2, max(1, typed.count / 2)) }.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Levenshtein's distance (both words are short: a command's name and an argument).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard a.count <= 64, b.count <= 64 else { return Int.max }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + [Int](repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() { current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)) }
+            previous = current
+        }
+        return previous[b.count]
+    }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import LivePhotoFormats
+import LivePhotoReports
 internal import CMallocTuning
 
 #if canImport(Glibc)
@@ -7,9 +9,21 @@ import Glibc
 import Darwin
 #endif
 
+/// The arguments as the system gave them: a file name that is not UTF-8 keeps its bytes
+/// (`PathBytes`), where `CommandLine.arguments` would replace them and name another file.
+let given = (1..<Int(CommandLine.argc)).map { index -> String in
+    guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+    return PathBytes.string(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+}
+
+if let meant = LPCheck.mistypedCommand(given, exists: { path in var info = stat(); return PathBytes.status(path, &info) == 0 }) {
+    printError("lpcheck: no such file or command '\(given[0].terminalSafe)' (did you mean `lpcheck \(meant)`?)")
+    exit(2)
+}
+
 /// Exit codes: 0 success, 1 findings (or unreadable files for dump), 2 bad usage.
 do {
-    var command = try LPCheck.parseAsRoot(LPCheck.arguments(Array(CommandLine.arguments.dropFirst())))
+    var command = try LPCheck.parseAsRoot(LPCheck.arguments(given))
     // The commands that read a whole library grow and keep their heaps in 16 MiB steps (see
     // CMallocTuning.h); the others (`--version`, `--help`, `dump`, `make`, `rules`) start
     // without it: the larger first growth shows in their start time (BENCHMARKS.md).

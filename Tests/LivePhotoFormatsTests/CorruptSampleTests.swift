@@ -47,7 +47,7 @@ struct CorruptSampleTests {
 
     /// Inputs on which a fuzz target crashed, kept with the fix that they prove.
     static let fuzzCrashes = ["makerapple-bplist-set-crashed-foundation.bin", "heif-box-size-near-int64-max.bin", "makerapple-bplist-uid-too-wide.bin", "repair-track-id-exhausted.mov",
-                              "configuration-complex-key-trapped-yams.yml", "gif-frame-65535-square-on-2x2-screen.gif"]
+                              "configuration-complex-key-trapped-yams.yml", "gif-frame-65535-square-on-2x2-screen.gif", "zip64-locator-in-a-53-byte-archive.zip"]
 
     @Test("fuzz crashes: a MakerNote whose binary plist holds a set (Foundation's parser crashed) decodes or is refused, never crashes")
     func fuzzCrashFiles() throws {
@@ -69,6 +69,11 @@ struct CorruptSampleTests {
         // structure reads, the frame as it claims; FuzzSeedTests decode it through the gif target.
         let gif = try GIFStructure([UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[5]))), path: "gif")
         #expect(gif.frames.count == 2 && gif.frames[1].width == 65535 && (gif.width, gif.height) == (2, 2))
+        // A 53-byte archive whose end record says zip64 and whose locator points inside it: the
+        // zip target found it again from its zip64 seeds in 222,858 runs (issue 47: the reader
+        // subtracted 56 from the archive's size and trapped on a negative UInt64).
+        let zip = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[6])))
+        #expect(throws: ParseError.self) { try ZipArchive(source: MemorySource(zip), path: "zip") }
         // A top-level box whose 64-bit size plus its offset overflowed (Box.end trapped).
         let heif = try [UInt8](Data(contentsOf: folder.appendingPathComponent(Self.fuzzCrashes[1])))
         let file = MediaFile.inspect(source: MemorySource(heif), path: "heif")

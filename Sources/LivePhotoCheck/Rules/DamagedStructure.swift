@@ -8,7 +8,7 @@ enum DamagedStructure: Rule {
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         item.compactMapFiles { file in
-            let damage = file.warnings.filter { $0.code != .truncated && $0.code != .outsideFile }
+            let damage = file.warnings.filter { $0.code != .truncated && $0.code != .outsideFile && $0.code != .inconsistent }
             guard file.error == nil, let first = damage.first else { return nil }
             let more = damage.count > 1 ? " (and \(damage.count - 1) more)" : ""
             let location = first.path.isEmpty ? "" : " in \(first.path)"

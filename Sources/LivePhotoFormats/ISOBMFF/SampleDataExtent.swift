@@ -33,6 +33,23 @@ struct SampleDataExtent {
         func withEntries<T>(_ body: (UnsafeRawBufferPointer, Int) -> T) -> T { body(raw, payload.lowerBound + start) }
     }
 
+    /// A chunk of `stsc` that names a sample description the track does not have (0, or past
+    /// its `descriptions`): its samples have no decoder. Read in place from `stbl`'s bytes.
+    func descriptionIndexProblem(in stbl: ByteReader, descriptions: Int) -> ParseError? {
+        guard let runBox = sampleToChunk else { return nil }
+        let found: (entry: Int, index: UInt32)? = stbl.bytes.withUnsafeBytes { raw in
+            let runs = Table(raw, runBox, countAt: 4, start: 8, entryBytes: 12)
+            for entry in 0..<runs.count {
+                let index = runs.word(runs.start + 12 * entry + 8)
+                if index == 0 || Int(index) > descriptions { return (entry, index) }
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        return ParseError(.inconsistent, "stsc entry \(found.entry + 1) names sample description \(found.index), and stsd holds \(descriptions)",
+                          offset: stbl.base + Int64(runBox.lowerBound), path: stbl.path + "/stsc")
+    }
+
     /// The first contradiction, read from `stbl`'s bytes (the tables' container), as `problem(raw:…)`.
     func problem(in stbl: ByteReader, fileSize: Int64, whole: String) -> ParseError? {
         guard chunks != nil, sizes != nil, sampleToChunk != nil, sizeType == "stsz" else { return nil }

@@ -5,6 +5,9 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
     /// The entry count the box states (its entries are counted too: a mismatch is a warning).
     public var declaredCount: UInt32
     public var descriptions: [SampleDescription]
+    /// Entries whose decoder configuration (`avcC`, `hvcC`) does not parse: the entry (1-based),
+    /// the box and why, with its offset. Read whether or not the configuration is kept.
+    public var configurationProblems: [ParseError] = []
 
     public init(parsing reader: inout ByteReader) throws { try self.init(parsing: &reader, keepingConfiguration: true) }
 
@@ -45,6 +48,9 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
                 var children = BoxIterator(try walk.payload.rest())
                 while let (child, payload) = try children.next() {
                     description.childTypes.append(child.type)
+                    if hasVideoFields, child.type == "avcC" || child.type == "hvcC", let why = DecoderConfiguration.problem(child.type, payload) {
+                        configurationProblems.append(payload.error(.inconsistent, "sample description \(descriptions.count + 1)'s \(child.type) does not parse: \(why)"))
+                    }
                     if keepingConfiguration, hasVideoFields, Self.keptConfiguration.contains(child.type), payload.remaining <= Self.maxConfigurationBytes,
                        !description.configuration.contains(where: { $0.type == child.type }) {
                         var whole = payload

@@ -146,6 +146,7 @@ struct Check: ParsableCommand {
         guard boundedMemory != true || !format.contains(where: { $0.isPage }) else {
             throw ValidationError("--bounded-memory does not go with an HTML report (the page ranks every item; use --html-limit on a smaller selection)")
         }
+        for path in output { try requireOutputPath(path) }
         guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
         guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
         guard (jobs ?? 1) >= 1 && (jobs ?? 1) <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }

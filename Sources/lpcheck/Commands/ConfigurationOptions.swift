@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LivePhotoCheck
+import LivePhotoFormats
 import LivePhotoReports
 import LivePhotoRun
 
@@ -103,4 +104,44 @@ struct ObjectStoreArguments: ParsableArguments {
     }
 
     var options: ObjectStoreOptions { ObjectStoreOptions(endpoint: endpointUrl, region: region, timeout: Double(timeout), maxListPages: maxListPages) }
+}
+
+/// An output path that names nothing (`-o ""`) is a usage error: taken as it is, an empty folder
+/// path writes into the current folder or, joined to a name, into `/`.
+func requireOutputPath(_ path: String, _ option: String = "--output") throws {
+    guard !path.isEmpty else { throw ValidationError("\(option) takes a path; an empty one names no folder or file") }
+}
+
+/// What the codec helper may spend on one piece of pixel work (make CLIP, make GIF, export's
+/// re-encoded forms): each figure is held to the plan before any picture is decoded, and again
+/// by the helper as it decodes.
+struct CodecBudgetOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Pixels decoded, composited or encoded at most, every frame counted (default \(CodecBudget.standard.totalPixels)).", valueName: "pixels"))
+    var maxTotalPixels: Int64?
+
+    @Option(help: ArgumentHelp("Decoded pictures held at once at most, in MiB (default \(CodecBudget.standard.memoryBytes >> 20)); the codec helper's address space is this and \(CodecBudget.headroom >> 30) GiB.", valueName: "MiB"))
+    var maxMemory: Int64?
+
+    @Option(help: ArgumentHelp("Largest output an encode may write, in MiB, judged before it starts (default \(CodecBudget.standard.outputBytes >> 20)).", valueName: "MiB"))
+    var maxOutput: Int64?
+
+    @Option(help: ArgumentHelp("Seconds the codec helper may go without progress before it is stopped (default \(CodecBudget.standard.silenceSeconds)).", valueName: "seconds"))
+    var codecDeadline: Int?
+
+    func validate() throws {
+        for (name, value) in [("--max-total-pixels", maxTotalPixels), ("--max-memory", maxMemory.map { $0 << 20 }), ("--max-output", maxOutput.map { $0 << 20 })] {
+            if let value, !(1...CodecBudget.maxValue).contains(value) { throw ValidationError("\(name) takes a number from 1 to \(name == "--max-total-pixels" ? CodecBudget.maxValue : CodecBudget.maxValue >> 20)") }
+        }
+        if let codecDeadline, !(1...86_400).contains(codecDeadline) { throw ValidationError("--codec-deadline takes 1 to 86400 seconds") }
+    }
+
+    /// The budget these options make of the standard one.
+    var budget: CodecBudget {
+        var budget = CodecBudget.standard
+        if let maxTotalPixels { budget.totalPixels = maxTotalPixels }
+        if let maxMemory { budget.memoryBytes = maxMemory << 20 }
+        if let maxOutput { budget.outputBytes = maxOutput << 20 }
+        if let codecDeadline { budget.silenceSeconds = codecDeadline }
+        return budget
+    }
 }

@@ -62,6 +62,8 @@ struct Convert: ParsableCommand {
 
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 
+    func validate() throws { try requireOutputPath(output) }
+
     func run() throws {
         var run = ConvertRun(target: to, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)

@@ -105,9 +105,12 @@ struct Export: ParsableCommand {
 
     @OptionGroup var settings: ConfigurationOptions
 
+    @OptionGroup(title: "Codec budget (reverse, bounce, gif)") var codecBudget: CodecBudgetOptions
+
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 
     func validate() throws {
+        try requireOutputPath(output)
         guard (1...1_000).contains(count) else { throw ValidationError("--count must be 1 to 1000") }
         guard (1...4_096).contains(width) else { throw ValidationError("--width must be 1 to 4096") }
         if audio == .keep, form.order != nil || form == .gif {
@@ -123,6 +126,7 @@ struct Export: ParsableCommand {
         (options.width, options.rate, options.dither, options.palette) = (width, fps, dither, palette)
         options.keepsSound = audio != .drop
         options.container = container
+        options.budget = codecBudget.budget
         var run = ExportRun(options: options, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
         if !noProgress && isatty(2) == 1 {

@@ -81,6 +81,8 @@ struct Make: ParsableCommand {
 
     @OptionGroup var placement: PlacementOptions
 
+    @OptionGroup(title: "Codec budget (make CLIP)") var codecBudget: CodecBudgetOptions
+
     @Flag(help: "Replace files already in the output folder, and write from an input with damage (the plan names it).")
     var force = false
 
@@ -89,6 +91,7 @@ struct Make: ParsableCommand {
 
     func validate() throws {
         guard (1...2).contains(inputs.count) else { throw ValidationError("make takes a still and a movie, or one movie (CLIP)") }
+        try requireOutputPath(output)
         if inputs.count == 2, stillFormat != .heic || losslessStill || maxPixels != nil || maxFrames != nil || codec != .h264 || background != "FFFFFF" {
             throw ValidationError("--still, --lossless-still, --max-pixels, --max-frames, --codec and --background are for make CLIP (one input)")
         }
@@ -109,6 +112,7 @@ struct Make: ParsableCommand {
             : MakeRun(still: inputs[0], movie: inputs[1], output: output, io: .standard)
         (run.stillFormat, run.losslessStill) = (stillFormat, losslessStill)
         if let maxPixels { run.limits.maxPixels = maxPixels }
+        run.budget = codecBudget.budget
         if let maxFrames { run.maxFrames = maxFrames }
         (run.gifScale, run.to, run.json, run.movieSeconds) = (scale, to, format == .json, movieSeconds)
         // A bar on a terminal only, not for JSON, not under NO_COLOR.

@@ -17,7 +17,10 @@ enum ProgressBar {
     @Sendable static func items(_ done: Int, _ total: Int) { draw(done, total, noun: "items") }
 
     static func draw(_ done: Int, _ total: Int, noun: String) {
+        // Counts come from other threads and from the codec helper: held to 0...total here,
+        // whatever a caller hands over, so that no count can break the bar.
         guard total >= 50 else { return }
+        let done = min(max(done, 0), total)
         let percent = done * 100 / max(total, 1)
         lock.lock()
         defer { lock.unlock() }
