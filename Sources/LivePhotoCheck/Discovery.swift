@@ -67,6 +67,10 @@ public struct Discovery {
             } else if (info.st_mode & S_IFMT) == S_IFREG {
                 result.files.append(root)
                 if stamping { result.stamps.append(FileStamp(info)) }
+            } else {
+                // Given by name, and neither: said, never read (a FIFO's read waits for a writer).
+                let kind = [S_IFIFO: "a FIFO", S_IFCHR: "a character device", S_IFBLK: "a block device", S_IFSOCK: "a socket"][info.st_mode & S_IFMT] ?? "no regular file"
+                result.problems.append((root, "\(kind), not a file or folder lpcheck reads"))
             }
         }
         if stamping { stamper.finish(into: &result) }

@@ -7,9 +7,21 @@ import Foundation
 public enum WriterTemporary {
     static let marker = ".lpcheck-tmp-"
 
-    /// The temporary name for a destination named `name`, written by process `pid`.
+    /// The temporary name for a destination named `name`, written by process `pid`. A name
+    /// is at most 255 bytes (NAME_MAX): a long destination's name is cut, at a character's
+    /// boundary, so that the temporary's fits (a 240-byte name is a name the system allows).
     public static func name(for name: String, pid: Int32, random: UInt32) -> String {
-        ".\(name)\(marker)\(pid)-\(random)"
+        let tail = "\(marker)\(pid)-\(random)"
+        let room = 255 - 1 - tail.utf8.count
+        var kept = ""
+        var bytes = 0
+        for character in name {
+            let size = String(character).utf8.count
+            guard bytes + size <= room else { break }
+            kept.append(character)
+            bytes += size
+        }
+        return ".\(kept.isEmpty ? "x" : kept)\(tail)"
     }
 
     /// The writing process's id, when `name` (a file name, no folder) is such a temporary name.

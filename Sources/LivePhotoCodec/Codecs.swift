@@ -152,6 +152,9 @@ extension StillEncoder {
         guard frame.width >= 16, frame.height >= 16 else {
             throw CodecError("encoding HEVC", "x265 encodes no picture under 16 pixels a side (this frame is \(frame.width)×\(frame.height)): --still jpeg makes a JPEG still of it")
         }
+        guard frame.width % 2 == 0, frame.height % 2 == 0 else {
+            throw CodecError("encoding HEVC", "a HEIC still is 4:2:0, whose sides are even, and this frame is \(frame.width)×\(frame.height) (\(frame.formatName)): --still jpeg makes a JPEG still of it at its own size")
+        }
         let deep = frame.bitDepth > 8
         let target = deep ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
         let source = frame.pointer.pointee

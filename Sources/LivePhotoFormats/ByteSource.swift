@@ -120,7 +120,9 @@ public final class FileSource: ByteSource {
 
     public init(path: String) throws {
         self.path = path
-        let fd = PathBytes.open(path, O_RDONLY)
+        // Opened without waiting: a FIFO's open blocks until a writer comes, and a device may
+        // block too; only a regular file is read, and then in blocking mode again.
+        let fd = PathBytes.open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else {
             throw ParseError(.io, "cannot open: \(String(cString: strerror(errno)))", offset: 0)
         }
@@ -133,6 +135,7 @@ public final class FileSource: ByteSource {
             close(fd)
             throw ParseError(.unsupported, "not a regular file", offset: 0)
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         descriptor = fd
         size = Int64(info.st_size)
         // Head and window in one allocation.

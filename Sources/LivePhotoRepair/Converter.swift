@@ -129,7 +129,11 @@ public enum Converter {
         /// The input's own name: a member's (iCloud's `IMG_3218.JPG.jpeg` as `IMG_3218.jpeg`,
         /// the still's first extension dropped), else the path.
         var name: String {
-            guard window != nil, let memberName = path.split(separator: ":").last.map(String.init) else { return path }
+            // The member's name is what follows `ARCHIVE:` (it may hold colons of its own), its
+            // last folder's part.
+            guard window != nil, path.hasPrefix(file + ":") else { return path }
+            let member = String(path.dropFirst(file.count + 1))
+            let memberName = member.split(separator: "/").last.map(String.init) ?? member
             let inner = (memberName as NSString).deletingPathExtension
             guard ["jpg", "jpeg", "heic", "heif"].contains((inner as NSString).pathExtension.lowercased()) else { return memberName }
             return (inner as NSString).deletingPathExtension + "." + (memberName as NSString).pathExtension

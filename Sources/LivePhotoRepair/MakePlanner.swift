@@ -155,7 +155,7 @@ public enum MakePlanner {
         }
         guard let sequence = configuration.sequence else { throw Failure("\(path): hvcC holds no sequence parameter set") }
         guard sequence.chromaFormat == 1 || sequence.chromaFormat == 0 else {
-            throw Failure("\(path): the HEVC track is \(sequence.chromaFormat == 2 ? "4:2:2" : "4:4:4"); a HEIC still of it would not display where Apple's decoders take 4:2:0 only")
+            throw Failure("\(path): the HEVC track is \(sequence.chromaFormat == 2 ? "4:2:2" : "4:4:4"); a HEIC still of it would not display where Apple's decoders take 4:2:0 only (--still jpeg makes a JPEG still of it)")
         }
         let depths = sequence.chromaFormat == 0 ? [sequence.lumaBitDepth] : [sequence.lumaBitDepth, sequence.chromaBitDepth, sequence.chromaBitDepth]
         let range = Int64(frame.sample.offset)..<(Int64(frame.sample.offset) + Int64(frame.sample.size))

@@ -150,7 +150,7 @@ public enum RepairPlanner {
            movie.frames.contains(where: { current >= $0.start && current < $0.end }) {
             return Moment(seconds: current, origin: .kept, value: value)
         }
-        guard !starts.isEmpty else { throw RepairProblem("the movie has no video frames to place the still on") }
+        guard !starts.isEmpty else { throw RepairProblem("its video track shows no frame within the movie's duration (mvhd, the edit list and stts): no frame to place the still on") }
         return Moment(seconds: starts[starts.count / 2], origin: .guessed, value: -1)
     }
 

@@ -158,9 +158,9 @@ public enum SafeFileWriter {
         for piece in patch.pieces {
             switch piece {
             case .copy(let range):
-                try copyRange(from: input, range: range, to: output, at: position)
+                try naming(destination) { try copyRange(from: input, range: range, to: output, at: position) }
             case .bytes(let bytes):
-                try writeAll(output, bytes, at: position)
+                try naming(destination) { try writeAll(output, bytes, at: position) }
             case .copyFile(let path, let range):
                 if others[path] == nil {
                     let descriptor = PathBytes.open(path, O_RDONLY)
@@ -168,7 +168,7 @@ public enum SafeFileWriter {
                     others[path] = descriptor
                 }
                 guard let descriptor = others[path] else { throw Failure("cannot open \(path)") }
-                try copyRange(from: descriptor, range: range, to: output, at: position)
+                try naming(destination) { try copyRange(from: descriptor, range: range, to: output, at: position) }
             }
             position += piece.count
             FaultInjection.step("piece")
@@ -179,7 +179,7 @@ public enum SafeFileWriter {
         if inPlace && hasOriginal {
             notes = FileAttributes.copy(from: input, to: output, owner: info.st_uid, group: info.st_gid, mode: mode)
         }
-        guard fsync(output) == 0 else { throw Failure("fsync of \(temporary) failed: \(String(cString: strerror(errno)))") }
+        guard fsync(output) == 0 else { throw Failure("writing \(destination): fsync failed: \(String(cString: strerror(errno)))") }
         FaultInjection.step("fsync")
         success = true
         return Staged(temporary: temporary, destination: destination, original: original, identity: identity, newBytes: patch.newBytes, size: position, notes: notes)
@@ -189,12 +189,14 @@ public enum SafeFileWriter {
     /// and, for a header known last, at an offset already written.
     public final class ProducedFile {
         let descriptor: Int32
+        /// The file this one becomes, for messages (the temporary's name is nobody's business).
+        let destination: String
         public private(set) var size: Int64 = 0
 
-        init(_ descriptor: Int32) { self.descriptor = descriptor }
+        init(_ descriptor: Int32, destination: String) { (self.descriptor, self.destination) = (descriptor, destination) }
 
         public func append(_ bytes: [UInt8]) throws {
-            try writeAll(descriptor, bytes, at: size)
+            try naming(destination) { try writeAll(descriptor, bytes, at: size) }
             size += Int64(bytes.count)
             FaultInjection.step("piece")
         }
@@ -202,7 +204,7 @@ public enum SafeFileWriter {
         /// Overwrites bytes already written.
         public func write(_ bytes: [UInt8], at offset: Int64) throws {
             guard offset >= 0, offset + Int64(bytes.count) <= size else { throw Failure("a produced file's bytes \(offset)..<\(offset + Int64(bytes.count)) are not written yet") }
-            try writeAll(descriptor, bytes, at: offset)
+            try naming(destination) { try writeAll(descriptor, bytes, at: offset) }
         }
     }
 
@@ -221,9 +223,9 @@ public enum SafeFileWriter {
             close(output)
             if !success { _ = PathBytes.withCString(temporary) { unlink($0) } }
         }
-        let file = ProducedFile(output)
+        let file = ProducedFile(output, destination: destination)
         try produce(file)
-        guard fsync(output) == 0 else { throw Failure("fsync of \(temporary) failed: \(String(cString: strerror(errno)))") }
+        guard fsync(output) == 0 else { throw Failure("writing \(destination): fsync failed: \(String(cString: strerror(errno)))") }
         FaultInjection.step("fsync")
         success = true
         return Staged(temporary: temporary, destination: destination, original: inputs.first ?? destination, identity: nil, newBytes: file.size, size: file.size)
@@ -318,6 +320,11 @@ public enum SafeFileWriter {
         try copyRange(from: input, range: 0..<Int64(info.st_size), to: output, at: 0)
         _ = FileAttributes.copy(from: input, to: output, owner: info.st_uid, group: info.st_gid, mode: mode_t(info.st_mode & 0o7777))
         guard fsync(output) == 0 else { throw Failure("fsync of \(destination) failed") }
+    }
+
+    /// A write's failure named by the file it was for ("writing out/x.mov: write failed: File too large").
+    static func naming(_ destination: String, _ body: () throws -> Void) throws {
+        do { try body() } catch let failure as Failure { throw Failure("writing \(destination): \(failure)") }
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: Int64) throws {

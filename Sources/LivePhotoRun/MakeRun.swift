@@ -152,8 +152,12 @@ public struct MakeRun {
         try RunSettings.refuseObjects([clip], command: "make", io: io)
         if source == nil, GIFStructure.isGIF(Self.head(clip)) { return try runGIF(clip) }
         let named = source ?? clip
+        // Every message names the input first (a planner's may name only a box or a moment).
+        // A GIF's movie is a writer's temporary: messages name the GIF.
         func fail(_ message: String, status: Int32 = 2) -> RunFailure {
-            io.error("lpcheck: nothing written: \(message.terminalSafe)")
+            let message = named == clip ? message : message.replacingOccurrences(of: clip, with: named)
+            let text = message.hasPrefix(named) ? message : "\(named): \(message)"
+            io.error("lpcheck: nothing written: \(text.terminalSafe)")
             return RunFailure(status: status)
         }
         let file = MediaFile.inspect(path: clip, options: .full)
@@ -216,10 +220,17 @@ public struct MakeRun {
         plan.reasons += reasons
         if made == nil, stillFormat == .jpeg { plan.reasons += MakePlanner.jpegLosses(frame.description) }
         plan.reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")
+        if track.matrix.rotation == nil {
+            let m = track.matrix
+            let degrees = (atan2(Double(m.b), Double(m.a)) * 180 / .pi).rounded()
+            let shape = Int64(m.a) * Int64(m.d) - Int64(m.b) * Int64(m.c) < 0 ? "mirrors" : m.a == m.d && m.b == -m.c ? "turns by \(Int(degrees))°" : "skews or scales"
+            plan.reasons.append("still: the video track's matrix (\(m.a), \(m.b), \(m.c), \(m.d) in 16.16) \(shape), which no Exif or HEIF orientation (quarter turns) says: the still is stored as the frames are coded, and shown so, where players show the movie through the matrix")
+        }
         if let notIntra {
             plan.reasons.append("still: sample \(frame.sample.index + 1) is marked sync\(track.sampleTable.syncSamples == nil ? " (the track has no stss: by the format's rule every sample is)" : ""), but \(notIntra): its picture needs others to decode, so the still is decoded and encoded, not copied")
         }
-        say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true))
+        say(PlanText.describe(plan, force: force, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" }, inputKeepsLosses: true,
+                              shownAs: named == clip ? [:] : [clip: named]))
         plan.losses = []
         plan.proveClean = true
         var options = self.options
@@ -287,6 +298,7 @@ public struct MakeRun {
         } catch {
             throw fail("\(gif): \(error)")
         }
+        guard structure.width > 0, structure.height > 0 else { throw fail("\(gif): a logical screen of \(structure.width)×\(structure.height): the GIF has no picture to show") }
         guard structure.width * structure.height <= limits.maxPixels, structure.width <= limits.maxSide, structure.height <= limits.maxSide else {
             throw fail("\(gif): a logical screen of \(structure.width)×\(structure.height), more than the \(limits.maxPixels) pixels (\(limits.maxSide) a side) make reads (--max-pixels)")
         }
@@ -305,8 +317,10 @@ public struct MakeRun {
             still = starts.lastIndex { $0 * 2 <= total } ?? 0
         }
         let scale = MakePlanner.gifScale(width: structure.width, height: structure.height, asked: gifScale)
-        guard structure.width * structure.height * scale * scale <= limits.maxPixels else {
-            throw fail("\(gif): \(structure.width)×\(structure.height) shown ×\(scale) is more than the \(limits.maxPixels) pixels make writes (--max-pixels)")
+        // The movie's frames are padded to even sides (4:2:0): that size is what is written.
+        let (movieWidth, movieHeight) = (structure.width * scale + structure.width * scale % 2, structure.height * scale + structure.height * scale % 2)
+        guard movieWidth * movieHeight <= limits.maxPixels, movieWidth <= limits.maxSide, movieHeight <= limits.maxSide else {
+            throw fail("\(gif): \(structure.width)×\(structure.height) shown ×\(scale) makes \(movieWidth)×\(movieHeight) frames (4:2:0 needs even sides), more than the \(limits.maxPixels) pixels (\(limits.maxSide) a side) make writes (--max-pixels)")
         }
         do {
             try budget.pixels(width: structure.width * scale, height: structure.height * scale, frames: structure.frames.count, "\(gif): a GIF of \(structure.frames.count) frames composited")

@@ -9,8 +9,10 @@ enum PlanText {
     /// `inputKeepsLosses`: the plan writes new files and leaves its inputs as they are (make), so
     /// what the outputs lose is a note, not something that waits for --force.
     static func describe(_ plan: ItemPlan, force: Bool, fixes: [String] = [], size: (FilePlan) -> String, inputKeepsLosses: Bool = false,
-                         leaves: [String] = [], after: [String] = []) -> String {
-        var lines = ["\(plan.item.kind.rawValue) " + plan.item.files.map { $0.path.terminalSafe }.joined(separator: " + ")]
+                         leaves: [String] = [], after: [String] = [], shownAs: [String: String] = [:]) -> String {
+        // `shownAs`: an input read under another name (a GIF's movie is a writer's temporary) is
+        // shown by the name the user gave.
+        var lines = ["\(plan.item.kind.rawValue) " + plan.item.files.map { (shownAs[$0.path] ?? $0.path).terminalSafe }.joined(separator: " + ")]
         lines += plan.reasons.map { "  because: \($0.terminalSafe)" }
         lines += fixes
         for file in plan.files {

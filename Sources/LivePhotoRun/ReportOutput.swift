@@ -21,13 +21,40 @@ public enum ReportOutput {
             buffer.append(contentsOf: piece.utf8)
             if buffer.count >= 1 << 16 {
                 if failure == nil {
-                    do { try handle.write(contentsOf: buffer) } catch { failure = error }
+                    do { try writeAll(handle, buffer) } catch { failure = error }
                 }
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        if let failure { throw failure }
-        try handle.write(contentsOf: buffer)
+        do {
+            if let failure { throw failure }
+            try writeAll(handle, buffer)
+        } catch {
+            // A report cut short (a full disk, a file-size limit) is not left to pass for one:
+            // a regular file is emptied; the run exits 2 saying why.
+            var info = stat()
+            if fstat(handle.fileDescriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { _ = ftruncate(handle.fileDescriptor, 0) }
+            throw error
+        }
+    }
+
+    /// Every byte written, or the system's reason (EFBIG, ENOSPC) as the error.
+    static func writeAll(_ handle: FileHandle, _ bytes: [UInt8]) throws {
+        var done = 0
+        while done < bytes.count {
+            let written = bytes[done...].withUnsafeBytes { raw in
+                #if canImport(Glibc)
+                Glibc.write(handle.fileDescriptor, raw.baseAddress, raw.count)
+                #else
+                Darwin.write(handle.fileDescriptor, raw.baseAddress, raw.count)
+                #endif
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw OutputError(reason: String(cString: strerror(errno)))
+            }
+            done += written
+        }
     }
 
     /// Opens a report file where it is, created or truncated. Never an atomic replace: that

@@ -9,6 +9,10 @@ import Glibc
 import Darwin
 #endif
 
+// A file-size limit (ulimit -f) passed is a write that fails (EFBIG), which the writers report
+// naming the file, not a death by SIGXFSZ with nothing said.
+signal(SIGXFSZ, SIG_IGN)
+
 /// The arguments as the system gave them: a file name that is not UTF-8 keeps its bytes
 /// (`PathBytes`), where `CommandLine.arguments` would replace them and name another file.
 let given = (1..<Int(CommandLine.argc)).map { index -> String in

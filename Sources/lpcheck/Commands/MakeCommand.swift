@@ -98,7 +98,10 @@ struct Make: ParsableCommand {
         guard background.count == 6, background.allSatisfy(\.isHexDigit) else { throw ValidationError("--background takes RRGGBB, six hexadecimal digits") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if let scale, !(1...64).contains(scale) { throw ValidationError("--scale takes 1 to 64") }
-        guard movieSeconds.isFinite, movieSeconds >= 0 else { throw ValidationError("--movie-seconds takes 0 or more seconds") }
+        // A window of microseconds is a still, not a Live Photo: it would pass every rule and never move.
+        guard movieSeconds.isFinite, movieSeconds == 0 || (0.5...86_400).contains(movieSeconds) else {
+            throw ValidationError("--movie-seconds takes 0 (the whole clip) or 0.5 to 86400 seconds")
+        }
         if inputs.count == 2, scale != nil || to != .livePhoto { throw ValidationError("--scale and --to are for make CLIP (one input)") }
         if let maxPixels, maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if profile == .googlePhotos { throw ValidationError("make writes Live Photos; for Google Photos, convert them: lpcheck convert DIR --to motion-photo") }
