@@ -58,16 +58,25 @@ public struct ZipArchive: Sendable {
         let endOffset = tailStart + Int64(end)
         var count = Self.le(tail, end + 10, 2), directorySize = Self.le(tail, end + 12, 4), directoryOffset = Self.le(tail, end + 16, 4)
         zip64 = false
-        if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
-            // zip64: the locator just before the record points at the zip64 end record.
-            guard end >= 20, Self.le(tail, end - 20, 4) == 0x0706_4B50 else {
+        // zip64: the locator just before the record points at the zip64 end record. It is read
+        // when a field says so (all ones) and whenever a locator is there, as Python's and
+        // libzip's readers do (Python writes one past its own limits with fields that fit);
+        // a field that is not all ones must then agree with the zip64 record's.
+        let sentinels = (count == 0xFFFF, directorySize == 0xFFFF_FFFF, directoryOffset == 0xFFFF_FFFF)
+        let located = end >= 20 && Self.le(tail, end - 20, 4) == 0x0706_4B50
+        if sentinels.0 || sentinels.1 || sentinels.2 || located {
+            guard located else {
                 throw fail(.invalidValue, "the end record's fields say zip64, but no zip64 locator precedes it", at: endOffset)
             }
             let recordOffset = Self.le(tail, end - 12, 8)
-            guard Self.fits(recordOffset, 56, in: size) else { throw fail(.outsideFile, "the zip64 end record is said to be at byte \(recordOffset), past the archive's \(size) bytes", at: endOffset - 20) }
+            guard Self.fits(recordOffset, 56, in: size) else { throw fail(.outsideFile, "the zip64 end record's 56 bytes are said to start at byte \(recordOffset), and the archive holds \(size)", at: endOffset - 20) }
             let record = try source.read(at: Int64(recordOffset), count: 56)
             guard Self.le(record, 0, 4) == 0x0606_4B50 else { throw fail(.invalidValue, "no zip64 end record at byte \(recordOffset)", at: Int64(recordOffset)) }
-            (count, directorySize, directoryOffset) = (Self.le(record, 32, 8), Self.le(record, 40, 8), Self.le(record, 48, 8))
+            let wide = (Self.le(record, 32, 8), Self.le(record, 40, 8), Self.le(record, 48, 8))
+            guard sentinels.0 || wide.0 == count, sentinels.1 || wide.1 == directorySize, sentinels.2 || wide.2 == directoryOffset else {
+                throw fail(.invalidValue, "the end record (\(count) members, a directory of \(directorySize) bytes at \(directoryOffset)) and the zip64 end record (\(wide.0), \(wide.1) at \(wide.2)) disagree", at: endOffset)
+            }
+            (count, directorySize, directoryOffset) = wide
             zip64 = true
         }
         guard count <= UInt64(maxMembers) else { throw fail(.limitExceeded, "\(count) members, more than the \(maxMembers) lpcheck reads of an archive", at: endOffset) }

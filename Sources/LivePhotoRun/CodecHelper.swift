@@ -126,6 +126,10 @@ public enum CodecHelper {
                 watch.stop(process, nil)
                 _ = process.wait()
                 reading.wait()
+                // The answer's own faults (a box too large) name the input and the stage too.
+                if let failure = error as? Failure, !failure.description.hasPrefix(input) {
+                    throw Failure(status: failure.status, description: "\(input): \(stage): \(failure.description)")
+                }
                 throw error
             }
         }

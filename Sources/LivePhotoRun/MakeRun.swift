@@ -224,7 +224,7 @@ public struct MakeRun {
             let m = track.matrix
             let degrees = (atan2(Double(m.b), Double(m.a)) * 180 / .pi).rounded()
             let shape = Int64(m.a) * Int64(m.d) - Int64(m.b) * Int64(m.c) < 0 ? "mirrors" : m.a == m.d && m.b == -m.c ? "turns by \(Int(degrees))°" : "skews or scales"
-            plan.reasons.append("still: the video track's matrix (\(m.a), \(m.b), \(m.c), \(m.d) in 16.16) \(shape), which no Exif or HEIF orientation (quarter turns) says: the still is stored as the frames are coded, and shown so, where players show the movie through the matrix")
+            plan.reasons.append("still: the video track's matrix (\(m.a), \(m.b), \(m.c), \(m.d) in 16.16) \(shape), which no Exif or HEIF orientation says (they turn by quarter turns): the still is stored as the frames are coded, unturned, while players show the movie through its matrix, so the two will not look alike")
         }
         if let notIntra {
             plan.reasons.append("still: sample \(frame.sample.index + 1) is marked sync\(track.sampleTable.syncSamples == nil ? " (the track has no stss: by the format's rule every sample is)" : ""), but \(notIntra): its picture needs others to decode, so the still is decoded and encoded, not copied")

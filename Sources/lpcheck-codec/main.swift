@@ -6,7 +6,11 @@ import LivePhotoFormats
 // runs it for what needs pixels, and reads what it writes on standard output; nothing here
 // writes a file. lpcheck itself, and every command that only reads, never loads FFmpeg.
 //
-//   lpcheck-codec probe
+//   lpcheck-codec probe [--max-memory N]
+//       FFmpeg's versions; with a budget, the address-space limit it sets
+//   (every command below also takes --max-total-pixels N --max-memory BYTES --max-output BYTES:
+//   CodecBudget.arguments, held as it decodes; the address space is limited to the memory and
+//   CodecBudget.headroom)
 //   lpcheck-codec still MOVIE SAMPLE jpeg|hevc [--max-pixels N]
 //       the video track's sample SAMPLE (1-based, decoding order), decoded and encoded: a JPEG;
 //       or for hevc three boxes, `hvcC` (the configuration), `colr` (nclx, as decoded) and
@@ -164,6 +168,18 @@ func limitAddressSpace(_ bytes: Int64) {
 switch arguments.first {
 case "probe":
     print("lpcheck-codec: FFmpeg \(CodecVersions.text)")
+    // With a budget's options: the address-space limit the helper then runs under.
+    let options = parsedOptions(Array(arguments.dropFirst()), from: 0, known: budgetOptions)
+    if !options.isEmpty {
+        _ = budget(options)
+        var limit = rlimit()
+        #if os(Linux)
+        _ = getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+        #else
+        _ = getrlimit(RLIMIT_AS, &limit)
+        #endif
+        print("lpcheck-codec: address space limited to \(limit.rlim_cur) bytes")
+    }
 case "still":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let sample = Int(rest[1]), sample >= 1, rest[2] == "jpeg" || rest[2] == "hevc" else { fail("usage: still MOVIE SAMPLE jpeg|hevc [--max-pixels N]", status: 2) }

@@ -102,6 +102,45 @@ struct DiscoveryTests {
         #expect(!Glob.matches("*.jpg", "a/b.mov"))
     }
 
+    /// Glob's meaning written plainly, the way the text says it (recursive, exponential at worst:
+    /// for short words only): `*` any run without `/`, `**` any run, `**/` also no folder, `?`
+    /// one character but `/`.
+    static func reference(_ pattern: ArraySlice<Character>, _ text: ArraySlice<Character>) -> Bool {
+        guard let first = pattern.first else { return text.isEmpty }
+        if first == "*" {
+            let double = pattern.dropFirst().first == "*"
+            var rest = pattern.drop { $0 == "*" }
+            if double, rest.first == "/", reference(rest.dropFirst(), text) { return true }
+            if double { rest = pattern.dropFirst(2).drop { $0 == "*" } }
+            var remaining = text
+            while true {
+                if reference(rest, remaining) { return true }
+                guard let next = remaining.first, double || next != "/" else { return false }
+                remaining = remaining.dropFirst()
+            }
+        }
+        guard let next = text.first else { return false }
+        return (first == "?" ? next != "/" : first == next) && reference(pattern.dropFirst(), text.dropFirst())
+    }
+
+    @Test("exclusion patterns against their plain meaning: 20,000 random patterns (a, b, /, *, ?) and paths, the whole path for those with a /, any component's name otherwise")
+    func exclusionAgainstReference() {
+        let seed = SeededGenerator.seed(47)
+        var random = SeededGenerator(seed: seed)
+        for _ in 0..<20_000 {
+            let pattern = String((0..<Int.random(in: 1...7, using: &random)).map { _ in "ab/*?".randomElement(using: &random) ?? "a" })
+            let path = String((0..<Int.random(in: 1...8, using: &random)).map { _ in "ab/".randomElement(using: &random) ?? "a" })
+            let expected: Bool
+            if pattern.contains("/") {
+                let trimmed = Array(path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+                expected = Self.reference(Array(pattern)[...], trimmed[...]) || Self.reference(Array("**/" + pattern)[...], trimmed[...])
+            } else {
+                expected = path.split(separator: "/").contains { Self.reference(Array(pattern)[...], Array($0)[...]) }
+            }
+            #expect(Glob.matches(pattern, path) == expected, "\(pattern) on \(path) (LPCHECK_TEST_SEED=\(seed))")
+        }
+    }
+
     @Test("configuration: rules off or re-graded, settings, unknown names refused")
     func configuration() throws {
         let config = try Configuration.parse("""

@@ -24,6 +24,21 @@ struct ZipArchiveTests {
         with zipfile.ZipFile(path('zip64.livp'), 'w', zipfile.ZIP_STORED, allowZip64=True) as z:
             for name, source in (('IMG_0002.HEIC', still), ('IMG_0002.MOV', movie)):
                 with open(source, 'rb') as f, z.open(zipfile.ZipInfo(name), 'w', force_zip64=True) as w: w.write(f.read())
+        # zip64's end records and locator, and extended fields on every member: Python writes
+        # them past its limits, lowered here to one member and one byte.
+        zipfile.ZIP_FILECOUNT_LIMIT, zipfile.ZIP64_LIMIT = 1, 1
+        with zipfile.ZipFile(path('zip64-records.livp'), 'w', zipfile.ZIP_STORED, allowZip64=True) as z:
+            z.write(still, 'IMG_0003.HEIC'); z.write(movie, 'IMG_0003.MOV')
+        zipfile.ZIP_FILECOUNT_LIMIT, zipfile.ZIP64_LIMIT = 0xFFFF, (1 << 31) - 1
+        # 50 bytes: a local header's signature and 4 bytes, a zip64 locator pointing at byte 0,
+        # an end record of 0xFFFF members (every command trapped on it: issue 47).
+        open(path('fifty.livp'), 'wb').write(b'PK\\x03\\x04' + bytes(4) + struct.pack('<IIQI', 0x07064b50, 0, 0, 1)
+                                             + struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 0xFFFF, 0xFFFF, 0, 0, 0))
+        # A member stored twice under one name: unzip tools take the last copy.
+        import warnings
+        warnings.simplefilter('ignore')
+        with zipfile.ZipFile(path('twice.livp'), 'w', zipfile.ZIP_STORED) as z:
+            z.write(still, 'IMG_0004.JPG'); z.write(movie, 'IMG_0004.MOV'); z.write(movie, 'IMG_0004.JPG')
         # A deflate bomb: 1 GB of zeros in about a megabyte.
         with zipfile.ZipFile(path('bomb.livp'), 'w', zipfile.ZIP_DEFLATED) as z:
             with z.open('zeros.mov', 'w') as w:
@@ -73,7 +88,8 @@ struct ZipArchiveTests {
     func storedPair() throws {
         let still = try Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.jpg"))
         let movie = try Data(contentsOf: Locations.samples.appendingPathComponent("camera-pair.mov"))
-        for (name, names, zip64) in [("pair.livp", ["IMG_0001.JPG.jpeg", "IMG_0001.JPG.mov"], false), ("zip64.livp", ["IMG_0002.HEIC", "IMG_0002.MOV"], false)] {
+        for (name, names, zip64) in [("pair.livp", ["IMG_0001.JPG.jpeg", "IMG_0001.JPG.mov"], false), ("zip64.livp", ["IMG_0002.HEIC", "IMG_0002.MOV"], false),
+                                     ("zip64-records.livp", ["IMG_0003.HEIC", "IMG_0003.MOV"], true)] {
             let archive = try read(name).get()
             #expect(archive.members.map(\.name) == names && archive.zip64 == zip64)
             let source = try FileSource(path: try Self.archives.get().appendingPathComponent(name).path)
@@ -96,7 +112,8 @@ struct ZipArchiveTests {
     @Test("hostile archives are refused with what is wrong and where: a 4 GB claim, overlapping members, a directory that disagrees, names that climb, are absolute or hold a NUL, a truncated archive, 100,000 members",
           arguments: [("huge.livp", "past the archive"), ("overlap.livp", "overlap"), ("disagree.livp", "central directory"),
                       ("climb.livp", "climbs out"), ("absolute.livp", "absolute path"), ("nul.livp", "NUL"),
-                      ("truncated.livp", "no end-of-central-directory"), ("many.zip", "100000 members")])
+                      ("truncated.livp", "no end-of-central-directory"), ("many.zip", "100000 members"),
+                      ("fifty.livp", "zip64 end record's 56 bytes are said to start at byte 0, and the archive holds 50"), ("twice.livp", "both named \"IMG_0004.JPG\"")])
     func refused(_ name: String, _ words: String) throws {
         switch try read(name) {
         case .success(let archive): Issue.record("\(name) was read: \(archive.members.map(\.name))")
