@@ -1,4 +1,10 @@
 internal import CFFmpeg
+import LivePhotoFormats
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A failure of one of FFmpeg's calls: which, and FFmpeg's own words for its code.
 public struct CodecError: Error, CustomStringConvertible {
@@ -142,11 +148,46 @@ public enum CodecLog {
     }
 }
 
-/// The helper's process: it dies with the process that started it.
+/// The helper's process: it dies with the process that started it, and its address space is
+/// limited to what its budget allows.
 public enum HelperProcess {
     /// Asks the kernel for SIGKILL when the parent dies (Linux); true where that is in place.
     @discardableResult
     public static func dieWithParent() -> Bool { lp_die_with_parent() == 0 }
+
+    /// The address space limited to `bytes` (only ever lowered): a budget missed is the
+    /// allocation that fails, not the machine's memory. The helper sets it from its options at
+    /// start, and again, lower, once it knows the pictures' size (`limit(_:pixels:)`).
+    public static func limitAddressSpace(_ bytes: Int64) {
+        guard bytes > 0 else { return }
+        var limit = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_AS.rawValue)
+        #else
+        let resource = RLIMIT_AS
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let wanted = rlim_t(bytes)
+        // Infinity is the largest value: the limit is only lowered, the hard one never touched.
+        if limit.rlim_cur > wanted { limit.rlim_cur = wanted }
+        _ = setrlimit(resource, &limit)
+    }
+
+    /// The address space for pictures of `width`×`height` under `budget`.
+    public static func limit(_ budget: CodecBudget, width: Int, height: Int) {
+        limitAddressSpace(budget.addressSpace(forPixels: width * height))
+    }
+
+    /// The address space's limit now, in bytes (nil when there is none).
+    public static var addressSpaceLimit: UInt64? {
+        var limit = rlimit()
+        #if os(Linux)
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 else { return nil }
+        #else
+        guard getrlimit(RLIMIT_AS, &limit) == 0 else { return nil }
+        #endif
+        return limit.rlim_cur == rlim_t.max ? nil : UInt64(limit.rlim_cur)
+    }
 }
 
 extension Frame {

@@ -57,6 +57,7 @@ public enum FrameReader {
         }
         if let entry = track.sampleDescriptions[description] as SampleDescription?, let width = entry.width, let height = entry.height {
             try budget.pixels(width: Int(width), height: Int(height), frames: target - start + 1, "\(path): the still from sample \(target + 1)")
+            HelperProcess.limit(budget, width: Int(width), height: Int(height))
         }
         let wanted = samples[target].presentationTime
         var index = start

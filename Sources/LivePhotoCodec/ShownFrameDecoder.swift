@@ -67,8 +67,10 @@ public final class ShownFrameDecoder {
         guard longest.count <= FrameReader.maxGroupOfPictures else {
             throw BadInput(description: "\(path): a group of \(longest.count) pictures from sample \(longest.start + 1), more than the \(FrameReader.maxGroupOfPictures) held at once")
         }
-        // The longest group's pictures, decoded and held, at the size its sample entry claims.
+        // The longest group's pictures, decoded and held, at the size its sample entry claims;
+        // the address space for pictures of that size (the decoder's own are held to maxPixels).
         if let entry = track.sampleDescriptions.first, let width = entry.width, let height = entry.height {
+            HelperProcess.limit(budget, width: Int(width), height: Int(height))
             do {
                 try budget.memory(width: Int(width), height: Int(height), frames: longest.count, tenthsOfBytePerPixel: entry.decodedTenthsOfBytePerPixel,
                                   "\(path): the group of pictures from sample \(longest.start + 1)")

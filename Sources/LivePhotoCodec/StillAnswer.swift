@@ -45,6 +45,7 @@ public enum GIFMovie {
         guard !structure.frames.isEmpty else { throw BadInput(description: "\(path): the GIF holds no frame") }
         do {
             try budget.pixels(width: width, height: height, frames: structure.frames.count, "\(path): a GIF of \(structure.frames.count) frames composited")
+            HelperProcess.limit(budget, width: width, height: height)
         } catch {
             throw BadInput(description: error.description)
         }

@@ -25,9 +25,18 @@ public struct CodecBudget: Sendable, Equatable {
     /// a GIF is read back whole up to), 120 s of silence.
     public static let standard = CodecBudget(totalPixels: 1 << 33, memoryBytes: 2 << 30, outputBytes: 1 << 30, silenceSeconds: 120)
 
-    /// What the helper's address space holds beyond `memoryBytes`: its code and libraries, the
-    /// encoders' own buffers and lookahead, threads' stacks (measured in BENCHMARKS.md).
-    public static let headroom: Int64 = 4 << 30
+    /// What the helper's address space holds beyond `memoryBytes` for pictures of `pixels`:
+    /// 2 GiB for its code, libraries and threads' stacks, and 640 bytes a pixel for the
+    /// decoder's and encoder's own frames and lookahead (measured: a 1920×1080 HEVC reverse
+    /// peaked at 1.2 GB of address space, a 3840×2160 10-bit bounce at 4.8 GB; BENCHMARKS.md).
+    public static func headroom(forPixels pixels: Int) -> Int64 {
+        (2 << 30) + product(640, max(0, pixels), 1)
+    }
+
+    /// The address space the helper runs in for pictures of `pixels`.
+    public func addressSpace(forPixels pixels: Int) -> Int64 {
+        memoryBytes.addingReportingOverflow(Self.headroom(forPixels: pixels)).partialValue
+    }
 
     /// Largest value of each option (beyond them the products below could overflow).
     public static let maxValue: Int64 = 1 << 50

@@ -6,11 +6,11 @@ import LivePhotoFormats
 // runs it for what needs pixels, and reads what it writes on standard output; nothing here
 // writes a file. lpcheck itself, and every command that only reads, never loads FFmpeg.
 //
-//   lpcheck-codec probe [--max-memory N]
+//   lpcheck-codec probe [--max-memory BYTES] [--max-pixels N]
 //       FFmpeg's versions; with a budget, the address-space limit it sets
 //   (every command below also takes --max-total-pixels N --max-memory BYTES --max-output BYTES:
 //   CodecBudget.arguments, held as it decodes; the address space is limited to the memory and
-//   CodecBudget.headroom)
+//   CodecBudget.headroom for the largest pictures allowed, then for the pictures' own size)
 //   lpcheck-codec still MOVIE SAMPLE jpeg|hevc [--max-pixels N]
 //       the video track's sample SAMPLE (1-based, decoding order), decoded and encoded: a JPEG;
 //       or for hevc three boxes, `hvcC` (the configuration), `colr` (nclx, as decoded) and
@@ -138,47 +138,25 @@ func reportProgress(_ done: Int, _ total: Int) {
 }
 
 /// The budget options every command takes (`CodecBudget.arguments`), out of `options`; the
-/// address space limited to its memory and the helper's headroom.
+/// address space limited for the largest pictures allowed (`--max-pixels`), lowered again by the
+/// codec layer once it knows their size.
 func budget(_ options: [String: [String]]) -> CodecBudget {
     var named: [String: String] = [:]
     for name in budgetOptions { if let value = options[name]?.first { named[name] = value } }
     guard let budget = CodecBudget(options: named) else { fail("--max-total-pixels, --max-memory and --max-output take a number from 1 to \(CodecBudget.maxValue)", status: 2) }
-    limitAddressSpace(budget.memoryBytes.addingReportingOverflow(CodecBudget.headroom).partialValue)
+    HelperProcess.limitAddressSpace(budget.addressSpace(forPixels: number(options, "--max-pixels", otherwise: 40_000_000)))
     return budget
 }
 let budgetOptions: Set<String> = ["--max-total-pixels", "--max-memory", "--max-output"]
-
-/// The address space limited to `bytes` (never raised): a budget missed is the allocation that
-/// fails, not the machine's memory.
-func limitAddressSpace(_ bytes: Int64) {
-    guard bytes > 0 else { return }
-    var limit = rlimit()
-    #if os(Linux)
-    let resource = __rlimit_resource_t(RLIMIT_AS.rawValue)
-    #else
-    let resource = RLIMIT_AS
-    #endif
-    guard getrlimit(resource, &limit) == 0 else { return }
-    let wanted = rlim_t(bytes)
-    // Only lowered (infinity is the largest value): the hard limit stays where it was.
-    if limit.rlim_cur > wanted { limit.rlim_cur = wanted }
-    _ = setrlimit(resource, &limit)
-}
 
 switch arguments.first {
 case "probe":
     print("lpcheck-codec: FFmpeg \(CodecVersions.text)")
     // With a budget's options: the address-space limit the helper then runs under.
-    let options = parsedOptions(Array(arguments.dropFirst()), from: 0, known: budgetOptions)
+    let options = parsedOptions(Array(arguments.dropFirst()), from: 0, known: budgetOptions.union(["--max-pixels"]))
     if !options.isEmpty {
         _ = budget(options)
-        var limit = rlimit()
-        #if os(Linux)
-        _ = getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-        #else
-        _ = getrlimit(RLIMIT_AS, &limit)
-        #endif
-        print("lpcheck-codec: address space limited to \(limit.rlim_cur) bytes")
+        print("lpcheck-codec: address space limited to \(HelperProcess.addressSpaceLimit.map(String.init) ?? "nothing") bytes")
     }
 case "still":
     let rest = Array(arguments.dropFirst())

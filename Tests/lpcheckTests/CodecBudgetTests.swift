@@ -94,12 +94,12 @@ struct CodecBudgetTests {
         #expect(HostileInputs.left(output).isEmpty, "\(HostileInputs.left(output))")
     }
 
-    @Test("the helper runs under an address-space limit of its memory budget and 4 GiB (probe reports it), and lpcheck passes the budget it was given (--max-memory 100 MiB: 104857600 bytes)")
+    @Test("the helper runs under an address-space limit of its memory budget, 2 GiB and 640 bytes a pixel (probe reports it), and lpcheck passes the budget it was given (--max-memory 100 MiB: 104857600 bytes)")
     func addressSpace() throws {
         let scratch = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let probe = try ProcessResult.run(try helper, ["probe", "--max-memory", "1000000"])
-        #expect(probe.status == 0 && probe.text.contains("address space limited to \(1_000_000 + (4 << 30)) bytes"), "\(probe.text)\(probe.stderr)")
+        let probe = try ProcessResult.run(try helper, ["probe", "--max-memory", "1000000", "--max-pixels", "1000000"])
+        #expect(probe.status == 0 && probe.text.contains("address space limited to \(1_000_000 + (2 << 30) + 640 * 1_000_000) bytes"), "\(probe.text)\(probe.stderr)")
         let record = scratch.appendingPathComponent("arguments.txt")
         let stand = try standIn(scratch, "record.sh", "#!/bin/sh\necho \"$@\" > '\(record.path)'\nexit 1\n")
         _ = try lpcheck(["make", Locations.samples.appendingPathComponent("camera-pair.mov").path, "-o", scratch.appendingPathComponent("out").path, "--still", "jpeg",
@@ -152,20 +152,21 @@ struct CodecBudgetTests {
         }
     }
 
-    @Test("the real helper dies with lpcheck: lpcheck killed (TERM, then KILL) while a bounce decodes, its helper is gone within 2 s (it lived on 39–50 s holding 5.9 GB)",
+    @Test("the real helper dies with lpcheck: lpcheck killed (TERM, then KILL) while a reverse decodes one long group of pictures (1,200 frames of 1280×720, 1.7 GB, nothing written meanwhile), its helper is gone within 1 s (it lived on until it next wrote: 39–50 s holding 5.9 GB on a GIF)",
           arguments: [SIGTERM, SIGKILL])
     func helperDiesWithLpcheck(_ signal: Int32) throws {
         let scratch = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let folder = scratch.appendingPathComponent("in-\(signal)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let made = try ProcessResult.run(try exports.tool("ffmpeg"), ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=1280x720:rate=30:duration=20", "-c:v", "libx264", "-preset", "ultrafast",
+        let made = try ProcessResult.run(try exports.tool("ffmpeg"), ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=1280x720:rate=30", "-frames:v", "1200", "-c:v", "libx264",
+                                                                       "-preset", "ultrafast", "-x264-params", "keyint=1200:min-keyint=1200:scenecut=0", "-bf", "0",
                                                                        "-y", folder.appendingPathComponent("long.mov").path], timeout: 300)
         #expect(made.status == 0, "\(made.stderr)")
         let process = Process()
         guard let binary = Locations.lpcheckBinary else { throw FixtureError(message: "lpcheck is not built") }
         process.executableURL = binary
-        process.arguments = ["export", folder.path, "--as", "bounce", "-o", scratch.appendingPathComponent("out").path, "--no-progress"]
+        process.arguments = ["export", folder.path, "--as", "reverse", "-o", scratch.appendingPathComponent("out").path, "--no-progress"]
         (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
         try process.run()
         var helpers: [Int32] = []
@@ -177,11 +178,11 @@ struct CodecBudgetTests {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         var alive = helpers
-        for _ in 0..<40 where !alive.isEmpty {
+        for _ in 0..<20 where !alive.isEmpty {
             Thread.sleep(forTimeInterval: 0.05)
             alive = processes(holding: "lpcheck-codec frames \(folder.path)")
         }
-        #expect(alive.isEmpty, "signal \(signal): helper \(alive) still runs 2 s after lpcheck ended")
+        #expect(alive.isEmpty, "signal \(signal): helper \(alive) still runs 1 s after lpcheck ended")
         for pid in alive { kill(pid, SIGKILL) }
     }
 

@@ -186,7 +186,7 @@ struct DependableEdgesTests {
         #expect(convert.status != 0 && HostileInputs.left(scratch.appendingPathComponent("unpacked")).isEmpty, "exit \(convert.status): \(convert.text)")
     }
 
-    @Test("a member whose name holds a colon keeps it in the unpacked file's name (convert --to live-photo)")
+    @Test("a member whose name holds a colon keeps it in the output's name: unpacked (convert --to live-photo) and converted (--to motion-photo: it was cut at the colon, 30.MP.jpg)")
     func colonInMemberName() throws {
         let scratch = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -200,6 +200,9 @@ struct DependableEdgesTests {
         let output = scratch.appendingPathComponent("out")
         let convert = try lpcheck(["convert", folder.path, "--to", "live-photo", "-o", output.path])
         #expect(convert.status == 0 && HostileInputs.left(output) == ["trip 10:30.JPG", "trip 10:30.MOV"], "exit \(convert.status): \(HostileInputs.left(output)) \(convert.text)")
+        let motion = scratch.appendingPathComponent("motion")
+        let converted = try lpcheck(["convert", folder.path, "--to", "motion-photo", "-o", motion.path])
+        #expect(converted.status == 0 && HostileInputs.left(motion) == ["trip 10:30.MP.jpg"], "exit \(converted.status): \(HostileInputs.left(motion)) \(converted.text)")
     }
 
     @Test("a configuration of 6 KB (a pattern of 6,000 stars, aliased 100 times) is refused at once, naming the limit; 1,000 patterns of 1,002 characters (aliases of one) over 300 files take under 5 s of CPU (matching is linear in the pattern and the name)")

@@ -119,7 +119,7 @@ struct CodecBudgetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Pixels decoded, composited or encoded at most, every frame counted (default \(CodecBudget.standard.totalPixels)).", valueName: "pixels"))
     var maxTotalPixels: Int64?
 
-    @Option(help: ArgumentHelp("Decoded pictures held at once at most, in MiB (default \(CodecBudget.standard.memoryBytes >> 20)); the codec helper's address space is this and \(CodecBudget.headroom >> 30) GiB.", valueName: "MiB"))
+    @Option(help: ArgumentHelp("Decoded pictures held at once at most, in MiB (default \(CodecBudget.standard.memoryBytes >> 20)); the codec helper's address space is this, 2 GiB and 640 bytes a pixel of the pictures.", valueName: "MiB"))
     var maxMemory: Int64?
 
     @Option(help: ArgumentHelp("Largest output an encode may write, in MiB, judged before it starts (default \(CodecBudget.standard.outputBytes >> 20)).", valueName: "MiB"))
