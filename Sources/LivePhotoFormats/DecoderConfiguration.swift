@@ -6,7 +6,9 @@ public enum DecoderConfiguration {
     /// Why `payload` (the box's body) is no `type` record, or nil when it is one.
     public static func problem(_ type: FourCC, _ payload: ByteReader) -> String? {
         var reader = payload
-        let bytes = Array(reader.restSlice())
+        // The record's bytes where they are (a slice, not a copy: check reads every video entry),
+        // indexed from 0.
+        let bytes = Record(slice: reader.restSlice())
         switch type {
         case "avcC": return avc(bytes)
         case "hvcC": return hevc(bytes)
@@ -17,7 +19,14 @@ public enum DecoderConfiguration {
     /// ISO/IEC 14496-15 5.3.3.1: version 1, profile, compatibility, level, 6 bits set and the
     /// NAL length size, 3 bits set and the sequence parameter sets' count, each a 16-bit length
     /// and its bytes, then the picture parameter sets likewise. Extensions after them are not judged.
-    static func avc(_ bytes: [UInt8]) -> String? {
+    /// A record's bytes indexed from 0, wherever its slice starts.
+    struct Record {
+        let slice: ArraySlice<UInt8>
+        var count: Int { slice.count }
+        subscript(_ index: Int) -> UInt8 { slice[slice.startIndex + index] }
+    }
+
+    static func avc(_ bytes: Record) -> String? {
         guard bytes.count >= 7 else { return "\(bytes.count) bytes, fewer than the record's 7" }
         guard bytes[0] == 1 else { return "configuration version \(bytes[0]), not 1" }
         var at = 5
@@ -43,7 +52,7 @@ public enum DecoderConfiguration {
 
     /// ISO/IEC 14496-15 8.3.3.1: version 1, 22 bytes of fields, the arrays' count, each array a
     /// type byte, a 16-bit count and that many 16-bit lengths with their bytes.
-    static func hevc(_ bytes: [UInt8]) -> String? {
+    static func hevc(_ bytes: Record) -> String? {
         guard bytes.count >= 23 else { return "\(bytes.count) bytes, fewer than the record's 23" }
         guard bytes[0] == 1 else { return "configuration version \(bytes[0]), not 1" }
         var at = 23

@@ -222,7 +222,7 @@ struct MovieParser {
         var extent = SampleDataExtent()
         var stsdOffset: Int64?
         var describedCount = 0
-        var countsAt: [FourCC: Int64] = [:]
+        var countsAt = TableOffsets()
         var walk = try BoxIterator.walk(reader)
         var position = 0
         while let box = walk.next() {
@@ -234,16 +234,16 @@ struct MovieParser {
                 if descriptions.descriptions.count != Int(descriptions.declaredCount) {
                     warnings.append(walk.payload.error(.invalidValue, "stsd declares \(descriptions.declaredCount) entries but holds \(descriptions.descriptions.count)"))
                 }
-                warnings += descriptions.configurationProblems
+                if !descriptions.configurationProblems.isEmpty { warnings += descriptions.configurationProblems }
                 stsdOffset = walk.payload.offset
                 // Readers take the declared count: entries past it are no descriptions to them.
                 describedCount = min(descriptions.descriptions.count, Int(descriptions.declaredCount))
                 if position == 0 { keepChunks = chunkTables || keepsChunks(of: track) }
             case "stts":
-                countsAt["stts"] = walk.payload.offset
+                countsAt.timeToSample = walk.payload.offset
                 table.timeToSample = try model(walk.payload, as: TimeToSampleBox.self, "stts").entries
             case "ctts":
-                countsAt["ctts"] = walk.payload.offset
+                countsAt.compositionOffsets = walk.payload.offset
                 table.compositionOffsets = try model(walk.payload, as: CompositionOffsetBox.self, "ctts").entries
             case "stss":
                 if keepChunks {
@@ -288,28 +288,41 @@ struct MovieParser {
         }
         track.sampleTable = table
         if let problem = extent.problem(in: reader, fileSize: source.size, whole: whole) { warnings.append(problem) }
-        warnings += Self.tableContradictions(table, descriptions: describedCount, stsdOffset: stsdOffset, countsAt: countsAt, path: reader.path)
+        // The box path is built only for a contradiction found (a path costs more than the checks).
+        let contradictions = Self.tableContradictions(table, descriptions: describedCount, stsdOffset: stsdOffset, countsAt: countsAt, path: reader.path)
+        if !contradictions.isEmpty { warnings += contradictions }
         if describedCount > 0, let problem = extent.descriptionIndexProblem(in: reader, descriptions: describedCount) { warnings.append(problem) }
+    }
+
+    /// Where a sample table's counting boxes' payloads start, for messages.
+    struct TableOffsets {
+        var timeToSample: Int64 = 0
+        var compositionOffsets: Int64 = 0
     }
 
     /// Tables of one track that contradict one another (`ParseError.Code.inconsistent`): the
     /// samples `stts` and `ctts` count against those `stsz` holds (checked sums: counts are the
     /// file's), and samples with no sample description to decode them by.
-    static func tableContradictions(_ table: SampleTable, descriptions: Int, stsdOffset: Int64?, countsAt: [FourCC: Int64], path: String) -> [ParseError] {
-        var found: [ParseError] = []
+    static func tableContradictions(_ table: SampleTable, descriptions: Int, stsdOffset: Int64?, countsAt: TableOffsets, path: @autoclosure () -> String) -> [ParseError] {
         let samples = UInt64(table.sampleCount)
         guard samples > 0 else { return [] }
-        if descriptions == 0 {
-            found.append(ParseError(.inconsistent, "the track has \(samples) samples, and its stsd describes none", offset: stsdOffset ?? 0, path: path + "/stsd"))
+        func total<Entries: Sequence>(_ entries: Entries, _ count: (Entries.Element) -> UInt32) -> UInt64 {
+            var sum: UInt64 = 0
+            for entry in entries { sum = sum.addingReportingOverflow(UInt64(count(entry))).partialValue }
+            return sum
         }
-        let tables: [(type: FourCC, counts: [UInt32]?)] = [("stts", table.timeToSample.map(\.count)), ("ctts", table.compositionOffsets.isEmpty ? nil : table.compositionOffsets.map(\.count))]
-        for (type, counts) in tables {
-            guard let counts else { continue }
-            var total: UInt64 = 0
-            for count in counts { total = total.addingReportingOverflow(UInt64(count)).partialValue }
-            if total != samples {
-                found.append(ParseError(.inconsistent, "\(type) counts \(total) samples, stsz holds \(samples)", offset: countsAt[type] ?? 0, path: path + "/" + type.description))
-            }
+        let timed = total(table.timeToSample, \.count)
+        let offset = table.compositionOffsets.isEmpty ? samples : total(table.compositionOffsets, \.count)
+        guard descriptions == 0 || timed != samples || offset != samples else { return [] }
+        var found: [ParseError] = []
+        if descriptions == 0 {
+            found.append(ParseError(.inconsistent, "the track has \(samples) samples, and its stsd describes none", offset: stsdOffset ?? 0, path: path() + "/stsd"))
+        }
+        if timed != samples {
+            found.append(ParseError(.inconsistent, "stts counts \(timed) samples, stsz holds \(samples)", offset: countsAt.timeToSample, path: path() + "/stts"))
+        }
+        if offset != samples {
+            found.append(ParseError(.inconsistent, "ctts counts \(offset) samples, stsz holds \(samples)", offset: countsAt.compositionOffsets, path: path() + "/ctts"))
         }
         return found
     }
