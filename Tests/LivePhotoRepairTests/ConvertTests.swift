@@ -69,6 +69,12 @@ struct ConvertTests {
     /// movie (pixel-motion-photo-jfif-segment-shortened.jpg, SharedSamplesCheckTests), or it
     /// holds none (nom-exif's motion_photo_pixel_synth.jpg: no start of scan).
     static let undecodable: Set<String> = ["pixel-motion-photo-jfif-segment-shortened.jpg", "motion_photo_pixel_synth.jpg"]
+    /// Motion photos whose embedded movie no decoder reads (ffmpeg fails or gives no frame), the
+    /// extracted one and the converted one alike: their frames cannot be compared.
+    /// (ffmpeg on the movies ExifTool extracts: "missing mandatory atoms, broken header" for
+    /// pixel-motion-photo-shortened's, "moov atom not found" for the other three's.)
+    static let undecodableMovies: Set<String> = ["pixel-motion-photo-shortened.jpg", "pixel-motion-photo-without-exif-shortened.jpg",
+                                                 "ss-motion-photo-shortened.jpg", "motion_photo_pixel_synth.jpg"]
 
     static func stillMoment(_ url: URL) throws -> Double? {
         MediaFile.inspect(path: url.path, options: .check).movie?.stillImageTime?.seconds
@@ -81,6 +87,7 @@ struct ConvertTests {
         let folder = try Scratch.folder("convert-live")
         defer { try? FileManager.default.removeItem(at: folder) }
         var comparedMovies = 0, comparedPixels = 0
+        var undecodedMovies = Set<String>()
         let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("convert.schema.json"))
         for (index, input) in inputs.enumerated() {
             // One folder per input: names repeat across the sample sources.
@@ -135,8 +142,15 @@ struct ConvertTests {
 
             // The movie's frames are the embedded movie's, as ExifTool extracts it.
             if let extracted = try Self.extractedMovie(copy, into: folder) {
-                let written = try Scratch.frameChecksums(movie), embedded = try Scratch.frameChecksums(extracted)
-                #expect(written == embedded, "\(input.lastPathComponent)")
+                if Self.undecodableMovies.contains(input.lastPathComponent) {
+                    // Named: ffmpeg reads no frame of the movie ExifTool extracts, nor of the one written.
+                    #expect(throws: Scratch.Undecodable.self) { try Scratch.frameChecksums(extracted) }
+                    #expect(throws: Scratch.Undecodable.self) { try Scratch.frameChecksums(movie) }
+                    undecodedMovies.insert(input.lastPathComponent)
+                } else {
+                    let written = try Scratch.frameChecksums(movie), embedded = try Scratch.frameChecksums(extracted)
+                    #expect(written == embedded, "\(input.lastPathComponent)")
+                }
                 comparedMovies += 1
                 let decode = try Scratch.run("ffmpeg", ["-v", "error", "-i", extracted.path, "-map", "0:v", "-f", "null", "-"])
                 // A clean input (its movie decodes without a complaint, its still has no error) gives a clean pair.
@@ -155,6 +169,8 @@ struct ConvertTests {
         }
         #expect(comparedMovies == inputs.count)
         #expect(comparedPixels == inputs.count)
+        // Every movie named as undecodable was met: the list is no blanket.
+        #expect(undecodedMovies == Self.undecodableMovies, "\(undecodedMovies)")
     }
 
     @Test("every camera pair converts to a motion photo ExifTool reads, with the movie's frames; converting back restores identifier and moment")

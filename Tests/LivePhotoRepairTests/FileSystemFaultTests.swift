@@ -48,7 +48,8 @@ struct FileSystemFaultTests {
         defer { Self.unmount(point) }
         let result = try Scratch.lpcheck(["repair", "--no-backup", point.path])
         #expect(result.status == 1)
-        #expect(result.text.contains("No space left on device") || result.text.contains("FAILED"), "\(result.text)")
+        // The failure says what failed and why, naming the movie it was writing.
+        #expect(result.text.contains("FAILED") && result.text.contains("No space left on device") && result.text.contains("camera-pair.mov"), "\(result.text)")
         #expect(try Data(contentsOf: movie) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: point.path).sorted() == ["camera-pair.jpg", "camera-pair.mov"])
     }

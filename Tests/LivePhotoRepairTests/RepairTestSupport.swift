@@ -23,10 +23,22 @@ enum Scratch {
         try ProcessResult.run(try #require(Locations.tool(tool), "\(tool) is not installed (Scripts/bootstrap.sh installs it)"), arguments)
     }
 
-    /// ffmpeg's per-frame checksums of the video, without the header lines.
+    /// ffmpeg's per-frame checksums of the video, without the header lines. ffmpeg must end
+    /// well and give at least one frame: two empty outputs compare equal, and compare nothing
+    /// (`Undecodable` throws; a test that expects it names the file, `ConvertTests.undecodableMovies`).
     static func frameChecksums(_ url: URL) throws -> String {
         let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v", "-f", "framemd5", "-"])
-        return result.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        let frames = result.text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        guard result.status == 0, !frames.isEmpty else {
+            throw Undecodable(message: "ffmpeg decodes \(frames.count) frames of \(url.lastPathComponent) (exit \(result.status)): \(result.stderr.prefix(300))")
+        }
+        return frames.joined(separator: "\n")
+    }
+
+    /// A movie no decoder reads: ffmpeg fails on it or gives no frame.
+    struct Undecodable: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 
     /// ffmpeg's checksum of every video packet as stored, with its timing, and of the decoder
