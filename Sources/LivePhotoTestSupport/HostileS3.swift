@@ -31,7 +31,11 @@ public final class HostileS3: @unchecked Sendable {
         (self.endpoint, self.sink, self.bucket) = (endpoint, sink, bucket)
     }
 
-    deinit { stop() }
+    /// The server stopped and its log removed: a test leaves no file behind.
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: log)
+    }
 
     public func stop() {
         guard process.isRunning else { return }

@@ -153,13 +153,20 @@ public struct ProcessResult: Sendable {
         process.standardOutput = out
         process.standardError = errHandle
         try process.run()
+        // Past the limit, SIGTERM; a program that does not end on it (blocked opening a FIFO,
+        // or handling the signal) gets SIGKILL 2 s later, so a test fails rather than hangs.
         let watchdog = timeout.map { limit in
-            DispatchWorkItem { if process.isRunning { process.terminate() } }.also { DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: $0) }
+            DispatchWorkItem {
+                guard process.isRunning else { return }
+                let pid = process.processIdentifier
+                process.terminate()
+                DispatchQueue.global().asyncAfter(deadline: .now() + 2) { if process.isRunning { kill(pid, SIGKILL) } }
+            }.also { DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: $0) }
         }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog?.cancel()
-        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM && timeout != nil {
+        if process.terminationReason == .uncaughtSignal && (process.terminationStatus == SIGTERM || process.terminationStatus == SIGKILL) && timeout != nil {
             return ProcessResult(status: -1, stdout: outData, stderr: "timed out")
         }
         try? errHandle.close()

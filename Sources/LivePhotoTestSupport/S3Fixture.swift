@@ -40,7 +40,11 @@ public final class S3Fixture: @unchecked Sendable {
         renamed = object["renamed"] as? [String: String] ?? [:]
     }
 
-    deinit { stop() }
+    /// The bucket stopped and its log removed: a test leaves no file behind.
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: log)
+    }
 
     public func stop() {
         guard process.isRunning else { return }

@@ -30,6 +30,7 @@ struct FactsRecordsTests {
         // Blank lines between records and no newline after the last one.
         let altered = text.replacingOccurrences(of: "\n{\"facts\"", with: "\n\n{\"facts\"").dropLast()
         let file = try Self.scratch("scan.ndjson")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try String(altered).write(to: file, atomically: true, encoding: .utf8)
         let whole = try FactsRecords.read([file.path])
         #expect(whole.files.count == scanned.files.count)
@@ -42,6 +43,7 @@ struct FactsRecordsTests {
     @Test("a line longer than the limit is refused with the byte it starts at; nothing past it is read")
     func longLine() throws {
         let file = try Self.scratch("long.ndjson")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try ("{\"type\":\"scan\"}\n" + String(repeating: "x", count: 500) + "\n{\"type\":\"hidden\"}\n").write(to: file, atomically: true, encoding: .utf8)
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
@@ -62,6 +64,7 @@ struct FactsRecordsTests {
         checker.jobs = 2
         let scanned = checker.scan(Discovery().find([Locations.samples.path]))
         let file = try Self.scratch("shard.ndjson")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try Self.records(scanned).write(to: file, atomically: true, encoding: .utf8)
         let once = try FactsRecords.read([file.path])
         let twice = try FactsRecords.read([file.path, file.path])
@@ -84,6 +87,7 @@ struct FactsRecordsTests {
         changed[index] = changed[index].replacingOccurrences(of: "\"size\":12489", with: "\"size\":12488")
         #expect(changed[index] != lines[index])
         let other = try Self.scratch("other.ndjson")
+        defer { try? FileManager.default.removeItem(at: other.deletingLastPathComponent()) }
         try changed.joined(separator: "\n").write(to: other, atomically: true, encoding: .utf8)
         for read in [{ _ = try FactsRecords.read([file.path, other.path]) },
                      { _ = try BoundedFactsCheck.report([file.path, other.path], checker: checker, compare: nil) }] {
