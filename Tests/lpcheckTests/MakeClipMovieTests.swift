@@ -4,7 +4,7 @@ import Testing
 
 /// make CLIP on every shared movie (windows, what is left for the rules), and a 10-bit movie.
 extension MakeClipTests {
-    @Test("every movie in ../shared/samples/movies makes a pair (the hev1 one is refused with its reason): a clip over 6 s shows 3 s around the moment (ffprobe), and the only finding left is irregular-frame-durations where the shown frames' durations (ffprobe) are more than 3x apart; --movie-seconds 0 keeps a long clip whole, movie-too-long said")
+    @Test("every movie in ../shared/samples/movies makes a pair (the hev1 one is refused with its reason): a clip over 6 s shows 3 s around the moment (ffprobe: the still-image-time sample at the moment's place in the window, the first frame shown the source's frame at the window's start), and the only finding left is irregular-frame-durations where the shown frames' durations (ffprobe) are more than 3x apart; --movie-seconds 0 keeps a long clip whole, movie-too-long said")
     func everyMovie() throws {
         try Locations.require(Locations.hasSharedSamples, "../shared/samples")
         let folder = try #require(SharedSamples.url("movies"))
@@ -30,6 +30,9 @@ extension MakeClipTests {
             let written = out.appendingPathComponent(movieName)
             let source = try timing(movie), shown = try timing(written)
             #expect(source.duration <= 6 ? abs(shown.duration - source.duration) < 0.05 : abs(shown.duration - 3) < 0.05, "\(name): \(source.duration) s shown as \(shown.duration) s")
+            if source.duration > 6 {
+                try expectWindowAroundMoment(source: movie, written: written, duration: source.duration, name)
+            }
             let frames = shown.frames.dropLast().filter { $0 > 0 }
             let irregular = (frames.max() ?? 0) > 3 * (frames.min() ?? .infinity)
             let check = try lpcheck(["check", out.path, "--fail-on", "info", "--format", "json", "--no-progress"])
@@ -44,6 +47,42 @@ extension MakeClipTests {
         #expect(whole.status == 0, "\(whole.stderr)")
         let check = try lpcheck(["check", out.path, "--fail-on", "info", "--no-progress"])
         #expect(check.text.contains("movie-too-long"), "\(check.text)")
+    }
+
+    /// A long clip's window, by ffprobe and ffmpeg alone: the moment is the source's middle shown
+    /// frame (by count), the window 3 s around it (held inside the clip), the still-image-time
+    /// sample at the moment's place in the window, and the first frame shown the source frame
+    /// shown at the window's start (its decoded checksum).
+    func expectWindowAroundMoment(source: URL, written: URL, duration: Double, _ name: String) throws {
+        let ffprobe = try tool("ffprobe"), ffmpeg = try tool("ffmpeg")
+        func starts(_ movie: URL) throws -> [Double] {
+            try ProcessResult.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", movie.path]).text
+                .split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+        }
+        let sourceStarts = try starts(source).filter { $0 < duration }
+        let moment = try #require(sourceStarts.isEmpty ? nil : sourceStarts[sourceStarts.count / 2])
+        let windowStart = min(max(0, moment - 1.5), duration - 3)
+        // The timed-metadata stream (mebx) and its one sample's time, the edit list applied.
+        let streams = try ProcessResult.run(ffprobe, ["-v", "error", "-show_entries", "stream=index,codec_tag_string", "-of", "csv=p=0", written.path]).text.split(separator: "\n")
+        let metadata = try #require(streams.first { $0.hasSuffix(",mebx") }.map { String($0.split(separator: ",")[0]) }, "\(name): no mebx stream in \(streams)")
+        let marker = try ProcessResult.run(ffprobe, ["-v", "error", "-select_streams", metadata, "-show_entries", "packet=pts_time", "-of", "csv=p=0", written.path]).text
+            .split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+        #expect(marker.count == 1 && abs((marker.first ?? -1) - (moment - windowStart)) < 0.002,
+                "\(name): still-image-time at \(marker) s in the window, the moment \(moment) s is \(moment - windowStart) s after the window's start \(windowStart) s")
+        // The first frame shown is the source's frame shown at the window's start.
+        func checksums(_ movie: URL) throws -> [String] {
+            // Every decoded frame once, as decoded (no frame dropped or repeated to a rate).
+            let result = try ProcessResult.run(ffmpeg, ["-v", "error", "-i", movie.path, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "framemd5", "-"], timeout: 300)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+        }
+        let sourceFrames = try checksums(source), writtenFrames = try checksums(written)
+        let shownAtStart = try #require(sourceStarts.lastIndex { $0 <= windowStart + 1e-6 })
+        // ffmpeg drops a frame the edit list starts inside of (its time is before the edit's
+        // start) and shows the next: where the window starts inside a frame, either is right.
+        let expected = sourceStarts[shownAtStart] < windowStart - 1e-6 ? [shownAtStart, shownAtStart + 1] : [shownAtStart]
+        #expect(expected.contains { sourceFrames.indices.contains($0) && writtenFrames.first == sourceFrames[$0] },
+                "\(name): the window's first frame is not the source frame \(expected) (shown from \(sourceStarts[shownAtStart]) s) at the window's start \(windowStart) s")
     }
 
     @Test("a 10-bit HEVC movie gives a 10-bit HEIC, decoded (an inter frame) or lossless (its sync sample); a JPEG from it is 8-bit and the plan says so")
