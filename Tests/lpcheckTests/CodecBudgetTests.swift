@@ -29,10 +29,7 @@ struct CodecBudgetTests {
 
     /// Our camera pair copied into `scratch/name`.
     func cameraPair(_ scratch: URL, _ name: String = "pair") throws -> URL {
-        let folder = scratch.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for file in ["camera-pair.jpg", "camera-pair.mov"] { try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent(file), to: folder.appendingPathComponent(file)) }
-        return folder
+        try HostileInputs.cameraPair(into: scratch.appendingPathComponent(name))
     }
 
     @Test("a 230 KB GIF (a 6000×6000 screen, 10,000 frames of 1×1) is refused by make before any frame is composited: exit 2 naming --max-total-pixels, under 5 s of CPU and 300 MB, nothing written; the flag lowers the budget for a small GIF too")

@@ -20,11 +20,7 @@ struct DependableEdgesTests {
 
     /// A folder holding our camera pair and `files` of the crafted inputs.
     func library(_ scratch: URL, _ files: [String]) throws -> URL {
-        let folder = try HostileInputs.folder(scratch, named: "library", only: files)
-        for name in ["camera-pair.jpg", "camera-pair.mov"] {
-            try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
-        return folder
+        try HostileInputs.cameraPair(into: try HostileInputs.folder(scratch, named: "library", only: files))
     }
 
     @Test("a 50-byte zip64 archive (named .livp, and named IMG_9999.JPG) beside a camera pair: check, scan, dump, repair, convert and export each finish without a signal; check reports each as one unreadable item, with the offset, and the pair passes")
@@ -124,9 +120,7 @@ struct DependableEdgesTests {
     func emptyOutputPath() throws {
         let scratch = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let inputs = scratch.appendingPathComponent("in")
-        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
-        for name in ["camera-pair.jpg", "camera-pair.mov"] { try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent(name), to: inputs.appendingPathComponent(name)) }
+        let inputs = try HostileInputs.cameraPair(into: scratch.appendingPathComponent("in"))
         let root = Set(HostileInputs.left(URL(fileURLWithPath: "/")))
         let binary = try #require(Locations.lpcheckBinary).path
         for arguments in [["make", inputs.appendingPathComponent("camera-pair.mov").path, "-o", ""], ["convert", inputs.path, "--to", "motion-photo", "-o", ""],
@@ -142,9 +136,7 @@ struct DependableEdgesTests {
     func everyInputProtected() throws {
         let scratch = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let folder = scratch.appendingPathComponent("lib")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["camera-pair.jpg", "camera-pair.mov"] { try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name)) }
+        let folder = try HostileInputs.cameraPair(into: scratch.appendingPathComponent("lib"))
         // Another input: a movie on its own, named as the pair's export will be.
         let other = folder.appendingPathComponent("camera-pair.movie.mov")
         let ffmpeg = try exports.tool("ffmpeg")
@@ -233,9 +225,7 @@ struct DependableEdgesTests {
     func fileSizeLimit() throws {
         let scratch = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let folder = scratch.appendingPathComponent("lib")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["camera-pair.jpg", "camera-pair.mov"] { try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name)) }
+        let folder = try HostileInputs.cameraPair(into: scratch.appendingPathComponent("lib"))
         let binary = try #require(Locations.lpcheckBinary).path
         let runs: [([String], String)] = [
             (["export", folder.path, "--as", "loop", "-o", scratch.appendingPathComponent("out").path, "--no-progress"], "writing \(scratch.path)/out/camera-pair.loop.mov"),
@@ -280,7 +270,7 @@ struct DependableEdgesTests {
         let scratch = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let folder = try HostileInputs.folder(scratch, named: "corpus")
-        for name in ["camera-pair.jpg", "camera-pair.mov"] { try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name)) }
+        try HostileInputs.cameraPair(into: folder)
         try Locations.require(Locations.hasSharedSamples, "../shared/samples")
         for file in ["LycheeOrg__Lychee/train.jpg", "LycheeOrg__Lychee/train.mov"] {
             let url = try #require(SharedSamples.url(file))

@@ -119,6 +119,16 @@ enum HostileInputs {
         return try ProcessResult.measured("/usr/bin/env", assignments + [binary] + arguments, in: folder, timeout: timeout)
     }
 
+    /// Our camera pair copied into `folder` (made if missing); returns `folder`.
+    @discardableResult
+    static func cameraPair(into folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["camera-pair.jpg", "camera-pair.mov"] {
+            try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        return folder
+    }
+
     /// The files left in `folder` (none when it does not exist).
     static func left(_ folder: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
