@@ -44,14 +44,22 @@ struct CodecIsolationTests {
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let script = hidden.map { "mount --bind /dev/null \(quoted($0)) || exit 90" }.joined(separator: "\n") + """
 
-        \(quoted(binary)) check \(quoted(Locations.samples.path)) --no-progress >/dev/null 2>&1; echo "check $?"
-        \(quoted(binary)) scan \(quoted(Locations.samples.path)) --no-progress >/dev/null 2>&1; echo "scan $?"
-        \(quoted(binary)) dump \(quoted(h264)) >/dev/null 2>&1; echo "dump $?"
+        \(quoted(binary)) check \(quoted(Locations.samples.path)) --no-progress --format json > \(quoted(out.path + "-check.json")) 2>&1; echo "check $?"
+        \(quoted(binary)) scan \(quoted(Locations.samples.path)) --no-progress > \(quoted(out.path + "-scan.ndjson")) 2>&1; echo "scan $?"
+        \(quoted(binary)) dump \(quoted(h264)) > \(quoted(out.path + "-dump.txt")) 2>&1; echo "dump $?"
         \(quoted(binary)) make \(quoted(h264)) -o \(quoted(out.path + "/decoded")) --still jpeg >/dev/null 2>\(quoted(out.path + ".err")); echo "make $?"
         \(quoted(binary)) make \(quoted(hevc)) -o \(quoted(out.path + "/lossless")) --lossless-still >/dev/null 2>&1; echo "lossless $?"
         """
         let result = try ProcessResult.run(unshare, ["-m", "sh", "-c", script], timeout: 300)
-        defer { try? FileManager.default.removeItem(atPath: out.path + ".err") }
+        defer { for suffix in [".err", "-check.json", "-scan.ndjson", "-dump.txt"] { try? FileManager.default.removeItem(atPath: out.path + suffix) } }
+        // What check, scan and dump say without the libraries is what they say with them, byte for byte.
+        let outside: [(String, [String])] = [("-check.json", ["check", Locations.samples.path, "--no-progress", "--format", "json"]),
+                                             ("-scan.ndjson", ["scan", Locations.samples.path, "--no-progress"]), ("-dump.txt", ["dump", h264])]
+        for (suffix, arguments) in outside {
+            let run = try ProcessResult.run(binary, arguments, timeout: 300)
+            let inside = try Data(contentsOf: URL(fileURLWithPath: out.path + suffix))
+            #expect(!inside.isEmpty && inside == run.stdout + Data(run.stderr.utf8), "\(arguments[0]) says other things without FFmpeg's libraries")
+        }
         let lines = Set(result.text.split(separator: "\n").map(String.init))
         // check exits 1 on Samples/ (it holds broken pairs on purpose), as with the libraries there.
         #expect(lines == ["check 1", "scan 0", "dump 0", "make 2", "lossless 0"], "\(result.text)\(result.stderr)")
