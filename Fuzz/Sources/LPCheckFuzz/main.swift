@@ -2,7 +2,7 @@ import Foundation
 import LivePhotoTestSupport
 
 // One fuzzing binary, one target per reader, chosen by LPCHECK_FUZZ_TARGET:
-// movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records, configuration. What each does
+// movie, jpeg, heif, makerapple, exif, xmp, inspect, repair, convert, records, configuration, gif, hevc, zip. What each does
 // with an input is LivePhotoTestSupport's FuzzTarget (the tests run the seeds through it too).
 
 @_silgen_name("LLVMFuzzerRunDriver")
