@@ -48,7 +48,7 @@ struct SchemaValidatorTests {
     func publishedKeywordsCovered() throws {
         let tested = Set(Self.keywords.flatMap { $0.0.split(separator: "/").map(String.init) })
         let annotations: Set<String> = ["$schema", "$id", "$defs", "title", "description"]
-        for name in ["check", "convert", "dump", "facts"] {
+        for name in ["check", "convert", "dump", "export", "facts", "make"] {
             let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: Locations.reports.appendingPathComponent("\(name).schema.json")))
             var pending: [Any] = [schema], used = Set<String>()
             while let node = pending.popLast() {
