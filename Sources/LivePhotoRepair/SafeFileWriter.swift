@@ -353,8 +353,6 @@ public enum SafeFileWriter {
     }
 }
 
-/// Test hook: `LPCHECK_FAULT_STEP=N` ends the process abruptly at the N-th step of a write
-/// (after each piece, after fsync, after the backup, after the rename), as a crash would.
 /// lpcheck's own temporary files (`WriterTemporary` names) left by writes whose process has
 /// ended: found, and removed by `repair` and `convert` before they write.
 public enum StaleTemporaries {
@@ -384,16 +382,5 @@ public enum StaleTemporaries {
     /// Removes what `find` finds; returns what it removed.
     public static func remove(paths: [String] = [], folders: Set<String> = []) -> [String] {
         find(paths: paths, folders: folders).filter { unlink($0) == 0 }
-    }
-}
-
-enum FaultInjection {
-    nonisolated(unsafe) static var count = 0
-    static let limit: Int? = ProcessInfo.processInfo.environment["LPCHECK_FAULT_STEP"].flatMap(Int.init)
-
-    static func step(_ name: String) {
-        guard let limit else { return }
-        count += 1
-        if count >= limit { _exit(86) }
     }
 }

@@ -178,18 +178,69 @@ public struct ProcessResult: Sendable {
 }
 
 extension ProcessResult {
-    /// Runs `executable` with its output discarded, sends it `signal` after `delay` seconds, and
-    /// waits for it: what a writer leaves when it is killed mid-way.
-    public static func interrupted(_ executable: String, _ arguments: [String], signal: Int32, after delay: Double) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+    /// Runs a writer stopped at its `step`-th write step (LPCHECK_FAULT_STEP with
+    /// LPCHECK_FAULT_WAIT: the process waits there on a FIFO), sends it `signal` while it waits
+    /// there, and waits for it to end. Returns whether the writer reached that step (false: it
+    /// ended first, having fewer steps) and how it ended. The writer starts with every signal
+    /// unblocked and at its default, as a shell starts it (Foundation's `Process` passes on the
+    /// test runner's mask, which blocks SIGINT: a SIGINT sent then would interrupt nothing).
+    public static func interrupted(_ executable: String, _ arguments: [String], signal: Int32, atStep step: Int,
+                                   timeout: Double = 120) throws -> (reached: Bool, signalled: Int32?) {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-fault-\(UUID().uuidString)").path
+        guard mkfifo(fifo, 0o600) == 0 else { throw FixtureError(message: "mkfifo \(fifo): errno \(errno)") }
+        defer { unlink(fifo) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["LPCHECK_FAULT_STEP"] = String(step)
+        environment["LPCHECK_FAULT_WAIT"] = fifo
+        let child = try spawn(executable, arguments, environment: environment)
+        // Opening the FIFO's writing end without blocking succeeds once the writer has opened
+        // its reading end: it is then waiting at the step.
+        var writer: Int32 = -1, status: Int32 = 0, ended = false
+        let deadline = Date().addingTimeInterval(timeout)
+        while writer < 0 && !ended && Date() < deadline {
+            writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer < 0 { ended = waitpid(child, &status, WNOHANG) == child; usleep(2_000) }
+        }
+        if writer >= 0 { kill(child, signal) }
+        if !ended {
+            // The signal ends it (or the wait ends when the FIFO closes); a writer still there
+            // after the deadline is stopped.
+            let stop = Date().addingTimeInterval(writer >= 0 ? 30 : 0)
+            while waitpid(child, &status, WNOHANG) != child {
+                if Date() > stop { kill(child, SIGKILL); waitpid(child, &status, 0); break }
+                usleep(5_000)
+            }
+        }
+        if writer >= 0 { close(writer) }
+        let ending = status & 0x7F
+        return (writer >= 0, ending == 0 ? nil : ending)
+    }
+
+    /// Starts `executable` with every signal unblocked and at its default, output discarded.
+    static func spawn(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var child = pid_t()
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv + [nil], envp + [nil])
+        guard status == 0 else { throw FixtureError(message: "posix_spawn \(executable): \(String(cString: strerror(status)))") }
+        return child
     }
 
     /// Runs a program in `folder` under python3, which reports the peak resident memory (KiB) of

@@ -141,7 +141,7 @@ struct ExportHostileTests {
         return Set((temporaries.isEmpty ? [] : ["temporary"]) + (others.isEmpty ? [] : ["finished"]))
     }
 
-    @Test("an export stopped at any step (LPCHECK_FAULT_STEP: each piece written, fsync, verification, rename) or killed (SIGKILL, SIGINT) leaves only lpcheck's temporaries, which check names, or the finished output, which reads clean: a loop (samples copied) and a GIF (the helper's bytes)",
+    @Test("an export stopped at any step (LPCHECK_FAULT_STEP: each piece written, fsync, verification, rename) or killed there (SIGKILL, SIGINT while it waits at a step) leaves only lpcheck's temporaries, which check names, or the finished output, which reads clean: a loop (samples copied) and a GIF (the helper's bytes)",
           arguments: ["loop", "gif"])
     func interrupted(_ form: String) throws {
         let folder = try exports.scratch()
@@ -164,10 +164,14 @@ struct ExportHostileTests {
         }
         #expect(step > 2 && step < 60, "the export finished after \(step) steps")
         #expect(seen.contains("temporary"), "\(seen)")
-        for (signal, delay) in [(SIGKILL, 0.2), (SIGINT, 0.4), (SIGKILL, 0.8)] {
-            let output = folder.appendingPathComponent("signal-\(signal)-\(delay)")
-            try ProcessResult.interrupted(binary, arguments + [output.path], signal: signal, after: delay)
-            _ = try expectOnlyTemporaries(output, finished: finished, "signal \(signal) after \(delay) s")
+        // Signals sent while the writer waits at a step (a FIFO it reads): each lands mid-write.
+        var signalled: Set<String> = []
+        for (signal, at) in [(SIGKILL, 1), (SIGINT, step / 2), (SIGKILL, step - 1)] {
+            let output = folder.appendingPathComponent("signal-\(signal)-\(at)")
+            let reached = try ProcessResult.interrupted(binary, arguments + [output.path], signal: signal, atStep: at)
+            #expect(reached.reached && reached.signalled == signal, "the export at step \(at): reached \(reached.reached), ended by signal \(String(describing: reached.signalled))")
+            signalled.formUnion(try expectOnlyTemporaries(output, finished: finished, "signal \(signal) at step \(at)"))
         }
+        #expect(signalled.contains("temporary"), "no signal left a temporary: \(signalled)")
     }
 }

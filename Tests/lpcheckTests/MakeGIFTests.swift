@@ -208,7 +208,7 @@ struct MakeGIFTests {
         }
     }
 
-    @Test("a make stopped at any step (LPCHECK_FAULT_STEP: each write, fsync, verification, rename) or killed (SIGKILL, SIGINT) leaves lpcheck's temporaries, which check names, and no output, a lone renamed half, which check fails, or the finished pair, which passes")
+    @Test("a make stopped at any step (LPCHECK_FAULT_STEP: each write, fsync, verification, rename) or killed there (SIGKILL, SIGINT while it waits at a step) leaves lpcheck's temporaries, which check names, and no output, a lone renamed half, which check fails, or the finished pair, which passes")
     func interrupted() throws {
         let work = try scratch()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -262,11 +262,15 @@ struct MakeGIFTests {
         #expect(step > 12 && step < 80, "the run finished after \(step) steps")
         // The steps reached each state a stop can leave.
         #expect(seen == ["temporary", "1 renamed", "2 renamed"], "\(seen)")
-        for (signal, delay) in [(SIGKILL, 0.3), (SIGINT, 0.6), (SIGKILL, 1.2)] {
-            let out = work.appendingPathComponent("signal-\(signal)-\(delay)")
-            try ProcessResult.interrupted(binary, ["make", gif.path, "-o", out.path], signal: signal, after: delay)
-            try expectNoFinishedPair(out, "signal \(signal) after \(delay) s")
+        // Signals sent while the writer waits at a step (a FIFO it reads): each lands mid-write.
+        seen = []
+        for (signal, at) in [(SIGKILL, 3), (SIGINT, step / 2), (SIGKILL, step - 1)] {
+            let out = work.appendingPathComponent("signal-\(signal)-\(at)")
+            let reached = try ProcessResult.interrupted(binary, ["make", gif.path, "-o", out.path], signal: signal, atStep: at)
+            #expect(reached.reached && reached.signalled == signal, "make at step \(at): reached \(reached.reached), ended by signal \(String(describing: reached.signalled))")
+            try expectNoFinishedPair(out, "signal \(signal) at step \(at)")
         }
+        #expect(seen.contains("temporary"), "no signal left a temporary: \(seen)")
     }
 
     @Test("memory does not grow with the GIF's length: 1,000 frames peak within 1.25× of 100 (decoded frames streamed, the movie written sample by sample)")
