@@ -9,7 +9,6 @@ import Testing
 struct MakeClipTests {
     static let camera = "gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV"
     static let h264 = "LycheeOrg__Lychee/train.mov"
-    static let rotated = "movies/Jsonize__jsonize-ffmpeg-task__tests_assets_iphone_rotated.mov"
     static let hev1 = "movies/Vanilagy__mediabunny__test_public_video-h265.mp4"
 
     func lpcheck(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
@@ -61,17 +60,22 @@ struct MakeClipTests {
     }
 
     /// A still's pixels as libheif (pillow-heif) or Pillow decode them, packed RGB; its size.
-    func decodedStill(_ still: URL, to output: URL) throws -> (Int, Int) {
+    /// `transposed`: turned by its EXIF Orientation first (Pillow's exif_transpose), as viewers
+    /// show a JPEG.
+    func decodedStill(_ still: URL, to output: URL, transposed: Bool = false) throws -> (Int, Int) {
         try Locations.require(Locations.pythonHas("PIL", "pillow_heif"), "Pillow and pillow-heif (PyPI)")
         let script = """
         import sys, pillow_heif
-        from PIL import Image
+        from PIL import Image, ImageOps
         pillow_heif.register_heif_opener()
-        image = Image.open(sys.argv[1]).convert('RGB')
+        image = Image.open(sys.argv[1])
+        if sys.argv[3] == 'yes':
+            image = ImageOps.exif_transpose(image)
+        image = image.convert('RGB')
         open(sys.argv[2], 'wb').write(image.tobytes())
         print(image.size[0], image.size[1])
         """
-        let result = try ProcessResult.run(try tool("python3"), ["-c", script, still.path, output.path])
+        let result = try ProcessResult.run(try tool("python3"), ["-c", script, still.path, output.path, transposed ? "yes" : "no"])
         let size = result.text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(result.status == 0 && size.count == 2, "\(result.stderr)")
         return (size.first ?? 0, size.last ?? 0)
@@ -212,23 +216,35 @@ struct MakeClipTests {
         #expect(quality >= 40, "PSNR \(quality) dB")
     }
 
-    @Test("a movie turned 90° gives a still shown turned: HEIF irot (libheif shows it portrait), JPEG Orientation 6")
+    @Test("a movie turned 90° (test.mov, an iPhone's, stored 1440×1080) gives a still shown turned: HEIF irot (libheif shows it portrait), JPEG Orientation 6 over pixels stored as the movie codes them; shown, each is ffmpeg's turned frame at the moment (PSNR)")
     func rotation() throws {
-        let movie = try sample(Self.rotated)
+        // A camera's picture, not a smooth gradient: a still stored flipped or turned twice
+        // is far from ffmpeg's frame (12 dB), where on iphone_rotated.mov it stays at 38 dB.
+        let movie = try sample("henteko__livephotoskit-react/test.mov")
         for format in ["heic", "jpeg"] {
             let out = try scratch()
             defer { try? FileManager.default.removeItem(at: out) }
-            let made = try lpcheck(["make", movie.path, "-o", out.path, "--still", format])
+            let made = try lpcheck(["make", movie.path, "-o", out.path, "--still", format, "--time", "0.5"])
             #expect(made.status == 0, "\(made.text)\(made.stderr)")
             try expectClean(out)
             let still = out.appendingPathComponent(try #require(contents(out).first { !$0.hasSuffix(".MOV") }))
-            if format == "heic" {
-                let decoded = out.appendingPathComponent("still.rgb")
-                let (width, height) = try decodedStill(still, to: decoded)
-                #expect(width == 320 && height == 568, "libheif shows \(width)×\(height)")
-            } else {
+            if format == "jpeg" {
+                // Turned once, by the tag: the pixels stored as coded (a still stored already
+                // turned and tagged 6 would be shown turned twice).
                 #expect(try exif("Orientation#", still) == "6")
+                let stored = try exif("File:ImageWidth", still) + "×" + exif("File:ImageHeight", still)
+                #expect(stored == "1440×1080", "stored \(stored)")
             }
+            // Shown as a viewer shows it (libheif applies irot; Pillow's exif_transpose the
+            // Orientation) against ffmpeg's frame at the moment, which ffmpeg turns by the matrix.
+            let decoded = out.appendingPathComponent("still.rgb"), frame = out.appendingPathComponent("frame.rgb")
+            let (width, height) = try decodedStill(still, to: decoded, transposed: format == "jpeg")
+            #expect(width == 1080 && height == 1440, "shown \(width)×\(height)")
+            try ffmpegFrame(movie, at: "0.5", to: frame)
+            let quality = try psnr(decoded, frame, width: width, height: height)
+            #expect(quality >= 35, "\(format): PSNR \(quality) dB against ffmpeg's turned frame")
+            try? FileManager.default.removeItem(at: decoded)
+            try? FileManager.default.removeItem(at: frame)
         }
     }
 
