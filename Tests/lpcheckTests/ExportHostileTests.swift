@@ -86,7 +86,7 @@ struct ExportHostileTests {
         }
     }
 
-    @Test("a movie whose H.264 stream changes size mid-way (new parameter sets: 64×48 then 320×240, and the other way) becomes a GIF of every frame ffprobe decodes, at the planned size (Pillow); a bounce refuses it by name, nothing written")
+    @Test("a movie whose H.264 stream changes size mid-way (new parameter sets: 64×48 then 320×240, and the other way) becomes a GIF of every frame ffprobe decodes, at the planned size (Pillow), each frame ffmpeg's scaled to that size (PSNR); a bounce refuses it by name, nothing written")
     func sizeChangesMidStream() throws {
         let folder = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -97,7 +97,7 @@ struct ExportHostileTests {
             var parts: [URL] = []
             for size in [first, second] {
                 let part = folder.appendingPathComponent("\(first)-\(size).h264")
-                let made = try ProcessResult.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=10:duration=1", "-c:v", "libx264", "-f", "h264", "-y", part.path])
+                let made = try ProcessResult.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=10:duration=1", "-c:v", "libx264", "-bf", "0", "-f", "h264", "-y", part.path])
                 #expect(made.status == 0, "\(made.stderr)")
                 parts.append(part)
             }
@@ -115,6 +115,11 @@ struct ExportHostileTests {
                 .text.split(separator: "\n").filter { !$0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")).isEmpty }
             #expect(Set(decoded.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }).count == 2, "ffprobe decodes \(Set(decoded)) widths")
             #expect(read.frames.count == decoded.count && read.width == planned.0 && read.height == planned.1, "\(read.frames.count) frames of \(read.width)×\(read.height) for ffprobe's \(decoded.count)")
+            // Each frame is the picture ffmpeg decodes at its time, scaled to the GIF's size
+            // (ffmpeg's scale filter follows the stream's change of size; no B-frames, so that
+            // the raw stream's frames keep their order and times).
+            let quality = ExportGIFTests().psnr(read, against: try ExportGIFTests().sourceFrames(movie, width: read.width, height: read.height))
+            #expect(quality.worst >= 30, "\(first) then \(second): \(quality)")
             let bounce = try exports.lpcheck(["export", inputs.path, "--as", "bounce", "--output", folder.appendingPathComponent("bounce-\(first)").path, "--no-progress"])
             #expect(bounce.status == 1 && bounce.text.contains("picture in a"), "\(bounce.text)")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("bounce-\(first)").path)) ?? []).isEmpty)
