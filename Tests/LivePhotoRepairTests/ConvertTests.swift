@@ -9,11 +9,46 @@ import Testing
                 "needs ../shared/samples, lpcheck, exiftool and ffmpeg"))
 struct ConvertTests {
     /// Every motion photo of the shared samples in which lpcheck finds a whole movie.
-    static func motionPhotos() -> [URL] {
-        SharedSamples.mediaFiles().filter { url in
+    static func motionPhotos() -> [URL] { exifToolMotionPhotos }
+
+    /// The shared samples that are motion photos with a movie, as ExifTool finds them (not as
+    /// lpcheck does: a file lpcheck stopped reading would leave the set unseen). One run over
+    /// every media file: the movie it extracts (MotionPhotoVideo, EmbeddedVideo, EmbeddedVideoFile
+    /// of over 1,000 bytes) or, where it extracts none, the file's tail its reading of the XMP
+    /// names (the last Directory video item's Length, MotionPhotoOffset, MicroVideoOffset) when
+    /// that tail opens with an ftyp box. `motionPhotosAsExifTool` holds lpcheck to the same set.
+    static let exifToolMotionPhotos: [URL] = {
+        let files = SharedSamples.mediaFiles()
+        guard !files.isEmpty, let exiftool = Locations.tool("exiftool"),
+              let result = try? ProcessResult.run(exiftool, ["-j", "-n", "-m", "-ee", "-struct", "-MotionPhotoVideo", "-EmbeddedVideo", "-EmbeddedVideoFile",
+                                                             "-XMP:Directory", "-XMP-GCamera:all"] + files.map(\.path), timeout: 300),
+              let records = try? JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]] else { return [] }
+        let byPath = Dictionary(records.compactMap { record in (record["SourceFile"] as? String).map { ($0, record) } }, uniquingKeysWith: { a, _ in a })
+        return files.filter { url in
+            guard let record = byPath[url.path] else { return false }
+            for tag in ["MotionPhotoVideo", "EmbeddedVideo", "EmbeddedVideoFile"] {
+                // "(Binary data 28803 bytes, use -b option to extract)"
+                let words = (record[tag] as? String ?? "").split(separator: " ")
+                if let index = words.firstIndex(of: "data"), index + 1 < words.count, let length = Int(words[index + 1]), length > 1_000 { return true }
+            }
+            let items = (record["Directory"] as? [[String: Any]])?.compactMap { $0["Item"] as? [String: Any] } ?? []
+            let length = items.last { ($0["Mime"] as? String ?? "").hasPrefix("video/") }?["Length"] as? Int
+            guard let tail = length ?? record["MotionPhotoOffset"] as? Int ?? record["MicroVideoOffset"] as? Int, tail >= 8,
+                  let bytes = try? Data(contentsOf: url), tail <= bytes.count else { return false }
+            return bytes[(bytes.count - tail + 4)..<(bytes.count - tail + 8)].elementsEqual("ftyp".utf8)
+        }
+    }()
+
+    @Test("the motion photos lpcheck finds a whole movie in are exactly those ExifTool finds one in")
+    func motionPhotosAsExifTool() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let exifTool = Set(Self.exifToolMotionPhotos.map(\.path))
+        let lpcheck = Set(SharedSamples.mediaFiles().filter { url in
             let motion = MediaFile.inspect(path: url.path, options: .check).still?.motionPhoto
             return motion?.movieRange != nil && motion?.movieCutShort == nil
-        }
+        }.map(\.path))
+        #expect(exifTool.count >= 8, "ExifTool finds \(exifTool.count)")
+        #expect(lpcheck == exifTool, "lpcheck only: \(lpcheck.subtracting(exifTool).sorted()); ExifTool only: \(exifTool.subtracting(lpcheck).sorted())")
     }
 
     /// Camera Live Photo pairs (still, movie) of the shared samples.
