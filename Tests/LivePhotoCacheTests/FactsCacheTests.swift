@@ -302,7 +302,7 @@ struct FactsCacheTests {
         #expect(try String(contentsOfFile: page + ".direct", encoding: .utf8) == firstPage)
 
         // Thumbnails no EXIF segment can hold (2 MiB) are not believed: read from the files again.
-        guard firstPage.contains("data:image/jpeg;base64,") else { return }
+        try #require(firstPage.contains("data:image/jpeg;base64,"), "the page shows no thumbnail: nothing to oversize")
         let python = try #require(Locations.tool("python3"))
         let edit = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('update files set thumbnail=zeroblob(2097152) where thumbnail is not null'); c.commit()"
         #expect(try ProcessResult.run(python, ["-c", edit, cache]).status == 0)

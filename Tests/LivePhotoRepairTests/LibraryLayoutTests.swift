@@ -72,14 +72,14 @@ struct LibraryLayoutTests {
         #expect(errors == Self.expectedErrors[layout.name], "\(layout.name): \(report.findings.filter { $0.severity == "error" }.map { "\($0.rule): \($0.message)" })")
 
         // The JSON's lossless path escapes give back the exact bytes (Python's os.fsencode).
-        if let python = Locations.tool("python3") {
-            let file = root.appendingPathComponent("report.json")
-            try run.stdout.write(to: file)
-            let script = "import json,os,sys\nd=json.load(open(sys.argv[1]))\nps=[p for i in d['items'] for p in (i['still'],i['movie']) if p]\n"
-                + "missing=[p for p in ps if not os.path.exists(os.fsencode(p))]\nprint(len(ps), len(missing))\nsys.exit(1 if missing else 0)"
-            let check = try ProcessResult.run(python, ["-c", script, file.path])
-            #expect(check.status == 0, "paths that do not round-trip: \(check.text)")
-        }
+        try Locations.require(Locations.tool("python3") != nil, "python3")
+        let python = try #require(Locations.tool("python3"))
+        let file = root.appendingPathComponent("report.json")
+        try run.stdout.write(to: file)
+        let script = "import json,os,sys\nd=json.load(open(sys.argv[1]))\nps=[p for i in d['items'] for p in (i['still'],i['movie']) if p]\n"
+            + "missing=[p for p in ps if not os.path.exists(os.fsencode(p))]\nprint(len(ps), len(missing))\nsys.exit(1 if missing else 0)"
+        let check = try ProcessResult.run(python, ["-c", script, file.path])
+        #expect(check.status == 0, "paths that do not round-trip: \(check.text)")
     }
 
     @Test("repair never makes a library worse: pairs, camera originals, frames, owners and times kept; a second run changes nothing",

@@ -7,7 +7,8 @@ import Testing
 struct HEIFThumbnailTests {
     /// Pillow's reading of a PNG: "WIDTHxHEIGHT MODE sha256-of-pixels".
     static func pillow(_ png: [UInt8]) throws -> String? {
-        guard let python = Locations.tool("python3") else { return nil }
+        try Locations.require(Locations.tool("python3") != nil, "python3")
+        let python = try #require(Locations.tool("python3"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-\(UUID().uuidString).png")
         try Data(png).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
