@@ -25,6 +25,8 @@ public final class S3Fixture: @unchecked Sendable {
     public init(uploads: [(folder: String, prefix: String)], arguments: [String] = []) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-s3-\(UUID().uuidString).ndjson")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        // A fixture held for the whole run is never deinitialised.
+        RemovedAtExit.register(log)
         process = Process()
         process.executableURL = URL(fileURLWithPath: Locations.tool("python3") ?? "/usr/bin/python3")
         process.arguments = [Locations.packageRoot.appendingPathComponent("Scripts/s3_fixture.py").path, "--log", log.path]

@@ -13,6 +13,7 @@ struct ZipArchiveTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-zip-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        RemovedAtExit.register(folder)
         let script = """
         import os, struct, sys, zipfile, zlib
         out, still, movie = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -46,6 +46,7 @@ struct WritersRefuseTests {
     func deepNesting(_ kind: HostileStructure) throws {
         let count = kind == .nestedTracks ? 10_000 : 100_000
         let folder = try Self.pair("nesting", movie: { kind.apply(to: $0, count: count) })
+        defer { try? FileManager.default.removeItem(at: folder) }
         let moviePath = folder.appendingPathComponent("camera-pair.mov").path
         let dump = try Scratch.lpcheck(["dump", moviePath])
         #expect(dump.text.contains("limit-exceeded: boxes nested deeper than 32"))
@@ -87,6 +88,7 @@ struct WritersRefuseTests {
     @Test("case 3: every video chunk offset past the end: check gives sample-data-outside-file (error), dump warns, and convert refuses without --force")
     func chunksPastTheEnd() throws {
         let folder = try Self.pair("chunks", movie: { HostileStructure.chunkOffsetsPastEnd.apply(to: $0, count: 1000) })
+        defer { try? FileManager.default.removeItem(at: folder) }
         let moviePath = folder.appendingPathComponent("camera-pair.mov").path
         let dump = try Scratch.lpcheck(["dump", moviePath])
         #expect(dump.text.contains("outside-file: chunk"))
@@ -103,6 +105,7 @@ struct WritersRefuseTests {
     @Test("case 4: a cut JPEG still converts to nothing without --force (the plan names the damage); with --force it converts and says so")
     func truncatedStill() throws {
         let folder = try Self.pair("cut", still: 0.8)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out")
         let convert = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path])
         #expect(convert.status == 1)
@@ -123,6 +126,7 @@ struct WritersRefuseTests {
     @Test("case 5: a motion photo whose movie's samples lie outside the file does not convert back without --force, and the plan names the damage")
     func damagedMotionPhoto() throws {
         let folder = try Self.pair("motion")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let made = folder.appendingPathComponent("made")
         #expect(try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", made.path]).status == 0)
         // The embedded movie (last, from its ftyp on) gets every chunk offset past its end.
@@ -146,6 +150,7 @@ struct WritersRefuseTests {
     @Test("make refuses a damaged input without --force and names it")
     func makeRefusesDamage() throws {
         let folder = try Self.pair("make", still: 0.8)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out")
         let make = try Scratch.lpcheck(["make", folder.appendingPathComponent("camera-pair.jpg").path, folder.appendingPathComponent("camera-pair.mov").path,
                                         "--output", output.path])
@@ -157,6 +162,7 @@ struct WritersRefuseTests {
     @Test("case 7: a write killed before its rename leaves lpcheck's temporary file; check names it as such, and the next repair or convert removes it and says so")
     func leftovers() throws {
         let folder = try Self.pair("leftover")
+        defer { try? FileManager.default.removeItem(at: folder) }
         var environment = ProcessInfo.processInfo.environment
         environment["LPCHECK_FAULT_STEP"] = "1"
         let killed = try Scratch.lpcheck(["repair", folder.path, "--time", "0.2"], environment: environment)
@@ -183,6 +189,7 @@ struct WritersRefuseTests {
     @Test("case 10: repair takes --no-progress as check and convert do")
     func repairNoProgress() throws {
         let folder = try Self.pair("progress")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let repair = try Scratch.lpcheck(["repair", "--no-progress", "--dry-run", folder.path])
         #expect(repair.status == 0)
         #expect(repair.text.contains("Nothing to repair"))
@@ -193,6 +200,7 @@ struct WritersRefuseTests {
     func cutHEICBlamed() throws {
         let root = try #require(Locations.sharedSamples)
         let folder = try Scratch.folder("cut-heic")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let heic = try [UInt8](Data(contentsOf: root.appendingPathComponent("Bai-Mirror__pyheic_struct/apple.HEIC")))
         try Data(heic.prefix(heic.count * 9 / 10)).write(to: folder.appendingPathComponent("apple.HEIC"))
         try Data(contentsOf: root.appendingPathComponent("Bai-Mirror__pyheic_struct/apple.MOV")).write(to: folder.appendingPathComponent("apple.MOV"))
@@ -206,6 +214,7 @@ struct WritersRefuseTests {
     @Test("case 12: dump of a movie with 8 bytes before its ftyp says it recognises nothing, why, and where the ftyp is, and exits 1")
     func dumpRecognisesNothing() throws {
         let folder = try Scratch.folder("shifted")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("shifted.mov")
         try Data([0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0] + [UInt8](Data(contentsOf: Self.movie))).write(to: url)
         for format in ["text", "json"] {
