@@ -59,7 +59,18 @@ if [ "$release" != 0 ]; then
 fi
 status=0
 test_log="$(mktemp)"
-swift test --skip-build "$@" 2>&1 | tee "$test_log" || status=$?
+# The tests' scratch lives in a folder of its own (TMPDIR), so that what a test leaves behind
+# is seen: listed after the run, and under CI=true it fails the run. (Swift's build tooling
+# leaves empty TemporaryDirectory.* folders of its own: not the tests'.)
+scratch="$(mktemp -d)"
+TMPDIR="$scratch" swift test --skip-build "$@" 2>&1 | tee "$test_log" || status=$?
+left="$(find "$scratch" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' -printf '%f\n' | sort)"
+if [ -n "$left" ]; then
+  echo "test.sh: the tests left $(echo "$left" | wc -l) files or folders in their scratch:" >&2
+  echo "$left" | sed 's/^/test.sh:   /' >&2
+  if [ "${CI:-}" = "true" ]; then [ "$status" -ne 0 ] || status=1; fi
+fi
+rm -rf "$scratch"
 # Swift Testing counts a skipped test among those that passed: the skips are counted here, with
 # their reasons, so that a green run says what it did not run.
 skipped="$(grep -cE '^.{1,4} Test .* skipped: ' "$test_log" || true)"
