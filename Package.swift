@@ -93,6 +93,8 @@ let package = Package(
         ),
         // Helpers shared by the test targets: sample locations, oracles, a box builder, a schema
         // validator, and the fuzz targets' bodies (the Fuzz package hands them libFuzzer's inputs).
+        // The tests' pixel arithmetic (PSNR of whole movies), optimized in debug builds too.
+        .target(name: "LivePhotoTestPixels", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "LivePhotoTestSupport", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoRecords", "LivePhotoReports", "LivePhotoCodec"]),
         .testTarget(name: "LivePhotoFormatsTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCheckTests", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
@@ -103,6 +105,6 @@ let package = Package(
         .testTarget(name: "LivePhotoCacheTests", dependencies: ["LivePhotoCache", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoObjectStoreTests", dependencies: ["LivePhotoObjectStore", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoThumbnailsTests", dependencies: ["LivePhotoThumbnails", "LivePhotoTestSupport"]),
-        .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport", "LivePhotoTestPixels"]),
     ]
 )

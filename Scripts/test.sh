@@ -23,6 +23,9 @@ if grep -E "warning:" "$log" | grep -v "/\.build/" | grep -q .; then
 fi
 rm -f "$log"
 step "development build done, no warning"
+# Background work (the fuzzing pass, test processes) is stopped when a step below fails.
+background=()
+trap 'for pid in "${background[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 # A libFuzzer pass when asked (LPCHECK_FUZZ_SECONDS): in the background beside the release
 # build, its own build (unoptimised: a short pass needs no speed, and the build takes under half
 # the time of an optimised one), its seeds, then every target for that many seconds. Off by
@@ -31,8 +34,34 @@ fuzz_log=".fuzz-pass.log"
 if [ "$seconds" != 0 ]; then
   ./Scripts/fuzz.sh --debug --seconds "$seconds" > "$fuzz_log" 2>&1 &
   fuzz_pass=$!
-  # Not left running when a step below fails.
-  trap 'kill "$fuzz_pass" 2>/dev/null || true' EXIT
+  background+=("$fuzz_pass")
+fi
+# The tests run in three processes at once when none is named (the README's command), each
+# running its own tests in parallel; two run the test bundle directly (SwiftPM holds the build
+# folder's lock while `swift test` runs). "early": the suites that run no lpcheck binary (the
+# readers', records', object store's and thumbnails' targets, the ledger oracle), started
+# beside the release build, which leaves part of a core idle. "side": the suites that mostly
+# wait (hostile servers, the S3 bucket, deadlines, a helper killed) and export's two long
+# serialized suites, beside the rest. Measured on two cores: BENCHMARKS.md.
+early='^(LivePhotoFormatsTests|LivePhotoObjectStoreTests|LivePhotoRecordsTests|LivePhotoThumbnailsTests)\.|^LivePhotoRepairTests\.LedgerOracleTests/'
+side='^lpcheckTests\.(HostileServerTests|ObjectStoreTests|CodecBudgetTests|DependableEdgesTests|ExportTests|ExportGIFTests)/'
+bundle="$(swift build --show-bin-path)/lpcheckPackageTests.xctest"
+split=0
+if [ $# -eq 0 ] && [ -x "$bundle" ]; then split=1; fi
+# The tests' scratch lives in a folder of its own (TMPDIR), so that what a test leaves behind
+# is seen: listed after the run, and under CI=true it fails the run. (Swift's build tooling
+# leaves empty TemporaryDirectory.* folders and _PATH.lock files of its own: not the tests'.)
+scratch="$(mktemp -d)"
+part() {
+  local log="$1"
+  shift
+  TMPDIR="$scratch" NO_COLOR=1 "$bundle" --testing-library swift-testing "$@" > "$log" 2>&1
+}
+if [ "$split" = 1 ]; then
+  early_log="$(mktemp)"
+  part "$early_log" --filter "$early" &
+  early_pid=$!
+  background+=("$early_pid")
 fi
 # The self-contained release build (static Swift runtime) that CI systems install; the tests
 # check it (ReleaseBuildTests). LPCHECK_RELEASE_BUILD=0 skips it.
@@ -46,7 +75,6 @@ if [ "$seconds" != 0 ]; then
     cat "$fuzz_log" >&2
     exit 1
   fi
-  trap - EXIT
   grep -E "^fuzz " "$fuzz_log"
   rm -f "$fuzz_log"
   step "fuzzing pass done"
@@ -59,18 +87,37 @@ if [ "$release" != 0 ]; then
 fi
 status=0
 test_log="$(mktemp)"
-# The tests' scratch lives in a folder of its own (TMPDIR), so that what a test leaves behind
-# is seen: listed after the run, and under CI=true it fails the run. (Swift's build tooling
-# leaves empty TemporaryDirectory.* folders of its own: not the tests'.)
-scratch="$(mktemp -d)"
-TMPDIR="$scratch" swift test --skip-build "$@" 2>&1 | tee "$test_log" || status=$?
-left="$(find "$scratch" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' -printf '%f\n' | sort)"
+if [ "$split" = 1 ]; then
+  side_log="$(mktemp)"
+  part "$side_log" --filter "$side" &
+  side_pid=$!
+  background+=("$side_pid")
+  TMPDIR="$scratch" swift test --skip-build --skip "$early|$side" 2>&1 | tee "$test_log" || status=$?
+  for name in early side; do
+    if [ "$name" = early ]; then pid=$early_pid log=$early_log; else pid=$side_pid log=$side_log; fi
+    wait "$pid" || status=$?
+    echo "test.sh: the $name tests (run beside the others):"
+    cat "$log"
+    cat "$log" >> "$test_log"
+    rm -f "$log"
+  done
+else
+  TMPDIR="$scratch" swift test --skip-build "$@" 2>&1 | tee "$test_log" || status=$?
+fi
+trap - EXIT
+left="$(find "$scratch" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '_*.lock' -printf '%f\n' | sort)"
 if [ -n "$left" ]; then
   echo "test.sh: the tests left $(echo "$left" | wc -l) files or folders in their scratch:" >&2
   echo "$left" | sed 's/^/test.sh:   /' >&2
   if [ "${CI:-}" = "true" ]; then [ "$status" -ne 0 ] || status=1; fi
 fi
 rm -rf "$scratch"
+# How many tests ran, and the ten suites that took longest (as Swift Testing times a suite:
+# from its start to its end, other suites running beside it).
+grep -hE '^.{1,4} Test run with ' "$test_log" | sed 's/^/test.sh: /' || true
+echo "test.sh: the ten longest suites:"
+grep -E '^.{1,4} Suite .* after [0-9.]+ seconds' "$test_log" | sed -E 's/^.{1,4} Suite ([^ ]+) .* after ([0-9.]+) seconds.*/\2 \1/' \
+  | sort -rn | head -10 | awk '{ printf "test.sh:   %6.1f s  %s\n", $1, $2 }' || true
 # Swift Testing counts a skipped test among those that passed: the skips are counted here, with
 # their reasons, so that a green run says what it did not run.
 skipped="$(grep -cE '^.{1,4} Test .* skipped: ' "$test_log" || true)"

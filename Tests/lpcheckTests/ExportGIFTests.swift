@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoFormats
+import LivePhotoTestPixels
 import LivePhotoTestSupport
 import Testing
 
@@ -82,21 +83,9 @@ struct ExportGIFTests {
         return (decibels(total / Double(max(1, gif.frames.count))), worst)
     }
 
-    func meanSquaredError(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        guard a.count == b.count, !a.isEmpty else { return .infinity }
-        var sum = 0.0
-        a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in
-                for index in 0..<x.count {
-                    let difference = Double(Int(x[index]) - Int(y[index]))
-                    sum += difference * difference
-                }
-            }
-        }
-        return sum / Double(a.count)
-    }
+    func meanSquaredError(_ a: [UInt8], _ b: [UInt8]) -> Double { PixelMath.meanSquaredError(a, b) }
 
-    func decibels(_ error: Double) -> Double { error == 0 ? 99 : 10 * log10(255 * 255 / error) }
+    func decibels(_ error: Double) -> Double { PixelMath.decibels(error) }
 
     func exportedGIF(_ index: Int, in folder: URL, options: [String] = []) throws -> (gif: URL, movie: URL, text: String) {
         let input = ExportTests.inputs[index]

@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoTestPixels
 import LivePhotoTestSupport
 import Testing
 
@@ -243,19 +244,7 @@ struct ExportTests {
     }
 
     /// Luma PSNR of two planes.
-    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        var sum = 0.0
-        a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in
-                for index in 0..<min(x.count, y.count) {
-                    let difference = Double(Int(x[index]) - Int(y[index]))
-                    sum += difference * difference
-                }
-            }
-        }
-        let mse = sum / Double(max(1, a.count))
-        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
-    }
+    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double { PixelMath.decibels(PixelMath.meanSquaredError(a, b)) }
 
     /// ffprobe's frame start times and each frame's duration (to the next start; the last its packet's).
     func timeline(_ movie: URL) throws -> [(start: Double, duration: Double)] {
@@ -272,7 +261,7 @@ struct ExportTests {
         form == "reverse" ? Array((0..<count).reversed()) : Array(0..<count) + Array((1..<(count - 1)).reversed())
     }
 
-    @Test("--as reverse and bounce: N and 2N − 2 frames, output frame k the source frame the order names (reverse N−1−k; bounce k, then 2N−2−k) at ≥ 38 dB luma PSNR (ffmpeg decodes both), so the bounce's seam shows frame 1 then frame 0, none twice",
+    @Test("--as reverse (IMG_3853, train, the Pixel's movie) and bounce (train, the Pixel's movie): N and 2N − 2 frames, output frame k the source frame the order names (reverse N−1−k; bounce k, then 2N−2−k) at ≥ 38 dB luma PSNR (ffmpeg decodes both), so the bounce's seam shows frame 1 then frame 0, none twice",
           arguments: [0, 1, 4])
     func reversedAndBounced(_ index: Int) throws {
         let input = Self.inputs[index]
@@ -281,7 +270,9 @@ struct ExportTests {
         let (inputs, movie) = try prepare(input, in: folder)
         let source = try lumaFrames(movie)
         #expect(source.frames.count > 2)
-        for form in ["reverse", "bounce"] {
+        // IMG_3853 (the camera's 1920×1440 HEVC) is reversed only: its bounce (82 pictures
+        // through x265, 41 s of CPU here) proves nothing its reverse and the H.264 bounces do not.
+        for form in index == 0 ? ["reverse"] : ["reverse", "bounce"] {
             let output = folder.appendingPathComponent("out-\(form)")
             let export = try lpcheck(["export", inputs.path, "--as", form, "--output", output.path, "--no-progress"])
             #expect(export.status == 0 && export.text.contains("re-encoded") && export.text.contains("sound dropped"), "\(export.text)\(export.stderr)")
