@@ -51,11 +51,24 @@ public enum Locations {
         guard present else { throw FixtureError(message: "missing test dependency: \(what) (Scripts/bootstrap.sh installs it)") }
     }
 
-    /// Whether python3 can import every module named.
+    /// Whether python3 can import every module named: asked once a run for each list (the
+    /// tests asked 84 times, a Python start each).
     public static func pythonHas(_ modules: String...) -> Bool {
-        guard let python = tool("python3") else { return false }
-        return (try? ProcessResult.run(python, ["-c", "import " + modules.joined(separator: ", ")]).status) == 0
+        let key = modules.joined(separator: ", ")
+        imports.lock.lock()
+        defer { imports.lock.unlock() }
+        if let known = imports.answers[key] { return known }
+        let answer = tool("python3").map { python in (try? ProcessResult.run(python, ["-c", "import " + key]).status) == 0 } ?? false
+        imports.answers[key] = answer
+        return answer
     }
+
+    private final class Imports: @unchecked Sendable {
+        let lock = NSLock()
+        var answers: [String: Bool] = [:]
+    }
+
+    private static let imports = Imports()
 
     /// A command on PATH, or nil.
     public static func tool(_ name: String) -> String? {

@@ -60,19 +60,23 @@ struct ConvertTests {
     ]
 
     /// The movie ExifTool extracts from a motion photo (its tag differs by layout); nil when it extracts none.
+    /// One ExifTool run reads which tag holds the movie and the XMP's lengths; a second extracts it.
     static func extractedMovie(_ url: URL, into folder: URL) throws -> URL? {
+        let fields = try Scratch.run("exiftool", ["-m", "-j", "-n", "-ee", "-struct", "-MotionPhotoVideo", "-EmbeddedVideo", "-EmbeddedVideoFile",
+                                                  "-XMP:Directory", "-XMP-GCamera:all", url.path])
+        let record = (try JSONSerialization.jsonObject(with: fields.stdout) as? [[String: Any]])?.first ?? [:]
         for tag in ["MotionPhotoVideo", "EmbeddedVideo", "EmbeddedVideoFile"] {
+            // "(Binary data 28803 bytes, use -b option to extract)"
+            let words = (record[tag] as? String ?? "").split(separator: " ")
+            guard let index = words.firstIndex(of: "data"), index + 1 < words.count, let length = Int(words[index + 1]), length > 1000 else { continue }
             let result = try Scratch.run("exiftool", ["-m", "-ee", "-b", "-" + tag, url.path])
-            if result.stdout.count > 1000 {
-                let out = folder.appendingPathComponent(url.lastPathComponent + ".\(tag).mp4")
-                try result.stdout.write(to: out)
-                return out
-            }
+            guard result.stdout.count == length else { continue }
+            let out = folder.appendingPathComponent(url.lastPathComponent + ".\(tag).mp4")
+            try result.stdout.write(to: out)
+            return out
         }
         // Where ExifTool extracts none, the bytes its reading of the XMP names: the last
         // Item:Length bytes (Motion Photo 1.0), or the last MotionPhotoOffset / MicroVideoOffset bytes.
-        let fields = try Scratch.run("exiftool", ["-m", "-j", "-n", "-struct", "-XMP:Directory", "-XMP-GCamera:all", url.path])
-        let record = (try JSONSerialization.jsonObject(with: fields.stdout) as? [[String: Any]])?.first ?? [:]
         let items = (record["Directory"] as? [[String: Any]])?.compactMap { $0["Item"] as? [String: Any] } ?? []
         let movieLength = items.last { ($0["Mime"] as? String ?? "").hasPrefix("video/") }?["Length"] as? Int
         guard let tail = movieLength ?? record["MotionPhotoOffset"] as? Int ?? record["MicroVideoOffset"] as? Int, tail > 0 else { return nil }
