@@ -12,6 +12,20 @@ step() { echo "test.sh: $1 (${SECONDS} s from the start)"; }
 step "installed what was missing"
 seconds="${LPCHECK_FUZZ_SECONDS:-0}"
 release="${LPCHECK_RELEASE_BUILD:-1}"
+# Background work (the release build, the fuzzing pass, test processes) is stopped when a step
+# below fails.
+background=()
+trap 'for pid in "${background[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
+# The self-contained release build (static Swift runtime) that CI systems install; the tests
+# check it (ReleaseBuildTests). LPCHECK_RELEASE_BUILD=0 skips it. It builds in a folder of its
+# own (.build-release), beside the development build: each alone leaves part of a core idle.
+# Its log is shown once it is done.
+if [ "$release" != 0 ]; then
+  release_log="$(mktemp)"
+  ./Scripts/build-release.sh .build-release/dist > "$release_log" 2>&1 &
+  release_pid=$!
+  background+=("$release_pid")
+fi
 # A clean build prints no warning (CI builds a fresh clone, so every file is compiled): a new
 # warning fails the suite. Warnings in dependencies' checkouts are not ours.
 log="$(mktemp)"
@@ -23,9 +37,6 @@ if grep -E "warning:" "$log" | grep -v "/\.build/" | grep -q .; then
 fi
 rm -f "$log"
 step "development build done, no warning"
-# Background work (the fuzzing pass, test processes) is stopped when a step below fails.
-background=()
-trap 'for pid in "${background[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 # A libFuzzer pass when asked (LPCHECK_FUZZ_SECONDS): in the background beside the release
 # build, its own build (unoptimised: a short pass needs no speed, and the build takes under half
 # the time of an optimised one), its seeds, then every target for that many seconds. Off by
@@ -40,7 +51,7 @@ fi
 # running its own tests in parallel; two run the test bundle directly (SwiftPM holds the build
 # folder's lock while `swift test` runs). "early": the suites that run no lpcheck binary (the
 # readers', records', object store's and thumbnails' targets, the ledger oracle), started
-# beside the release build, which leaves part of a core idle. "side": the suites that mostly
+# once the development build is done, beside the rest of the release build. "side": the suites that mostly
 # wait (hostile servers, the S3 bucket, deadlines, a helper killed) and export's two long
 # serialized suites, beside the rest. Measured on two cores: BENCHMARKS.md.
 early='^(LivePhotoFormatsTests|LivePhotoObjectStoreTests|LivePhotoRecordsTests|LivePhotoThumbnailsTests)\.|^LivePhotoRepairTests\.LedgerOracleTests/'
@@ -63,10 +74,15 @@ if [ "$split" = 1 ]; then
   early_pid=$!
   background+=("$early_pid")
 fi
-# The self-contained release build (static Swift runtime) that CI systems install; the tests
-# check it (ReleaseBuildTests). LPCHECK_RELEASE_BUILD=0 skips it.
 if [ "$release" != 0 ]; then
-  ./Scripts/build-release.sh .build-release/dist
+  release_status=0
+  wait "$release_pid" || release_status=$?
+  cat "$release_log"
+  rm -f "$release_log"
+  if [ "$release_status" != 0 ]; then
+    echo "test.sh: the release build failed (above)" >&2
+    exit 1
+  fi
   step "release build done"
 fi
 if [ "$seconds" != 0 ]; then
