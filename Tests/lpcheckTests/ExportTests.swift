@@ -5,7 +5,9 @@ import Testing
 
 /// `lpcheck export --as movie|loop`, held to ffmpeg's decoding (`framemd5` of every frame),
 /// ffprobe's packet times and ExifTool's extraction of motion photos' movies.
-@Suite(.serialized, .enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
+// Not serialized: its tests share nothing (each its own scratch folder), and run two at a time
+// its long re-encodes leave less of the run waiting on it alone.
+@Suite(.enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
 struct ExportTests {
     /// Each input: the files to export from (copied into a scratch folder) and the movie
     /// the loop is made from, as an outside tool gives it: the pair's movie, or ExifTool's
