@@ -53,7 +53,7 @@ fi
 # readers', records', object store's and thumbnails' targets, the ledger oracle), started
 # once the development build is done, beside the rest of the release build. "side": the suites that mostly
 # wait (hostile servers, the S3 bucket, deadlines, a helper killed) and export's two long
-# serialized suites, beside the rest. Measured on two cores: BENCHMARKS.md.
+# suites, beside the rest. Measured on two cores: BENCHMARKS.md.
 early='^(LivePhotoFormatsTests|LivePhotoObjectStoreTests|LivePhotoRecordsTests|LivePhotoThumbnailsTests)\.|^LivePhotoRepairTests\.LedgerOracleTests/'
 side='^lpcheckTests\.(HostileServerTests|ObjectStoreTests|CodecBudgetTests|DependableEdgesTests|ExportTests|ExportGIFTests)/'
 bundle="$(swift build --show-bin-path)/lpcheckPackageTests.xctest"
