@@ -22,7 +22,7 @@ public enum MovieGIF {
         public var opening = 0
         public var dither = GIFDither.sierraLite
         public var palette = GIFPaletteScope.clip
-        public var maxPixels = 40_000_000
+        public var maxPixels = CodecLimits.maxPixels
         public var maxFrames = GIFStructure.maxFrames
         public var budget = CodecBudget.standard
         public init(width: Int) { self.width = width }

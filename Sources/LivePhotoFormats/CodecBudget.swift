@@ -1,3 +1,14 @@
+/// The picture limits a codec job is held to, defined once for both programs (lpcheck plans
+/// with them, lpcheck-codec enforces them when it is given no other).
+public enum CodecLimits {
+    /// Width × height of a frame: 40 million (an 8K frame is 33 million).
+    public static let maxPixels = 40_000_000
+    /// Either side: 16,384 (HEVC level 6.2's largest side is 8444 × √8).
+    public static let maxSide = 16_384
+    /// The most frames a re-timed export or a GIF is decoded and encoded from.
+    public static let maxFrames = 10_000
+}
+
 /// What one piece of pixel work (a GIF made into a movie, a movie reversed or made a GIF, a
 /// still decoded) may cost, decided before any picture is decoded: lpcheck's planners hold the
 /// plan's figures to it, and the codec helper holds the same figures to it again as it decodes

@@ -31,10 +31,10 @@ public enum MakePlanner {
 
     /// The pixel limits a clip is held to before anything is read or decoded.
     public struct Limits: Sendable, Equatable {
-        /// Width × height of a frame; 40 million by default (an 8K frame is 33 million).
-        public var maxPixels = 40_000_000
-        /// Either side; 16384 by default (HEVC level 6.2's largest side is 8444 × √8).
-        public var maxSide = 16_384
+        /// Width × height of a frame (`CodecLimits.maxPixels` by default).
+        public var maxPixels = CodecLimits.maxPixels
+        /// Either side (`CodecLimits.maxSide` by default).
+        public var maxSide = CodecLimits.maxSide
         public init() {}
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoFormats
 import LivePhotoReports
 import LivePhotoRepair
 
@@ -92,7 +93,7 @@ public struct ExportRun {
     }
 
     /// The most frames a re-timed export decodes and encodes.
-    static let maxFrames = 10_000
+    static let maxFrames = CodecLimits.maxFrames
 
     /// exported, would-export, blocked (a problem found while planning), failed.
     static func status(_ plan: ExportPlan, _ outcome: ExportOutcome?) -> String {

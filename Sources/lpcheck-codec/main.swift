@@ -144,7 +144,7 @@ func budget(_ options: [String: [String]]) -> CodecBudget {
     var named: [String: String] = [:]
     for name in budgetOptions { if let value = options[name]?.first { named[name] = value } }
     guard let budget = CodecBudget(options: named) else { fail("--max-total-pixels, --max-memory and --max-output take a number from 1 to \(CodecBudget.maxValue)", status: 2) }
-    HelperProcess.limitAddressSpace(budget.addressSpace(forPixels: number(options, "--max-pixels", otherwise: 40_000_000)))
+    HelperProcess.limitAddressSpace(budget.addressSpace(forPixels: number(options, "--max-pixels", otherwise: CodecLimits.maxPixels)))
     return budget
 }
 let budgetOptions: Set<String> = ["--max-total-pixels", "--max-memory", "--max-output"]
@@ -162,7 +162,7 @@ case "still":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let sample = Int(rest[1]), sample >= 1, rest[2] == "jpeg" || rest[2] == "hevc" else { fail("usage: still MOVIE SAMPLE jpeg|hevc [--max-pixels N]", status: 2) }
     let options = parsedOptions(rest, from: 3, known: budgetOptions.union(["--max-pixels"]))
-    let maxPixels = number(options, "--max-pixels", otherwise: 40_000_000)
+    let maxPixels = number(options, "--max-pixels", otherwise: CodecLimits.maxPixels)
     let budget = budget(options)
     let path = rest[0]
     let file = MediaFile.inspect(path: path, options: .full)
@@ -190,7 +190,7 @@ case "gif":
     answering {
         try GIFMovie.write(path: rest[0], stillFrame: stillFrame - 1, still: rest[2], codec: codec,
                            background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)),
-                           scale: number(options, "--scale", otherwise: 1), maxPixels: number(options, "--max-pixels", otherwise: 40_000_000),
+                           scale: number(options, "--scale", otherwise: 1), maxPixels: number(options, "--max-pixels", otherwise: CodecLimits.maxPixels),
                            maxFrames: number(options, "--max-frames", otherwise: GIFStructure.maxFrames), budget: budget, progress: reportProgress, output: writeOut)
     }
 case "frames":
@@ -201,8 +201,8 @@ case "frames":
     let options = parsedOptions(rest, from: 3, known: budgetOptions.union(["--max-pixels", "--max-frames", "--window"]))
     let budget = budget(options)
     answering {
-        try ReversedMovie.write(path: rest[0], window: window(options), order: order, codec: codec, maxPixels: number(options, "--max-pixels", otherwise: 40_000_000),
-                                maxFrames: number(options, "--max-frames", otherwise: 10_000), budget: budget, progress: reportProgress, output: writeOut)
+        try ReversedMovie.write(path: rest[0], window: window(options), order: order, codec: codec, maxPixels: number(options, "--max-pixels", otherwise: CodecLimits.maxPixels),
+                                maxFrames: number(options, "--max-frames", otherwise: CodecLimits.maxFrames), budget: budget, progress: reportProgress, output: writeOut)
     }
 case "movie-gif":
     let rest = Array(arguments.dropFirst())

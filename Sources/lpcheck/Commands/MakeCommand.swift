@@ -46,7 +46,7 @@ struct Make: ParsableCommand {
     @Flag(help: "make CLIP: move the moment to the nearest sync sample and store its coded picture as the HEIC still, byte for byte (HEVC movies).")
     var losslessStill = false
 
-    @Option(help: "make CLIP: refuse a clip whose frames claim more pixels than this (default 40000000; 16384 a side).")
+    @Option(help: "make CLIP: refuse a clip whose frames claim more pixels than this (default \(CodecLimits.maxPixels); \(CodecLimits.maxSide) a side).")
     var maxPixels: Int?
 
     @Flag(help: "Do not show a progress bar (make GIF shows one on a terminal from 50 frames).")
