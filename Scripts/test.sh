@@ -51,14 +51,15 @@ fi
 # running its own tests in parallel; two run the test bundle directly (SwiftPM holds the build
 # folder's lock while `swift test` runs). "early": the suites that run no lpcheck binary (the
 # readers', records', object store's and thumbnails' targets, the ledger oracle), started
-# once the development build is done, beside the rest of the release build. "side": the suites that mostly
-# wait (hostile servers, the S3 bucket, deadlines, a helper killed) and export's two long
-# suites, beside the rest. Measured on two cores: BENCHMARKS.md.
+# once the development build is done, beside the rest of the release build. "side": the
+# suites that mostly wait (hostile servers, the S3 bucket, deadlines, a helper killed) and
+# export's two long suites, beside the rest. Measured on two cores: BENCHMARKS.md.
 early='^(LivePhotoFormatsTests|LivePhotoObjectStoreTests|LivePhotoRecordsTests|LivePhotoThumbnailsTests)\.|^LivePhotoRepairTests\.LedgerOracleTests/'
 side='^lpcheckTests\.(HostileServerTests|ObjectStoreTests|CodecBudgetTests|DependableEdgesTests|ExportTests|ExportGIFTests)/'
 bundle="$(swift build --show-bin-path)/lpcheckPackageTests.xctest"
+# (On macOS the bundle is a folder that xctest runs, not a program: there, one `swift test`.)
 split=0
-if [ $# -eq 0 ] && [ -x "$bundle" ]; then split=1; fi
+if [ $# -eq 0 ] && [ -f "$bundle" ] && [ -x "$bundle" ]; then split=1; fi
 # The tests' scratch lives in a folder of its own (TMPDIR), so that what a test leaves behind
 # is seen: listed after the run, and under CI=true it fails the run. (Swift's build tooling
 # leaves empty TemporaryDirectory.* folders and _PATH.lock files of its own: not the tests'.)
