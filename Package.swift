@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "LivePhotoCheck", targets: ["LivePhotoCheck"]),
         .library(name: "LivePhotoReports", targets: ["LivePhotoReports"]),
         .library(name: "LivePhotoRecords", targets: ["LivePhotoRecords"]),
-        .library(name: "LivePhotoRepair", targets: ["LivePhotoRepair"]),
+        .library(name: "LivePhotoWriting", targets: ["LivePhotoWriting"]),
+        .library(name: "LivePhotoCodecProtocol", targets: ["LivePhotoCodecProtocol"]),
         .library(name: "LivePhotoCache", targets: ["LivePhotoCache"]),
         .library(name: "LivePhotoObjectStore", targets: ["LivePhotoObjectStore"]),
         // For the fuzz package's structure generators (HostileStructure); not for users.
@@ -50,10 +51,14 @@ let package = Package(
         // handles, typed errors. Depends on no rule or report.
         // Pixel loops (a GIF's palette and dithering) run optimized in debug builds too: the
         // tests run them over whole movies, and unoptimized Swift is ten times slower there.
-        .target(name: "LivePhotoCodec", dependencies: ["CFFmpeg", "LivePhotoFormats"],
+        .target(name: "LivePhotoCodec", dependencies: ["CFFmpeg", "LivePhotoFormats", "LivePhotoCodecProtocol"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The codec helper lpcheck make hands pixel work to: the only executable that loads FFmpeg.
-        .executableTarget(name: "lpcheck-codec", dependencies: ["LivePhotoCodec", "LivePhotoFormats"]),
+        .executableTarget(name: "lpcheck-codec", dependencies: ["LivePhotoCodec", "LivePhotoFormats", "LivePhotoCodecProtocol"]),
+        // The contract between lpcheck and its codec helper, linked by both (no FFmpeg in it):
+        // one request type whose arguments are the only grammar, one answer layout with one
+        // writer and one reader, the codec kinds, the picture limits and the budget.
+        .target(name: "LivePhotoCodecProtocol", dependencies: ["LivePhotoFormats"]),
         // The facts cache of incremental checks: SQLite rows keyed by path, device, inode, size
         // and change times. The only importer of CSQLite.
         .target(name: "LivePhotoCache", dependencies: ["LivePhotoCheck", "LivePhotoFormats", "CSQLite"]),
@@ -66,8 +71,9 @@ let package = Package(
         .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Discovery, pairing, the rule registry (one rule per file), findings. Reads models, never bytes.
         .target(name: "LivePhotoCheck", dependencies: ["LivePhotoFormats", .product(name: "Yams", package: "Yams")]),
-        // Plans and applies edits through LivePhotoFormats' writers; safe file replacement.
-        .target(name: "LivePhotoRepair", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "CFileCopy"]),
+        // Every writer's plans (repair, convert, make, export), the one pipeline that writes them
+        // (stage, read back, rename: safe file replacement) and the codec helper's client.
+        .target(name: "LivePhotoWriting", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoCodecProtocol", "CFileCopy"]),
         // In-kernel file copying (copy_file_range) for repair's unchanged ranges.
         .target(name: "CFileCopy"),
         // glibc's malloc headroom (mallopt M_TOP_PAD), set by the commands that read a library.
@@ -81,13 +87,13 @@ let package = Package(
         .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats", "LivePhotoCheck"],
                 resources: [.embedInCode("Resources/report.css")]),
         .target(name: "LivePhotoRecords", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports"]),
-        .target(name: "LivePhotoRun", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoRepair",
+        .target(name: "LivePhotoRun", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoWriting",
                                                      "LivePhotoCache", "LivePhotoThumbnails", "LivePhotoObjectStore"]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "lpcheck",
             dependencies: [
-                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoRepair", "LivePhotoCache", "LivePhotoThumbnails", "LivePhotoRun",
+                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoWriting", "LivePhotoCodecProtocol", "LivePhotoCache", "LivePhotoThumbnails", "LivePhotoRun",
                 "CMallocTuning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -101,10 +107,11 @@ let package = Package(
         .testTarget(name: "LivePhotoReportsTests", dependencies: ["LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "LivePhotoRecordsTests", dependencies: ["LivePhotoRecords", "LivePhotoReports", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
-        .testTarget(name: "LivePhotoRepairTests", dependencies: ["LivePhotoRepair", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoWritingTests", dependencies: ["LivePhotoWriting", "LivePhotoCodecProtocol", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
+        .testTarget(name: "LivePhotoCodecProtocolTests", dependencies: ["LivePhotoCodecProtocol", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCacheTests", dependencies: ["LivePhotoCache", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoObjectStoreTests", dependencies: ["LivePhotoObjectStore", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoThumbnailsTests", dependencies: ["LivePhotoThumbnails", "LivePhotoTestSupport"]),
-        .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoTestSupport", "LivePhotoTestPixels"]),
+        .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoCodecProtocol", "LivePhotoTestSupport", "LivePhotoTestPixels"]),
     ]
 )

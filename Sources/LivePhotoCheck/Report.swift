@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoFormats
 
 /// The result of a check run: what every report writer renders.
 public struct CheckReport: Sendable {
@@ -191,16 +192,15 @@ public struct CheckItems: RandomAccessCollection, MutableCollection, Sendable {
     /// Totals counted once (a report's writers ask for a dozen counts); a new one on every change.
     private var memo = Memo()
 
-    final class Memo: @unchecked Sendable {
-        private let lock = NSLock()
-        private var totals: ReportTotals?
+    final class Memo: Sendable {
+        private let totals = Locked<ReportTotals?>(nil)
         func value(_ count: () -> ReportTotals) -> ReportTotals {
-            lock.lock()
-            defer { lock.unlock() }
-            if let totals { return totals }
-            let counted = count()
-            totals = counted
-            return counted
+            totals.withLock { totals in
+                if let totals { return totals }
+                let counted = count()
+                totals = counted
+                return counted
+            }
         }
     }
 
@@ -258,19 +258,10 @@ public struct CheckItems: RandomAccessCollection, MutableCollection, Sendable {
         }
     }
 
-    final class FirstFailure: @unchecked Sendable {
-        private let lock = NSLock()
-        private var message: String?
-        func note(_ text: String) {
-            lock.lock()
-            if message == nil { message = text }
-            lock.unlock()
-        }
-        var first: String? {
-            lock.lock()
-            defer { lock.unlock() }
-            return message
-        }
+    final class FirstFailure: Sendable {
+        private let message = Locked<String?>(nil)
+        func note(_ text: String) { message.withLock { if $0 == nil { $0 = text } } }
+        var first: String? { message.current }
     }
 
     /// The source's totals, or the items' counted once.

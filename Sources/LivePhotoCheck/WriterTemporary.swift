@@ -3,7 +3,7 @@ import Foundation
 /// The names of the temporary files lpcheck's safe writer stages its outputs in, beside each
 /// destination: `.NAME.lpcheck-tmp-PID-RANDOM`. A write killed before its rename leaves one;
 /// `check` names it under left-out files (this reads names only), and `repair` and `convert`
-/// remove those of processes that have ended (`StaleTemporaries`, LivePhotoRepair).
+/// remove those of processes that have ended (`StaleTemporaries`, LivePhotoWriting).
 public enum WriterTemporary {
     static let marker = ".lpcheck-tmp-"
 

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import LivePhotoFormats
+import LivePhotoCodecProtocol
 
 /// A video decoder for a track's samples: the sample entry's configuration (`avcC`, `hvcC`)
 /// as FFmpeg's extradata, samples sent as they are stored (length-prefixed NAL units).
@@ -202,7 +203,7 @@ extension StillEncoder {
 /// presentation order. Pictures of odd width or height are padded by repeating their last
 /// column or row, as 4:2:0 needs even sizes. BT.709 matrix, limited range.
 public final class MovieEncoder {
-    public enum Codec: String, Sendable { case h264, hevc }
+    public typealias Codec = VideoCodec
 
     public struct Sample {
         public var data: [UInt8]

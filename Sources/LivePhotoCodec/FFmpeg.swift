@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
 /// Decodes the one frame a still is made from: the samples from the sync sample at or before

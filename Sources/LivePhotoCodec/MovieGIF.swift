@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
 /// A movie as an animated GIF (`lpcheck-codec movie-gif`), written to `output` as it is made:
@@ -26,6 +27,14 @@ public enum MovieGIF {
         public var maxFrames = GIFStructure.maxFrames
         public var budget = CodecBudget.standard
         public init(width: Int) { self.width = width }
+
+        /// The options a request names (its job's GIF, limits and budget).
+        public init(_ gif: CodecRequest.GIFRequest, maxPixels: Int?, maxFrames: Int?, budget: CodecBudget?) {
+            (width, rate, opening, dither, palette) = (gif.width, gif.rate, gif.opening, gif.dither, gif.palette)
+            self.maxPixels = maxPixels ?? self.maxPixels
+            self.maxFrames = maxFrames ?? self.maxFrames
+            self.budget = budget ?? self.budget
+        }
     }
 
     /// The pictures decoded for `timeline` of `shown`: every shown frame twice (a pass for the

@@ -1,9 +1,10 @@
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
-/// A movie's frames re-timed (`ShownFrames.Order`: reverse, bounce) and encoded, written as
-/// boxes as they are made: `scal` (the timescale, the source's media ticks), `nclc` (the colour
-/// codes and a byte, 1 for full range), `trak` and one `smpl` per sample, as the GIF movie is. Memory is one group of
-/// pictures (`ShownFrameDecoder`).
+/// A movie's frames re-timed (`ShownFrames.Order`: reverse, bounce) and encoded, written as the
+/// answer's parts as they are made (`CodecAnswer`): the timescale (the source's media ticks),
+/// the colour codes, the track and one sample part per sample, as the GIF movie is. Memory is
+/// one group of pictures (`ShownFrameDecoder`).
 public enum ReversedMovie {
     /// The encoders' CRF: 16 for x264; x265 counts CRF differently, 12 keeps IMG_3853 (HEVC) above
     /// 40 dB where 16 gave 38.7 dB at the worst frame.
@@ -27,7 +28,7 @@ public enum ReversedMovie {
         var written = 0
         func emit(_ encoded: [MovieEncoder.Sample]) {
             for sample in encoded {
-                output(BoxWriter.box("smpl", BoxWriter.u32(durations[min(written, durations.count - 1)]) + [sample.key ? 1 : 0] + sample.data))
+                output(CodecAnswer.bytes(.sample(duration: durations[min(written, durations.count - 1)], key: sample.key, data: sample.data)))
                 written += 1
             }
         }
@@ -39,10 +40,9 @@ public enum ReversedMovie {
                 let made = try MovieEncoder(codec: codec, width: picture.width, height: picture.height, timescale: Int32(clamping: shown.timescale), quality: quality(codec), like: picture)
                 let configuration = try made.configuration()
                 let colour = made.colourCodes
-                output(BoxWriter.box("scal", BoxWriter.u32(shown.timescale)))
-                output(BoxWriter.box("nclc", BoxWriter.u16(colour.primaries) + BoxWriter.u16(colour.transfer) + BoxWriter.u16(colour.matrix) + [made.fullRange ? 1 : 0]))
-                output(BoxWriter.box("trak", configuration.format.bytes + configuration.type.bytes + BoxWriter.u32(UInt32(made.width)) + BoxWriter.u32(UInt32(made.height))
-                    + configuration.record))
+                output(CodecAnswer.bytes(.timescale(shown.timescale)))
+                output(CodecAnswer.bytes(.colour(CodecAnswer.Colour(primaries: colour.primaries, transfer: colour.transfer, matrix: colour.matrix, fullRange: made.fullRange))))
+                output(CodecAnswer.bytes(.track(made.answerTrack(configuration))))
                 encoder = made
             }
             guard let encoder else { break }

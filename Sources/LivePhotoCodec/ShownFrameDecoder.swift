@@ -1,3 +1,4 @@
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
 /// A movie's shown frames (`ShownFrames`) decoded in whatever order they are asked for, one group

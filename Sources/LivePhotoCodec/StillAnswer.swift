@@ -1,19 +1,27 @@
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
-/// The still as the codec helper answers it: a JPEG's bytes, or for HEVC three boxes, `hvcC`,
-/// `colr` (nclx, as encoded) and `data` (the picture's NAL units, 4-byte lengths).
-public enum StillAnswer {
-    public static func encode(_ frame: Frame, as format: String) throws -> [UInt8] {
-        if format == "jpeg" { return try StillEncoder.jpeg(frame) }
+extension StillAnswer {
+    /// `frame` encoded as the still the helper answers: a JPEG, or an HEVC picture with its
+    /// configuration record and colour.
+    public static func encoding(_ frame: Frame, as kind: StillKind) throws -> StillAnswer {
+        if kind == .jpeg { return .jpeg(try StillEncoder.jpeg(frame)) }
         let picture = try StillEncoder.hevc(frame)
         let record = try HEVCConfiguration.record(videoParameterSets: picture.videoParameterSets, sequenceParameterSets: picture.sequenceParameterSets,
                                                   pictureParameterSets: picture.pictureParameterSets)
         let colour = HEIFImageWriter.nclx(primaries: picture.primaries, transfer: picture.transfer, matrix: picture.matrix, fullRange: picture.fullRange)
-        return BoxWriter.box("hvcC", record) + BoxWriter.box("colr", colour) + BoxWriter.box("data", NALUnit.lengthPrefixed(picture.units))
+        return .hevc(configuration: record, colour: colour, picture: NALUnit.lengthPrefixed(picture.units))
     }
 }
 
-/// A GIF made into a movie's samples and a still, written as boxes as they are made: the
+extension MovieEncoder {
+    /// The answer's track part for this encoder's pictures and `configuration`.
+    public func answerTrack(_ configuration: (type: FourCC, format: FourCC, record: [UInt8])) -> CodecAnswer.Track {
+        CodecAnswer.Track(format: configuration.format, configurationType: configuration.type, width: width, height: height, configuration: configuration.record)
+    }
+}
+
+/// A GIF made into a movie's samples and a still, written as the answer's parts as they are made: the
 /// decoded canvas is the only picture held.
 public enum GIFMovie {
     /// The input is at fault (limits, structure, LZW data): exit 2.
@@ -27,7 +35,7 @@ public enum GIFMovie {
     public static let quality = 10
 
     /// `scale`: each GIF pixel becomes a `scale`×`scale` block (so that 4:2:0 keeps its colour).
-    public static func write(path: String, stillFrame: Int, still: String, codec: MovieEncoder.Codec, background: (UInt8, UInt8, UInt8),
+    public static func write(path: String, stillFrame: Int, still: StillKind, codec: VideoCodec, background: (UInt8, UInt8, UInt8),
                              scale: Int, maxPixels: Int, maxFrames: Int, budget: CodecBudget = .standard, progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) -> Void) throws {
         let source = try FileSource(path: path)
         guard source.size <= 256 << 20 else { throw BadInput(description: "\(path): a GIF of \(source.size) bytes, more than the 256 MiB make reads") }
@@ -52,8 +60,7 @@ public enum GIFMovie {
         guard structure.complete else { throw BadInput(description: "\(path): the GIF ends before its trailer (truncated)") }
         let encoder = try MovieEncoder(codec: codec, width: width, height: height, timescale: timescale, quality: quality)
         let configuration = try encoder.configuration()
-        output(BoxWriter.box("trak", configuration.format.bytes + configuration.type.bytes + BoxWriter.u32(UInt32(encoder.width)) + BoxWriter.u32(UInt32(encoder.height))
-            + configuration.record))
+        output(CodecAnswer.bytes(.track(encoder.answerTrack(configuration))))
         var decoder = GIFDecoder(bytes: bytes, structure: structure, path: path, background: background)
         let (starts, _) = structure.shownStarts
         var written = 0
@@ -61,22 +68,22 @@ public enum GIFMovie {
             for sample in samples {
                 let index = written
                 let duration = UInt32(structure.frames[min(index, structure.frames.count - 1)].shownDelay * Int(timescale) / 100)
-                output(BoxWriter.box("smpl", BoxWriter.u32(duration) + [sample.key ? 1 : 0] + sample.data))
+                output(CodecAnswer.bytes(.sample(duration: duration, key: sample.key, data: sample.data)))
                 written += 1
             }
         }
-        var stillAnswer: [UInt8]? = nil
+        var stillAnswer: StillAnswer? = nil
         while let canvas = try decodeNext(&decoder) {
             let rgb = scaled(canvas, width: structure.width, height: structure.height, by: scale)
             let index = decoder.index - 1
-            if index == stillFrame { stillAnswer = try StillAnswer.encode(try Frame.rgb(rgb, width: width, height: height), as: still) }
+            if index == stillFrame { stillAnswer = try StillAnswer.encoding(try Frame.rgb(rgb, width: width, height: height), as: still) }
             emit(try encoder.encode(rgb, presentationTime: Int64(starts[index] * Int(timescale) / 100)))
             progress(index + 1, structure.frames.count)
         }
         emit(try encoder.finish())
         guard written == structure.frames.count else { throw CodecError("encoding", "\(structure.frames.count) frames gave \(written) samples") }
         guard let stillAnswer else { throw BadInput(description: "\(path): the GIF has no frame \(stillFrame + 1)") }
-        output(BoxWriter.box("stil", stillAnswer))
+        output(CodecAnswer.bytes(.still(stillAnswer.bytes)))
     }
 
     /// Nearest-neighbour enlargement: each pixel a `factor`×`factor` block. One enlarged row is

@@ -137,25 +137,23 @@ public enum BoundedFactsCheck {
         }
     }
 
-    final class ChunkResults: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [ChunkResult]
-        init(count: Int) { slots = Array(repeating: ChunkResult(), count: count) }
-        func set(_ index: Int, _ value: ChunkResult) { lock.lock(); slots[index] = value; lock.unlock() }
+    final class ChunkResults: Sendable {
+        private let slots: Locked<[ChunkResult]>
+        init(count: Int) { slots = Locked(Array(repeating: ChunkResult(), count: count)) }
+        func set(_ index: Int, _ value: ChunkResult) { slots.withLock { $0[index] = value } }
         /// Changes one slot in place (each slot is changed by one thread at a time, in order).
-        func update(_ index: Int, _ change: (inout ChunkResult) -> Void) { lock.lock(); change(&slots[index]); lock.unlock() }
-        func take() -> [ChunkResult] { lock.lock(); defer { lock.unlock() }; let values = slots; slots = []; return values }
+        func update(_ index: Int, _ change: (inout ChunkResult) -> Void) { slots.withLock { change(&$0[index]) } }
+        func take() -> [ChunkResult] { slots.withLock { slots in defer { slots = [] }; return slots } }
     }
 
     struct SharedBuffer<T>: @unchecked Sendable {
         let buffer: UnsafeMutableBufferPointer<T>
     }
 
-    final class ErrorList: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [Error] = []
-        func append(_ error: Error) { lock.lock(); list.append(error); lock.unlock() }
-        var values: [Error] { lock.lock(); defer { lock.unlock() }; return list }
+    final class ErrorList: Sendable {
+        private let list = Locked<[Error]>([])
+        func append(_ error: Error) { list.withLock { $0.append(error) } }
+        var values: [Error] { list.current }
     }
 
     /// The items of the groups made last, a few hundred at most (a writer reads items in order,

@@ -1,7 +1,7 @@
 import Foundation
 import LivePhotoCheck
 import LivePhotoReports
-import LivePhotoRepair
+import LivePhotoWriting
 
 /// One `lpcheck convert`: the items to convert, a plan for each, applied unless a dry run, the
 /// plans and outcomes as text or JSON, and the exit status.
@@ -30,33 +30,16 @@ public struct ConvertRun {
         settings.removeLeftovers(report, folders: [output], dryRun: dryRun, json: json)
         let items = report.items.filter { target.converts($0) }
         let showProgress = progress != nil && items.count >= 50
-        var results: [(plan: ItemPlan, outcome: ItemOutcome?)] = []
-        // Same-named inputs from different folders would land on one output: the first keeps
-        // it, even with --force (which replaces files from before this run, not this run's own).
-        var claimed: [String: String] = [:]
-        // Every file the check read is an input: none is an output, whoever's item it is.
-        let runInputs = SafeFileWriter.RunInputs((0..<report.items.count).flatMap { report.items[$0].files.map(\.path) })
-        for (index, item) in items.enumerated() {
-            var plan = Converter.plan(item, to: target, folder: output, options: options)
-            let inputs = item.files.map(\.path).joined(separator: " + ")
-            for file in plan.files {
-                if let refused = runInputs.refusal(file.destination) {
-                    plan.problems.append(refused)
-                } else if let owner = claimed[file.destination] {
-                    plan.problems.append("\(file.destination) is written by another input of this run (\(owner)); convert this one into another folder")
-                }
-            }
-            if plan.problems.isEmpty { for file in plan.files { claimed[file.destination] = inputs } } else { plan.files = [] }
-            let outcome = dryRun ? nil : PlanWriter.apply(plan, options: options)
-            results.append((plan, outcome))
-            if !json { io.output(Self.describe(plan, outcome: outcome, force: options.force) + "\n") }
-            if showProgress { progress?(index + 1, items.count) }
-        }
+        let loop = PlanLoop(command: .convert, dryRun: dryRun, force: options.force)
+        let results = loop.run(items, report: report, plan: { Converter.plan($0, to: target, folder: output, options: options) },
+                               apply: { PlanWriter.apply($0, options: options) },
+                               told: { if !json { io.output(Self.describe($0.plan, outcome: $0.outcome, force: options.force) + "\n") } },
+                               progress: showProgress ? progress : nil)
         if showProgress { finishProgress?() }
         let unreadable = settings.refuseUnreadable(report)
-        let failed = results.filter { ["failed", "blocked"].contains(Self.status($0.plan, $0.outcome, force: options.force)) }.count
+        let failed = results.filter { $0.status == .failed || $0.status == .blocked }.count
         if json {
-            io.output(Self.document(results, target: target, dryRun: dryRun, force: options.force, version: settings.version).serialized() + "\n")
+            io.output(Self.document(results, target: target, dryRun: dryRun, version: settings.version).serialized() + "\n")
         } else {
             let verb = dryRun ? "would convert" : "converted"
             let kind = target == .livePhoto ? "motion photo(s) and .livp pair(s)" : "Live Photo pair(s)"
@@ -67,19 +50,13 @@ public struct ConvertRun {
         if failed > 0 || unreadable > 0 { throw RunFailure(status: 1) }
     }
 
-    /// converted, would-convert, blocked (dry run: a problem or a loss without --force), failed.
-    static func status(_ plan: ItemPlan, _ outcome: ItemOutcome?, force: Bool) -> String {
-        guard let outcome else { return plan.problems.isEmpty && (!plan.needsForce || force) ? "would-convert" : "blocked" }
-        return outcome.failure == nil ? "converted" : "failed"
-    }
-
     static func describe(_ plan: ItemPlan, outcome: ItemOutcome?, force: Bool) -> String {
         var after = outcome?.failure.map { ["  FAILED, nothing written: \($0.terminalSafe)"] } ?? []
         after += (outcome?.written ?? []).map { "  wrote \($0.path.terminalSafe)" }
-        return PlanText.describe(plan, force: force, size: { "\($0.patch.outputSize) bytes, \($0.patch.newBytes) of them new" }, after: after)
+        return PlanText.describe(plan, force: force, size: PlanText.sizeFirst, after: after)
     }
 
-    static func document(_ results: [(plan: ItemPlan, outcome: ItemOutcome?)], target: ConversionTarget, dryRun: Bool, force: Bool, version: String) -> JSONValue {
+    static func document(_ results: [PlanLoop.Result], target: ConversionTarget, dryRun: Bool, version: String) -> JSONValue {
         .object([
             ("tool", .string("lpcheck")), ("version", .string(version)),
             ("to", .string(target.rawValue)), ("dryRun", .bool(dryRun)),
@@ -87,7 +64,7 @@ public struct ConvertRun {
                 .object([
                     ("kind", .string(result.plan.item.kind.rawValue)),
                     ("inputs", .array(result.plan.item.files.map { .string($0.path) })),
-                    ("status", .string(status(result.plan, result.outcome, force: force))),
+                    ("status", .string(result.status.word(.convert))),
                     ("identifier", .optional(result.plan.edits.identifier ?? result.plan.files.first?.identifier)),
                     ("outputs", PlanText.outputsJSON(result.plan.files)),
                     ("reasons", .array(result.plan.reasons.map(JSONValue.string))),

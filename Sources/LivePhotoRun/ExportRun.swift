@@ -2,7 +2,7 @@ import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
 import LivePhotoReports
-import LivePhotoRepair
+import LivePhotoWriting
 
 /// One `lpcheck export`: every Live Photo pair and motion photo found, its movie exported as
 /// planned (unless a dry run), the plans and outcomes as text or JSON, and the exit status.
@@ -31,29 +31,24 @@ public struct ExportRun {
         settings.removeLeftovers(report, folders: [output], dryRun: dryRun, json: json)
         let items = report.items.filter(Exporter.exports)
         // A re-encoding form shows each item's frames; the others, items from 50 on.
-        let showProgress = progress != nil && items.count >= 50 && options.form.order == nil && options.form != .gif
-        var results: [(plan: ExportPlan, outcome: ExportOutcome?)] = []
-        var claimed: [String: String] = [:]
-        // Every file the check read is an input: none is an output, whoever's item it is.
-        let runInputs = SafeFileWriter.RunInputs((0..<report.items.count).flatMap { report.items[$0].files.map(\.path) })
-        for (index, item) in items.enumerated() {
-            var plan = Exporter.plan(item, options: options, folder: output)
-            let inputs = item.files.map(\.path).joined(separator: " + ")
-            if let refused = runInputs.refusal(plan.destination) {
-                plan.problems.append(refused)
-            } else if let owner = claimed[plan.destination] {
-                plan.problems.append("\(plan.destination) is written by another input of this run (\(owner)); export this one into another folder")
-            } else if plan.problems.isEmpty {
-                claimed[plan.destination] = inputs
-            }
-            let outcome = dryRun ? nil : plan.gif != nil ? applyGIF(plan) : plan.retimed == nil ? Exporter.apply(plan, force: options.force) : applyRetimed(plan)
-            results.append((plan, outcome))
-            if !json { io.output(Self.describe(plan, outcome: outcome) + "\n") }
-            if showProgress { progress?(index + 1, items.count) }
+        let encodes = options.form.order != nil || options.form == .gif
+        let showProgress = progress != nil && items.count >= 50 && !encodes
+        var applying = RepairOptions()
+        applying.force = options.force
+        let frames = encodes ? progress : nil
+        let apply: (ItemPlan) -> ItemOutcome = { plan in
+            let outcome = PlanWriter.apply(plan, options: applying, progress: frames)
+            if encodes { finishProgress?() }
+            return outcome
         }
+        let itemProgress: ((Int, Int) -> Void)? = showProgress ? progress.map { report in { report($0, $1) } } : nil
+        let loop = PlanLoop(command: .export, dryRun: dryRun, force: options.force)
+        let results: [PlanLoop.Result] = loop.run(items, report: report, plan: { Exporter.plan($0, options: options, folder: output) }, apply: apply,
+                                                  told: { if !json { io.output(Self.describe($0.plan, outcome: $0.outcome) + "\n") } },
+                                                  progress: itemProgress)
         if showProgress { finishProgress?() }
         let unreadable = settings.refuseUnreadable(report)
-        let failed = results.filter { ["failed", "blocked"].contains(Self.status($0.plan, $0.outcome)) }.count
+        let failed = results.filter { $0.status == .failed || $0.status == .blocked }.count
         if json {
             io.output(Self.document(results, options: options, dryRun: dryRun, version: settings.version).serialized() + "\n")
         } else {
@@ -64,58 +59,20 @@ public struct ExportRun {
         if failed > 0 || unreadable > 0 { throw RunFailure(status: 1) }
     }
 
-    /// A re-timed export: the codec helper decodes and encodes, its samples written into the
-    /// writer's temporary as they come (`Exporter.apply(_:force:producing:)` reads it back).
-    func applyRetimed(_ plan: ExportPlan) -> ExportOutcome {
-        guard let retimed = plan.retimed, let order = options.form.order else { return Exporter.apply(plan, force: options.force) }
-        var arguments = ["frames", plan.source, order.rawValue, retimed.codec, "--max-frames", String(Self.maxFrames)]
-        if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
-        let outcome = Exporter.apply(plan, force: options.force) { file in
-            _ = try CodecHelper.encodedMovie(arguments, budget: options.budget, into: file, turn: retimed.matrix, container: options.container, progress: progress)
-        }
-        finishProgress?()
-        return outcome
-    }
-
-    /// A GIF: the codec helper decodes, maps and writes the GIF's bytes into the writer's
-    /// temporary as they come (`Exporter.apply(_:force:producing:)` reads it back).
-    func applyGIF(_ plan: ExportPlan) -> ExportOutcome {
-        guard let gif = plan.gif else { return Exporter.apply(plan, force: options.force) }
-        var arguments = ["movie-gif", plan.source, String(gif.width), "--opening", String(gif.opening), "--dither", gif.dither.rawValue, "--palette", gif.palette.rawValue,
-                         "--max-frames", String(Self.maxFrames)]
-        if let rate = gif.rate { arguments += ["--fps", String(rate)] }
-        if let range = plan.range { arguments += ["--window", String(range.lowerBound), String(range.count)] }
-        let outcome = Exporter.apply(plan, force: options.force) { file in
-            try CodecHelper.run(arguments, budget: options.budget, progress: progress, cap: options.budget.outputBytes) { try file.append($0) }
-        }
-        finishProgress?()
-        return outcome
-    }
-
-    /// The most frames a re-timed export decodes and encodes.
-    static let maxFrames = CodecLimits.maxFrames
-
-    /// exported, would-export, blocked (a problem found while planning), failed.
-    static func status(_ plan: ExportPlan, _ outcome: ExportOutcome?) -> String {
-        guard let outcome else { return plan.problems.isEmpty ? "would-export" : "blocked" }
-        return outcome.failure == nil ? "exported" : plan.problems.isEmpty ? "failed" : "blocked"
-    }
-
-    static func describe(_ plan: ExportPlan, outcome: ExportOutcome?) -> String {
+    static func describe(_ plan: ItemPlan, outcome: ItemOutcome?) -> String {
         var lines = ["\(plan.item.kind.rawValue) " + plan.item.files.map { $0.path.terminalSafe }.joined(separator: " + ")]
-        if plan.problems.isEmpty {
-            let size = plan.made.map { " (\($0.patch.outputSize) bytes, \($0.patch.newBytes) of them new)" } ?? " (encoded)"
-            lines.append("  → \(plan.destination.terminalSafe)\(size)")
-            lines += plan.notes.map { "    \($0.terminalSafe)" }
+        if plan.problems.isEmpty, let file = plan.files.first {
+            lines.append("  → \(file.destination.terminalSafe) (\(PlanText.sizeFirst(file)))")
+            lines += plan.reasons.map { "    \($0.terminalSafe)" }
         } else {
             lines += plan.problems.map { "  cannot export: \($0.terminalSafe)" }
         }
         if let failure = outcome?.failure, plan.problems.isEmpty { lines.append("  FAILED, nothing written: \(failure.terminalSafe)") }
-        if let written = outcome?.written { lines.append("  wrote \(written.terminalSafe)") }
+        lines += (outcome?.written ?? []).map { "  wrote \($0.path.terminalSafe)" }
         return lines.joined(separator: "\n")
     }
 
-    static func document(_ results: [(plan: ExportPlan, outcome: ExportOutcome?)], options: ExportOptions, dryRun: Bool, version: String) -> JSONValue {
+    static func document(_ results: [PlanLoop.Result], options: ExportOptions, dryRun: Bool, version: String) -> JSONValue {
         .object([
             ("tool", .string("lpcheck")), ("version", .string(version)),
             ("as", .string(options.form.rawValue)), ("count", .int(Int64(options.form == .movie ? 1 : options.count))),
@@ -127,15 +84,16 @@ public struct ExportRun {
             ("container", options.form == .gif ? .null : .string(options.container.rawValue)),
             ("audio", .string(options.keepsSound && options.form.order == nil && options.form != .gif ? "keep" : "drop")),
             ("items", .array(results.map { result in
-                .object([
+                let file = result.plan.files.first
+                return .object([
                     ("kind", .string(result.plan.item.kind.rawValue)),
                     ("inputs", .array(result.plan.item.files.map { .string($0.path) })),
-                    ("status", .string(status(result.plan, result.outcome))),
-                    ("output", .optional(result.plan.problems.isEmpty ? result.plan.destination : nil)),
-                    ("bytes", result.plan.made.map { .int($0.patch.outputSize) } ?? .null),
-                    ("seconds", result.plan.made.map { .double($0.seconds) } ?? result.plan.retimed.map { .double($0.seconds) } ?? result.plan.gif.map { .double($0.seconds) } ?? .null),
-                    ("frames", result.plan.retimed.map { .int(Int64($0.sequence.count)) } ?? result.plan.gif.map { .int(Int64($0.timeline.entries.count)) } ?? .null),
-                    ("notes", .array(result.plan.notes.map(JSONValue.string))),
+                    ("status", .string(result.status.word(.export))),
+                    ("output", .optional(result.plan.problems.isEmpty ? file?.destination : nil)),
+                    ("bytes", file?.patch.map { .int($0.outputSize) } ?? .null),
+                    ("seconds", file?.seconds.map { .double($0) } ?? .null),
+                    ("frames", file?.frames.map { .int(Int64($0)) } ?? .null),
+                    ("notes", .array(result.plan.reasons.map(JSONValue.string))),
                     ("problems", .array(result.plan.problems.map(JSONValue.string))),
                     ("failure", .optional(result.plan.problems.isEmpty ? result.outcome?.failure : nil)),
                 ])

@@ -1,6 +1,6 @@
 import LivePhotoFormats
 import LivePhotoReports
-import LivePhotoRepair
+import LivePhotoWriting
 
 /// A plan as the writing commands print it: the item, why, what it fixes, each file with its
 /// notes, what needs --force (damage, losses), what it leaves and cannot do, then what happened.
@@ -8,6 +8,15 @@ import LivePhotoRepair
 enum PlanText {
     /// `inputKeepsLosses`: the plan writes new files and leaves its inputs as they are (make), so
     /// what the outputs lose is a note, not something that waits for --force.
+    /// How a planned file's size is said: new bytes first (repair, make), or the size first (convert).
+    static func newBytesFirst(_ file: FilePlan) -> String {
+        file.patch.map { "\($0.newBytes) new bytes, \($0.outputSize) in all" } ?? "encoded"
+    }
+
+    static func sizeFirst(_ file: FilePlan) -> String {
+        file.patch.map { "\($0.outputSize) bytes, \($0.newBytes) of them new" } ?? "encoded"
+    }
+
     static func describe(_ plan: ItemPlan, force: Bool, fixes: [String] = [], size: (FilePlan) -> String, inputKeepsLosses: Bool = false,
                          leaves: [String] = [], after: [String] = [], shownAs: [String: String] = [:]) -> String {
         // `shownAs`: an input read under another name (a GIF's movie is a writer's temporary) is
@@ -17,7 +26,7 @@ enum PlanText {
         lines += fixes
         for file in plan.files {
             lines.append("  \(file.destination.terminalSafe): \(size(file))")
-            lines += file.patch.notes.map { "    - \($0.terminalSafe)" }
+            lines += (file.patch?.notes ?? []).map { "    - \($0.terminalSafe)" }
             if let ledger = file.ledger {
                 lines += ledger.lines.map { "    \($0.terminalSafe)" }
             } else if let problem = file.ledgerProblem {
@@ -39,8 +48,8 @@ enum PlanText {
     static func outputsJSON(_ files: [FilePlan]) -> JSONValue {
         .array(files.map { file in
             .object([
-                ("path", .string(file.destination)), ("size", .int(file.patch.outputSize)), ("newBytes", .int(file.patch.newBytes)),
-                ("notes", .array(file.patch.notes.map(JSONValue.string))),
+                ("path", .string(file.destination)), ("size", file.patch.map { .int($0.outputSize) } ?? .null),
+                ("newBytes", file.patch.map { .int($0.newBytes) } ?? .null), ("notes", .array((file.patch?.notes ?? []).map(JSONValue.string))),
                 ("ledger", ledgerJSON(file)),
             ])
         })

@@ -1,7 +1,7 @@
 import Foundation
 import LivePhotoCheck
 import LivePhotoReports
-import LivePhotoRepair
+import LivePhotoWriting
 
 /// One `lpcheck repair`: plans for the items, applied unless a dry run, what stays failing the
 /// gate, and the exit status.
@@ -77,7 +77,7 @@ public struct RepairRun {
         let condition = plan.settledBy.isEmpty ? "" : " (once \(plan.settledBy.map(\.terminalSafe).joined(separator: ", ")) get new identifiers)"
         var fixes = plan.fixes.map { "  fixes \($0.rule)\(condition): \($0.message.terminalSafe)" }
         if plan.files.isEmpty && plan.problems.isEmpty { fixes.append("  nothing to write in these files") }
-        return PlanText.describe(plan, force: force, fixes: fixes, size: { "\($0.patch.newBytes) new bytes, \($0.patch.outputSize) in all" },
+        return PlanText.describe(plan, force: force, fixes: fixes, size: PlanText.newBytesFirst,
                                  leaves: plan.leaves.map { "  leaves \($0.rule) (\($0.severity.rawValue)): \($0.message.terminalSafe)" })
     }
 }

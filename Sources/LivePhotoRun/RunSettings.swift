@@ -2,7 +2,7 @@ import Foundation
 import LivePhotoCheck
 import LivePhotoRecords
 import LivePhotoReports
-import LivePhotoRepair
+import LivePhotoWriting
 
 /// The settings every command that checks shares: the configuration file (default
 /// `./.lpcheck.yml` when present), a baseline, and the gate; and the checks repair and convert

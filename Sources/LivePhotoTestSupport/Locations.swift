@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoFormats
 
 /// Where the project's files and the shared real samples are, found from this source file.
 public enum Locations {
@@ -55,20 +56,15 @@ public enum Locations {
     /// tests asked 84 times, a Python start each).
     public static func pythonHas(_ modules: String...) -> Bool {
         let key = modules.joined(separator: ", ")
-        imports.lock.lock()
-        defer { imports.lock.unlock() }
-        if let known = imports.answers[key] { return known }
-        let answer = tool("python3").map { python in (try? ProcessResult.run(python, ["-c", "import " + key]).status) == 0 } ?? false
-        imports.answers[key] = answer
-        return answer
+        return imports.withLock { answers in
+            if let known = answers[key] { return known }
+            let answer = tool("python3").map { python in (try? ProcessResult.run(python, ["-c", "import " + key]).status) == 0 } ?? false
+            answers[key] = answer
+            return answer
+        }
     }
 
-    private final class Imports: @unchecked Sendable {
-        let lock = NSLock()
-        var answers: [String: Bool] = [:]
-    }
-
-    private static let imports = Imports()
+    private static let imports = Locked<[String: Bool]>([:])
 
     /// A command on PATH, or nil.
     public static func tool(_ name: String) -> String? {

@@ -1,35 +1,18 @@
 import Foundation
 import LivePhotoCodec
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
-// lpcheck's codec helper: the one program that links FFmpeg's libraries. `lpcheck make CLIP`
-// runs it for what needs pixels, and reads what it writes on standard output; nothing here
-// writes a file. lpcheck itself, and every command that only reads, never loads FFmpeg.
+// lpcheck's codec helper: the one program that links FFmpeg's libraries. lpcheck runs it for
+// what needs pixels, and reads what it writes on standard output; nothing here writes a file.
+// lpcheck itself, and every command that only reads, never loads FFmpeg.
 //
-//   lpcheck-codec probe [--max-memory BYTES] [--max-pixels N]
-//       FFmpeg's versions; with a budget, the address-space limit it sets
-//   (every command below also takes --max-total-pixels N --max-memory BYTES --max-output BYTES:
-//   CodecBudget.arguments, held as it decodes; the address space is limited to the memory and
-//   CodecBudget.headroom for the largest pictures allowed, then for the pictures' own size)
-//   lpcheck-codec still MOVIE SAMPLE jpeg|hevc [--max-pixels N]
-//       the video track's sample SAMPLE (1-based, decoding order), decoded and encoded: a JPEG;
-//       or for hevc three boxes, `hvcC` (the configuration), `colr` (nclx, as decoded) and
-//       `data` (the picture's NAL units, 4-byte lengths)
-//   lpcheck-codec gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--scale K] [--max-pixels N] [--max-frames N]
-//       the GIF's frames composited as browsers show them over RRGGBB, encoded with each frame's
-//       shown delay (timescale 600): boxes `trak` (format, configuration type, configuration,
-//       width, height), one `smpl` per sample (duration, key flag, data) written as encoded, then
-//       `stil`, the still of frame STILLFRAME (1-based) as the still answer above
-//   lpcheck-codec frames MOVIE reverse|bounce h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]
-//       the movie's shown frames (of the bytes START..<START+LENGTH of MOVIE, a motion photo's
-//       movie) re-timed and encoded, each lasting its own duration: boxes `scal` (timescale),
-//       `nclc` (colour codes), `trak` and one `smpl` per sample as above
-//   lpcheck-codec movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither none|floyd-steinberg|sierra-lite] [--palette clip|frame]
-//                 [--window START LENGTH] [--max-pixels N] [--max-frames N]
-//       the movie as an animated GIF (GIF89a bytes): the frames GIFTimeline plans (every shown
-//       frame, or N a second; from shown frame FRAME, 0-based), WIDTH wide at most
-
-let arguments = CommandLine.arguments.dropFirst()
+// Its arguments are a `CodecRequest` (LivePhotoCodecProtocol: the only grammar, `CodecRequest.usage`
+// lists it): probe, still, gif, frames, movie-gif, each with the budget's options
+// (`CodecBudget.arguments`), held as it decodes; the address space is limited to the memory and
+// `CodecBudget.headroom` for the largest pictures allowed, then for the pictures' own size. A
+// still is answered as `StillAnswer` lays it out, a movie as `CodecAnswer`'s parts (written by
+// `CodecAnswer.bytes` alone), a movie's GIF as GIF89a bytes.
 
 /// A message as one line: control characters (a file name's newline among them) shown as
 /// `\n`, `\u{1B}`, so that nothing a file holds can start a line of this channel.
@@ -78,38 +61,6 @@ Thread.detachNewThread {
 
 CodecLog.capture()
 
-/// The options after a command's positional arguments (from `first`), by name: `--window`
-/// takes START LENGTH, every other one value; a name not `known` is exit 2.
-func parsedOptions(_ rest: [String], from first: Int, known: Set<String>) -> [String: [String]] {
-    var found: [String: [String]] = [:]
-    var at = first
-    while at < rest.count {
-        let name = rest[at]
-        guard known.contains(name) else { fail("unknown option \(name)", status: 2) }
-        let count = name == "--window" ? 2 : 1
-        guard at + count < rest.count else { fail("\(name) takes \(count == 2 ? "START LENGTH" : "a value")", status: 2) }
-        found[name] = Array(rest[(at + 1)...(at + count)])
-        at += 1 + count
-    }
-    return found
-}
-
-/// A whole number option of at least `minimum`, or `otherwise` when absent.
-func number(_ options: [String: [String]], _ name: String, minimum: Int = 1, otherwise: Int) -> Int {
-    guard let text = options[name]?.first else { return otherwise }
-    guard let value = Int(text), value >= minimum else { fail("\(name) takes a number of at least \(minimum)", status: 2) }
-    return value
-}
-
-/// `--window START LENGTH`: the bytes of the file that are the movie (a motion photo's).
-func window(_ options: [String: [String]]) -> Range<Int64>? {
-    guard let values = options["--window"] else { return nil }
-    guard let start = Int64(values[0]), let length = Int64(values[1]), start >= 0, length > 0, start <= Int64.max - length else {
-        fail("--window takes START LENGTH", status: 2)
-    }
-    return start..<(start + length)
-}
-
 /// Runs a command's work: the input's faults are exit 2, anything else exit 1.
 func answering(_ work: () throws -> Void) {
     do {
@@ -137,96 +88,59 @@ func reportProgress(_ done: Int, _ total: Int) {
     FileHandle.standardError.write(Data("progress \(progressToken.isEmpty ? "" : progressToken + " ")\(max(0, done)) \(max(0, total))\n".utf8))
 }
 
-/// The budget options every command takes (`CodecBudget.arguments`), out of `options`; the
-/// address space limited for the largest pictures allowed (`--max-pixels`), lowered again by the
-/// codec layer once it knows their size.
-func budget(_ options: [String: [String]]) -> CodecBudget {
-    var named: [String: String] = [:]
-    for name in budgetOptions { if let value = options[name]?.first { named[name] = value } }
-    guard let budget = CodecBudget(options: named) else { fail("--max-total-pixels, --max-memory and --max-output take a number from 1 to \(CodecBudget.maxValue)", status: 2) }
-    HelperProcess.limitAddressSpace(budget.addressSpace(forPixels: number(options, "--max-pixels", otherwise: CodecLimits.maxPixels)))
+/// The address space limited for the largest pictures the request allows (`--max-pixels`),
+/// lowered again by the codec layer once it knows their size.
+func limited(_ request: CodecRequest) -> CodecBudget {
+    let budget = request.budget ?? .standard
+    HelperProcess.limitAddressSpace(budget.addressSpace(forPixels: request.maxPixels ?? CodecLimits.maxPixels))
     return budget
 }
-let budgetOptions: Set<String> = ["--max-total-pixels", "--max-memory", "--max-output"]
 
-switch arguments.first {
-case "probe":
+let request: CodecRequest
+do {
+    request = try CodecRequest(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.description, status: 2)
+}
+
+switch request.job {
+case .probe:
     print("lpcheck-codec: FFmpeg \(CodecVersions.text)")
     // With a budget's options: the address-space limit the helper then runs under.
-    let options = parsedOptions(Array(arguments.dropFirst()), from: 0, known: budgetOptions.union(["--max-pixels"]))
-    if !options.isEmpty {
-        _ = budget(options)
+    if request.budget != nil || request.maxPixels != nil {
+        _ = limited(request)
         print("lpcheck-codec: address space limited to \(HelperProcess.addressSpaceLimit.map(String.init) ?? "nothing") bytes")
     }
-case "still":
-    let rest = Array(arguments.dropFirst())
-    guard rest.count >= 3, let sample = Int(rest[1]), sample >= 1, rest[2] == "jpeg" || rest[2] == "hevc" else { fail("usage: still MOVIE SAMPLE jpeg|hevc [--max-pixels N]", status: 2) }
-    let options = parsedOptions(rest, from: 3, known: budgetOptions.union(["--max-pixels"]))
-    let maxPixels = number(options, "--max-pixels", otherwise: CodecLimits.maxPixels)
-    let budget = budget(options)
-    let path = rest[0]
+case .still(let path, let sample, let kind):
+    let maxPixels = request.maxPixels ?? CodecLimits.maxPixels
+    let budget = limited(request)
     let file = MediaFile.inspect(path: path, options: .full)
     guard file.error == nil, let movie = file.movie, let track = movie.primaryVideoTrack else {
         fail("\(path): no readable movie with a video track: \(file.error?.description ?? file.format.rawValue)", status: 2)
     }
-    do {
+    answering {
         let source = try FileSource(path: path)
-        let frame = try FrameReader.frame(movie, track: track, sampleIndex: sample - 1, source: source, path: path, budget: budget)
+        let frame = try FrameReader.frame(movie, track: track, sampleIndex: sample, source: source, path: path, budget: budget)
         guard frame.width * frame.height <= maxPixels else { fail("\(path): the decoder gives \(frame.width)×\(frame.height) frames, more than \(maxPixels) pixels", status: 2) }
-        writeOut(try StillAnswer.encode(frame, as: rest[2]))
-    } catch let failure as CodecBudget.Exceeded {
-        fail(failure.description, status: 2)
-    } catch {
-        fail("\(error)", status: 1)
+        writeOut(try StillAnswer.encoding(frame, as: kind).bytes)
     }
-case "gif":
-    let rest = Array(arguments.dropFirst())
-    guard rest.count >= 5, let stillFrame = Int(rest[1]), stillFrame >= 1, ["jpeg", "hevc"].contains(rest[2]),
-          let codec = MovieEncoder.Codec(rawValue: rest[3]), rest[4].count == 6, let colour = UInt32(rest[4], radix: 16) else {
-        fail("usage: gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--max-pixels N] [--max-frames N]", status: 2)
-    }
-    let options = parsedOptions(rest, from: 5, known: budgetOptions.union(["--max-pixels", "--max-frames", "--scale"]))
-    let budget = budget(options)
+case .gifMovie(let path, let stillFrame, let still, let codec, let colour, let scale):
+    let budget = limited(request)
     answering {
-        try GIFMovie.write(path: rest[0], stillFrame: stillFrame - 1, still: rest[2], codec: codec,
+        try GIFMovie.write(path: path, stillFrame: stillFrame, still: still, codec: codec,
                            background: (UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)),
-                           scale: number(options, "--scale", otherwise: 1), maxPixels: number(options, "--max-pixels", otherwise: CodecLimits.maxPixels),
-                           maxFrames: number(options, "--max-frames", otherwise: GIFStructure.maxFrames), budget: budget, progress: reportProgress, output: writeOut)
+                           scale: scale, maxPixels: request.maxPixels ?? CodecLimits.maxPixels,
+                           maxFrames: request.maxFrames ?? GIFStructure.maxFrames, budget: budget, progress: reportProgress, output: writeOut)
     }
-case "frames":
-    let rest = Array(arguments.dropFirst())
-    guard rest.count >= 3, let order = ShownFrames.Order(rawValue: rest[1]), let codec = MovieEncoder.Codec(rawValue: rest[2]) else {
-        fail("usage: frames MOVIE reverse|bounce h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]", status: 2)
-    }
-    let options = parsedOptions(rest, from: 3, known: budgetOptions.union(["--max-pixels", "--max-frames", "--window"]))
-    let budget = budget(options)
+case .frames(let path, let order, let codec, let window):
+    let budget = limited(request)
     answering {
-        try ReversedMovie.write(path: rest[0], window: window(options), order: order, codec: codec, maxPixels: number(options, "--max-pixels", otherwise: CodecLimits.maxPixels),
-                                maxFrames: number(options, "--max-frames", otherwise: CodecLimits.maxFrames), budget: budget, progress: reportProgress, output: writeOut)
+        try ReversedMovie.write(path: path, window: window, order: order, codec: codec, maxPixels: request.maxPixels ?? CodecLimits.maxPixels,
+                                maxFrames: request.maxFrames ?? CodecLimits.maxFrames, budget: budget, progress: reportProgress, output: writeOut)
     }
-case "movie-gif":
-    let rest = Array(arguments.dropFirst())
-    guard rest.count >= 2, let width = Int(rest[1]), width > 0 else {
-        fail("usage: movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither none|floyd-steinberg|sierra-lite] [--window START LENGTH] [--max-pixels N] [--max-frames N]", status: 2)
-    }
-    let options = parsedOptions(rest, from: 2, known: budgetOptions.union(["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"]))
-    var settings = MovieGIF.Options(width: width)
-    if let name = options["--dither"]?.first {
-        guard let dither = GIFDither(rawValue: name) else { fail("--dither takes \(GIFDither.allCases.map(\.rawValue).joined(separator: ", "))", status: 2) }
-        settings.dither = dither
-    }
-    if let name = options["--palette"]?.first {
-        guard let scope = GIFPaletteScope(rawValue: name) else { fail("--palette takes clip or frame", status: 2) }
-        settings.palette = scope
-    }
-    settings.rate = options["--fps"] == nil ? nil : number(options, "--fps", otherwise: 0)
-    settings.opening = number(options, "--opening", minimum: 0, otherwise: 0)
-    settings.maxPixels = number(options, "--max-pixels", otherwise: settings.maxPixels)
-    settings.maxFrames = number(options, "--max-frames", otherwise: settings.maxFrames)
-    settings.budget = budget(options)
+case .movieGIF(let path, let gif, let window):
+    let settings = MovieGIF.Options(gif, maxPixels: request.maxPixels, maxFrames: request.maxFrames, budget: limited(request))
     answering {
-        try MovieGIF.write(path: rest[0], window: window(options), options: settings, progress: reportProgress, output: writeOut)
+        try MovieGIF.write(path: path, window: window, options: settings, progress: reportProgress, output: writeOut)
     }
-default:
-    fail("usage: lpcheck-codec probe | still MOVIE SAMPLE jpeg|hevc [--max-pixels N] | gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB", status: 2)
 }

@@ -106,7 +106,7 @@ struct CodecBudgetTests {
         #expect(said.contains("--max-memory 104857600") && said.contains("--max-total-pixels 123456789"), "\(said)")
     }
 
-    @Test("stand-in helpers that never answer, flood standard error, send one 256 MiB box or crash: each stops in seconds with one line naming the input, the stage and what happened, exit 2, no crash dump, nothing written")
+    @Test("stand-in helpers that never answer, flood standard error, send one 256 MiB part or crash: each stops in seconds with one line naming the input, the stage and what happened, exit 2, no crash dump, nothing written")
     func hostileHelpers() throws {
         let scratch = try exports.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -115,7 +115,7 @@ struct CodecBudgetTests {
             ("silent.sh", "#!/bin/sh\nsleep 600\n", "gave no sign of progress for 2 s (--codec-deadline): stopped"),
             ("flood.sh", "#!/bin/sh\nwhile true; do echo 'noise noise noise noise noise noise noise noise noise noise' >&2; done\n", "wrote more than 1 MiB of messages: stopped"),
             ("box.py", "#!/usr/bin/env python3\nimport sys, time\nsys.stdout.buffer.write(b'\\x10\\x00\\x00\\x00smpl' + bytes(1 << 20)); sys.stdout.flush(); time.sleep(600)\n",
-             "holds a box of 268435456 bytes"),
+             "holds a part of 268435456 bytes"),
             ("crash.sh", "#!/bin/sh\nkill -SEGV $$\n", "the codec helper crashed (signal 11, SIGSEGV)"),
         ]
         for (name, body, words) in cases {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LivePhotoCheck
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 import LivePhotoReports
 import LivePhotoRun

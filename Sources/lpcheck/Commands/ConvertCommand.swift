@@ -4,7 +4,7 @@ import LivePhotoCheck
 import LivePhotoRun
 import LivePhotoFormats
 import LivePhotoReports
-import LivePhotoRepair
+import LivePhotoWriting
 
 extension ConversionTarget: ExpressibleByArgument {}
 

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import LivePhotoCheck
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 import LivePhotoRun
-import LivePhotoRepair
+import LivePhotoWriting
 
 extension ExportForm: ExpressibleByArgument {}
 extension LoopStart: ExpressibleByArgument {}
@@ -58,9 +59,8 @@ struct Export: ParsableCommand {
     var form: ExportForm
 
     @Option(help: "The codec of a reverse or bounce: h264 or hevc (default: the source's).")
-    var codec: Codec?
+    var codec: VideoCodec?
 
-    enum Codec: String, ExpressibleByArgument { case h264, hevc }
 
     @Option(name: .shortAndLong, help: "Folder for the outputs (created if missing).")
     var output: String
@@ -122,7 +122,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         var options = ExportOptions(form: form)
-        (options.count, options.start, options.force, options.codec) = (count, start, force, codec?.rawValue)
+        (options.count, options.start, options.force, options.codec) = (count, start, force, codec)
         (options.width, options.rate, options.dither, options.palette) = (width, fps, dither, palette)
         options.keepsSound = audio != .drop
         options.container = container

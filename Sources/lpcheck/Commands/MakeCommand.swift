@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import LivePhotoCheck
 import LivePhotoRun
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 import LivePhotoReports
-import LivePhotoRepair
+import LivePhotoWriting
 
 struct Make: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,7 +66,7 @@ struct Make: ParsableCommand {
     var background: String = "FFFFFF"
 
     @Option(help: "make GIF: the movie's codec, h264 (default) or hevc (written as hvc1, as Apple requires).")
-    var codec: MakePlanner.MovieCodec = .h264
+    var codec: VideoCodec = .h264
 
     @Option(help: "make GIF: refuse a GIF of more frames than this (default 10000).")
     var maxFrames: Int?
@@ -113,20 +114,20 @@ struct Make: ParsableCommand {
     func run() throws {
         var run = inputs.count == 1 ? MakeRun(clip: inputs[0], output: output, io: .standard)
             : MakeRun(still: inputs[0], movie: inputs[1], output: output, io: .standard)
-        (run.stillFormat, run.losslessStill) = (stillFormat, losslessStill)
-        if let maxPixels { run.limits.maxPixels = maxPixels }
-        run.budget = codecBudget.budget
-        if let maxFrames { run.maxFrames = maxFrames }
-        (run.gifScale, run.to, run.json, run.movieSeconds) = (scale, to, format == .json, movieSeconds)
+        (run.clip.stillFormat, run.clip.losslessStill) = (stillFormat, losslessStill)
+        if let maxPixels { run.clip.limits.maxPixels = maxPixels }
+        run.clip.budget = codecBudget.budget
+        if let maxFrames { run.clip.maxFrames = maxFrames }
+        (run.clip.gifScale, run.to, run.json, run.movieSeconds) = (scale, to, format == .json, movieSeconds)
         // A bar on a terminal only, not for JSON, not under NO_COLOR.
         if !noProgress && format == .text && isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil {
             (run.progress, run.finishProgress) = (ProgressBar.frames, ProgressBar.finish)
         }
-        (run.background, run.codec) = (background.uppercased(), codec)
+        (run.clip.background, run.clip.codec) = (background.uppercased(), codec)
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
         try exiting { try run.run() }
     }
 }
 
 extension MakePlanner.StillFormat: ExpressibleByArgument {}
-extension MakePlanner.MovieCodec: ExpressibleByArgument {}
+extension VideoCodec: ExpressibleByArgument {}

@@ -4,7 +4,7 @@ import LivePhotoCheck
 import LivePhotoRun
 import LivePhotoFormats
 import LivePhotoReports
-import LivePhotoRepair
+import LivePhotoWriting
 
 /// Options shared by repair and make: where the still goes in the movie.
 struct PlacementOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import Foundation
 import LivePhotoFormats
-import LivePhotoRepair
+import LivePhotoWriting
 import LivePhotoTestSupport
 import Testing
 

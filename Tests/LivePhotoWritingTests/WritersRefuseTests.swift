@@ -1,6 +1,6 @@
 import Foundation
 @testable import LivePhotoFormats
-@testable import LivePhotoRepair
+@testable import LivePhotoWriting
 import LivePhotoCheck
 import LivePhotoTestSupport
 import Testing

@@ -16,6 +16,10 @@ extension FilePlan {
     /// says why.
     mutating func recordLedger(_ inputs: [LedgerInput]) {
         ledgerInputs = inputs
+        guard let patch else {
+            ledgerProblem = "not compared: the codec helper makes it"
+            return
+        }
         do {
             var before = Inventory()
             for input in inputs {

@@ -75,12 +75,13 @@ public enum PlanWriter {
 
     /// Writes the plan's files to temporary files, reads them back and re-checks them, then renames
     /// them all into place. A failure before the renames leaves every original untouched. A plan
-    /// that loses something is refused unless `options.force`.
-    public static func apply(_ plan: ItemPlan, options: RepairOptions) -> ItemOutcome {
+    /// that loses something is refused unless `options.force`. Every writer's plans come here:
+    /// repair's, convert's, make's and export's. `progress` hears the codec helper's frames.
+    public static func apply(_ plan: ItemPlan, options: RepairOptions, progress: (@Sendable (Int, Int) -> Void)? = nil) -> ItemOutcome {
         var outcome = ItemOutcome(plan: plan)
         var staged: [(FilePlan, SafeFileWriter.Staged)] = []
         do {
-            staged = try stage(plan, options: options)
+            staged = try stage(plan, options: options, progress: progress)
             FaultInjection.step("verified")
             for (_, file) in staged {
                 let inPlace = file.destination == file.original
@@ -96,20 +97,42 @@ public enum PlanWriter {
     /// The plan's files written to temporary files beside their destinations, read back and
     /// verified, not renamed: the caller commits or discards them (make's motion photo is
     /// converted from a pair staged so). Nothing is left behind when it throws.
-    public static func stage(_ plan: ItemPlan, options: RepairOptions) throws -> [(FilePlan, SafeFileWriter.Staged)] {
+    public static func stage(_ plan: ItemPlan, options: RepairOptions, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [(FilePlan, SafeFileWriter.Staged)] {
         guard plan.problems.isEmpty else { throw RepairProblem(plan.problems.joined(separator: "; ")) }
         guard !plan.needsForce || options.force else { throw RepairProblem(plan.refusal) }
         var staged: [(FilePlan, SafeFileWriter.Staged)] = []
         do {
+            let inputs = plan.item.files.map(\.path)
             for file in plan.files {
-                staged.append((file, try SafeFileWriter.stage(file.patch, original: file.path, destination: file.destination, identity: file.identity)))
+                staged.append((file, try stage(file, inputs: inputs, force: options.force, progress: progress)))
+                try file.readBack.check(staged[staged.count - 1].1.temporary, destination: file.destination)
             }
-            try verify(staged, item: plan.item, kinds: plan.edits.kinds, force: options.force, clean: plan.proveClean)
+            switch plan.verification {
+            case .item:
+                try verify(staged, item: plan.item, kinds: plan.edits.kinds, force: options.force, clean: plan.proveClean)
+            case .outputsAlone:
+                for (file, written) in staged { try refuseDamage(written.temporary, destination: file.destination) }
+            }
         } catch {
             for (_, file) in staged { SafeFileWriter.discard(file) }
             throw error
         }
         return staged
+    }
+
+    /// One file staged: its patch, or what the codec helper produces. A new output is refused
+    /// over an existing file (without `force`), an input or a link.
+    static func stage(_ file: FilePlan, inputs: [String], force: Bool, progress: (@Sendable (Int, Int) -> Void)?) throws -> SafeFileWriter.Staged {
+        if file.newOutput {
+            if PathBytes.exists(file.destination) && !force { throw RepairProblem("\(file.destination) exists (use --force to replace it)") }
+            try SafeFileWriter.refuseNewOutput(file.destination, inputs: inputs)
+        }
+        switch file.content {
+        case .patch(let patch):
+            return try SafeFileWriter.stage(patch, original: file.path, destination: file.destination, identity: file.identity)
+        case .produced(let content):
+            return try SafeFileWriter.stage(producedAs: file.destination, inputs: inputs) { output in try CodecHelper.produce(content, into: output, progress: progress) }
+        }
     }
 
     /// Reads the temporary files back: identifiers, still-image-time and the rules of the fix

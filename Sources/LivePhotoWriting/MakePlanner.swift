@@ -1,4 +1,5 @@
 import LivePhotoCheck
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
 /// make's planning, from the inputs and the outputs' names. `make STILL MOVIE` (`pairPlan`):
@@ -13,9 +14,6 @@ public enum MakePlanner {
         case heic, jpeg
         public var fileExtension: String { self == .heic ? "HEIC" : "JPG" }
     }
-
-    /// The codec of a movie made from pictures (a GIF's).
-    public enum MovieCodec: String, Sendable, CaseIterable { case h264, hevc }
 
     /// How many times a GIF is enlarged (nearest neighbour) in the movie and the still, unless
     /// asked: 2, so that each GIF pixel is a 2×2 block, which 4:2:0 chroma keeps (at its own size

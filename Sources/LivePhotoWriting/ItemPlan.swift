@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
 /// Where the still goes in the movie, and how that moment was chosen.
@@ -79,11 +80,52 @@ public struct ItemEdits: Sendable {
     }
 }
 
+/// What a planned file's bytes are.
+public enum FileContent: Sendable {
+    /// Pieces of the inputs and new bytes, staged by the safe writer.
+    case patch(FilePatch)
+    /// What the codec helper makes, written into the writer's temporary as it comes.
+    case produced(ProducedContent)
+}
+
+/// A file the codec helper makes: the request, and what its answer becomes.
+public struct ProducedContent: Sendable {
+    public enum Form: Sendable {
+        /// A movie of the answer's samples (`CodecAnswer`), shown through `turn`, in `container`.
+        case movie(turn: TrackMatrix, container: MovieContainer)
+        /// The answer's bytes as they come (a GIF).
+        case bytes
+    }
+    public var request: CodecRequest
+    public var form: Form
+    public init(request: CodecRequest, form: Form) { (self.request, self.form) = (request, form) }
+}
+
+/// What a written file is read back against before it is renamed, besides the markers its
+/// plan's fields name.
+public enum ReadBack: Sendable {
+    /// The markers alone (identifier, still-image-time, motion photo) and the item's rules.
+    case markers
+    /// A movie made of the source's samples (`LoopMovieWriter`): each sample where the plan
+    /// lists it, byte for byte, the planned duration, no Live Photo metadata left. `source` is
+    /// the file holding the movie, `range` its bytes there (a motion photo's movie).
+    case samples(LoopMovieWriter.Made, source: String, range: Range<Int64>?)
+    /// An encoded movie: these frames' durations in `timescale` ticks, shown through `matrix`.
+    case frames(durations: [UInt32], timescale: UInt32, matrix: TrackMatrix)
+    /// A GIF: complete, looping forever, `width`×`height`, these delays (centiseconds).
+    case gif(width: Int, height: Int, delays: [Int])
+}
+
 /// What will be written to one file, and what must hold when it is read back.
 public struct FilePlan: Sendable {
     public var path: String
     public var destination: String
-    public var patch: FilePatch
+    public var content: FileContent
+    /// The content's patch, when it is one.
+    public var patch: FilePatch? {
+        if case .patch(let patch) = content { return patch }
+        return nil
+    }
     public var identity: SafeFileWriter.Identity?
     /// Expected after writing.
     public var identifier: String?
@@ -91,6 +133,7 @@ public struct FilePlan: Sendable {
     public var quickTimeBrand = false
     /// A motion photo is written: its movie must be found where its XMP says, with this timestamp.
     public var motionPhotoTimestampUs: Int64?
+    public var readBack = ReadBack.markers
     /// What the output keeps, changes, adds and drops of what it is written from (`Ledger.swift`).
     public var ledger: PreservationLedger?
     /// Why there is no ledger.
@@ -100,6 +143,31 @@ public struct FilePlan: Sendable {
     /// The output is made, not edited (make's still from a movie's frame): it is read back
     /// under its own name, and `path` is only where its copied pieces come from.
     public var made = false
+    /// A new file beside the inputs (export's): refused when its name is an input or a link,
+    /// or an existing file without `--force`, when it is written.
+    public var newOutput = false
+    /// How long the written movie or GIF lasts, and its frames, when the plan knows.
+    public var seconds: Double?
+    public var frames: Int?
+
+    public init(path: String, destination: String, patch: FilePatch, identity: SafeFileWriter.Identity? = nil, identifier: String? = nil,
+                stillImageTime: StillImagePlacement? = nil, quickTimeBrand: Bool = false) {
+        (self.path, self.destination, self.content, self.identity) = (path, destination, .patch(patch), identity)
+        (self.identifier, self.stillImageTime, self.quickTimeBrand) = (identifier, stillImageTime, quickTimeBrand)
+    }
+
+    /// A file the codec helper makes from `path`.
+    public init(path: String, destination: String, produced: ProducedContent) {
+        (self.path, self.destination, self.content) = (path, destination, .produced(produced))
+    }
+}
+
+/// How the written files of an item are held to its check before they are renamed.
+public enum ItemVerification: Sendable {
+    /// As the item's files again: the fixed rules pass, no error the inputs lacked.
+    case item
+    /// Each output as a file of its own (an export): no damage rule finds anything.
+    case outputsAlone
 }
 
 /// The repair of one item: the files to write, the findings it fixes and those it leaves.
@@ -127,6 +195,7 @@ public struct ItemPlan: Sendable {
     /// The written files must bring in no finding at all (any severity) that the inputs did
     /// not have: `make CLIP`, whose pair is promised to pass `--fail-on info`.
     public var proveClean = false
+    public var verification = ItemVerification.item
 
     /// Fills `damage` from the item's findings: errors of the damage rules about a
     /// file that an output is written from, which this plan does not fix.

@@ -1,7 +1,7 @@
 import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
-import LivePhotoRepair
+import LivePhotoWriting
 import LivePhotoTestSupport
 import Testing
 

@@ -1,0 +1,83 @@
+import LivePhotoCheck
+import LivePhotoReports
+import LivePhotoWriting
+
+/// What became of one item's plan in a run that writes one plan an item (convert, export).
+enum PlanStatus {
+    /// Written.
+    case done
+    /// A dry run: it would be written.
+    case would
+    /// A problem found while planning, or (a dry run) a loss that waits for --force.
+    case blocked
+    /// Writing or reading back failed; nothing was left.
+    case failed
+
+    /// Its word in the command's JSON (`converted`, `would-convert`, `blocked`, `failed`).
+    func word(_ command: PlanLoop.Command) -> String {
+        switch self {
+        case .done: return command.done
+        case .would: return "would-" + command.rawValue
+        case .blocked: return "blocked"
+        case .failed: return "failed"
+        }
+    }
+
+    init(_ plan: ItemPlan, _ outcome: ItemOutcome?, force: Bool) {
+        guard let outcome else {
+            self = plan.problems.isEmpty && (!plan.needsForce || force) ? .would : .blocked
+            return
+        }
+        self = outcome.failure == nil ? .done : plan.problems.isEmpty ? .failed : .blocked
+    }
+}
+
+/// The one loop of convert and export: each item planned, its destinations claimed (no
+/// input of the run is an output, no two items write one file), applied through `PlanWriter`
+/// unless a dry run, and described as it goes.
+struct PlanLoop {
+    enum Command: String {
+        case convert, export
+        var done: String { rawValue + "ed" }
+    }
+
+    struct Result {
+        var plan: ItemPlan
+        var outcome: ItemOutcome?
+        var status: PlanStatus
+    }
+
+    var command: Command
+    var dryRun: Bool
+    var force: Bool
+
+    /// `plan` makes an item's plan, `apply` writes it, `told` hears each result as it comes;
+    /// `progress` hears (done, total) after each item.
+    func run(_ items: [CheckItem], report: CheckReport, plan: (CheckItem) -> ItemPlan, apply: (ItemPlan) -> ItemOutcome,
+             told: (Result) -> Void, progress: ((Int, Int) -> Void)?) -> [Result] {
+        var results: [Result] = []
+        // Same-named inputs from different folders would land on one output: the first keeps
+        // it, even with --force (which replaces files from before this run, not this run's own).
+        var claimed: [String: String] = [:]
+        // Every file the check read is an input: none is an output, whoever's item it is.
+        let runInputs = SafeFileWriter.RunInputs((0..<report.items.count).flatMap { report.items[$0].files.map(\.path) })
+        for (index, item) in items.enumerated() {
+            var planned = plan(item)
+            let inputs = item.files.map(\.path).joined(separator: " + ")
+            for file in planned.files {
+                if let refused = runInputs.refusal(file.destination) {
+                    planned.problems.append(refused)
+                } else if let owner = claimed[file.destination] {
+                    planned.problems.append("\(file.destination) is written by another input of this run (\(owner)); \(command.rawValue) this one into another folder")
+                }
+            }
+            if planned.problems.isEmpty { for file in planned.files { claimed[file.destination] = inputs } } else { planned.files = [] }
+            let outcome = dryRun ? nil : apply(planned)
+            let result = Result(plan: planned, outcome: outcome, status: PlanStatus(planned, outcome, force: force))
+            results.append(result)
+            told(result)
+            progress?(index + 1, items.count)
+        }
+        return results
+    }
+}
