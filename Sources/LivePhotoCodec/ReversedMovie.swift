@@ -18,7 +18,7 @@ public enum ReversedMovie {
         let sequence = shown.sequence(order)
         if let entry = frames.track.sampleDescriptions.first, let width = entry.width, let height = entry.height {
             do {
-                try budget.pixels(width: Int(width), height: Int(height), frames: decodes(shown, order: order), "\(path) \(order.rawValue)")
+                try budget.pixels(width: Int(width), height: Int(height), frames: shown.decodes(order), "\(path) \(order.rawValue)")
             } catch {
                 throw ShownFrameDecoder.BadInput(description: error.description)
             }
@@ -53,11 +53,5 @@ public enum ReversedMovie {
         }
         if let encoder { emit(try encoder.finish()) }
         guard written == sequence.count else { throw CodecError("encoding", "\(sequence.count) frames gave \(written) samples") }
-    }
-
-    /// The pictures decoded to show `shown` in `order`: each once reversed (a group at a time),
-    /// twice for a bounce (there and back). The planner holds the budget to the same count.
-    public static func decodes(_ shown: ShownFrames, order: ShownFrames.Order) -> Int {
-        order == .bounce ? shown.frames.count * 2 : shown.frames.count
     }
 }

@@ -61,4 +61,11 @@ public struct ShownFrames: Sendable, Equatable {
         case .bounce: return count < 3 ? Array(0..<count) : Array(0..<count) + Array((1..<(count - 1)).reversed())
         }
     }
+
+    /// The pictures decoded to show the frames in `order`: each once reversed (a group at a
+    /// time), twice when the order goes there and back. The planner holds the budget to this
+    /// count before the helper starts, and the helper again.
+    public func decodes(_ order: Order) -> Int {
+        order == .reverse ? frames.count : frames.count * 2
+    }
 }

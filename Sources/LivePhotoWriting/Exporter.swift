@@ -132,7 +132,7 @@ public enum Exporter {
                 guard frames.frames.count >= 2 else { throw RepairProblem("\(sourcePath) shows \(frames.frames.count) frame(s): nothing to \(order.rawValue)") }
                 let codec = options.codec ?? VideoCodec(sampleEntry: track.sampleDescriptions.first?.format)
                 let sequence = frames.sequence(order)
-                try holdToBudget(track, decodes: order == .bounce ? frames.frames.count * 2 : frames.frames.count, options.budget, "\(sourcePath) \(order.rawValue)")
+                try holdToBudget(track, decodes: frames.decodes(order), options.budget, "\(sourcePath) \(order.rawValue)")
                 file = FilePlan(path: sourcePath, destination: destination, produced: ProducedContent(
                     request: CodecRequest(.frames(movie: sourcePath, order: order, codec: codec, window: range), maxFrames: maxFrames, budget: options.budget),
                     form: .movie(turn: track.matrix, container: options.container)))

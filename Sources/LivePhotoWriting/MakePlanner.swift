@@ -180,45 +180,14 @@ public enum MakePlanner {
         return image
     }
 
-    /// Bits per luma sample the track's configuration states: an `hvcC`'s SPS, an `avcC`'s
-    /// High-profile extension (8 without one); nil when neither says.
-    public static func bitDepth(_ description: SampleDescription) -> Int? {
-        if let hvcC = description.configuration("hvcC") { return (try? HEVCConfiguration(parsing: hvcC))?.sequence?.lumaBitDepth }
-        guard let avcC = description.configuration("avcC"), avcC.count >= 7 else { return nil }
-        var at = 5
-        let sequenceSets = Int(avcC[at] & 0x1F)
-        at += 1
-        for _ in 0..<sequenceSets {
-            guard at + 2 <= avcC.count else { return nil }
-            at += 2 + (Int(avcC[at]) << 8 | Int(avcC[at + 1]))
-        }
-        guard at < avcC.count else { return nil }
-        let pictureSets = Int(avcC[at])
-        at += 1
-        for _ in 0..<pictureSets {
-            guard at + 2 <= avcC.count else { return nil }
-            at += 2 + (Int(avcC[at]) << 8 | Int(avcC[at + 1]))
-        }
-        // Profiles 100, 110, 122 and 144 carry chroma format and bit depths after the PPS list.
-        guard [100, 110, 122, 144].contains(avcC[1]), at + 1 < avcC.count else { return 8 }
-        return Int(avcC[at + 1] & 7) + 8
-    }
-
-    /// The colour primaries (ITU-T H.273) a `colr` (`nclx` or `nclc`) states.
-    public static func primaries(_ description: SampleDescription) -> Int? {
-        guard let colr = description.configuration("colr"), colr.count >= 6 else { return nil }
-        let kind = String(decoding: colr.prefix(4), as: UTF8.self)
-        return kind == "nclx" || kind == "nclc" ? Int(colr[4]) << 8 | Int(colr[5]) : nil
-    }
-
     /// What a JPEG still loses of the movie's picture, for the plan: bits beyond 8, and
     /// primaries other than sRGB's (BT.709), which the JPEG, carrying no ICC profile, does not keep.
     public static func jpegLosses(_ description: SampleDescription) -> [String] {
         var notes: [String] = []
-        if let depth = bitDepth(description), depth > 8 {
+        if let depth = description.lumaBitDepth, depth > 8 {
             notes.append("the movie is \(depth)-bit; a JPEG holds 8 bits a channel, so the still is 8-bit (--still heic keeps \(depth))")
         }
-        if let primaries = primaries(description), primaries != 1, primaries != 2 {
+        if let primaries = description.colourPrimaries, primaries != 1, primaries != 2 {
             let name = [9: "BT.2020", 11: "DCI-P3", 12: "Display P3"][primaries] ?? "code \(primaries)"
             notes.append("the movie's colour primaries are \(name); the JPEG is written as sRGB with no ICC profile, so its saturated colours show less saturated than the movie's (--still heic keeps them)")
         }
