@@ -143,7 +143,7 @@ public struct CodecRequest: Sendable, Equatable {
         "probe": "probe [--max-memory BYTES] [--max-pixels N]",
         "still": "still MOVIE SAMPLE jpeg|hevc [--max-pixels N]",
         "gif": "gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--scale K] [--max-pixels N] [--max-frames N]",
-        "frames": "frames MOVIE reverse|bounce h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]",
+        "frames": "frames MOVIE \(ShownFrames.Order.allCases.map(\.rawValue).joined(separator: "|")) h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]",
         "movie-gif": "movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither \(GIFDither.allCases.map(\.rawValue).joined(separator: "|"))] [--palette clip|frame] [--window START LENGTH] [--max-pixels N] [--max-frames N]",
     ]
 }

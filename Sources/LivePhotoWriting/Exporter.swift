@@ -18,6 +18,15 @@ public enum ExportForm: String, Sendable, CaseIterable {
 
     /// The re-timed order of a form that re-encodes, nil for those that copy samples.
     public var order: ShownFrames.Order? { ShownFrames.Order(rawValue: rawValue) }
+
+    /// The forms whose frames are re-timed and re-encoded.
+    public static var retimed: [ExportForm] { allCases.filter { $0.order != nil } }
+
+    /// Names as a sentence lists them: "a, b or c".
+    public static func listed(_ forms: [ExportForm]) -> String {
+        let names = forms.map(\.rawValue)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
 }
 
 /// Where a loop opens.

@@ -55,10 +55,10 @@ struct Export: ParsableCommand {
     @Argument(help: "Folders and files to export from.")
     var paths: [String]
 
-    @Option(name: .customLong("as"), help: "What to write: movie, loop, reverse, bounce or gif.")
+    @Option(name: .customLong("as"), help: "What to write: \(ExportForm.listed(ExportForm.allCases)).")
     var form: ExportForm
 
-    @Option(help: "The codec of a reverse or bounce: h264 or hevc (default: the source's).")
+    @Option(help: "The codec of a \(ExportForm.listed(ExportForm.retimed)): h264 or hevc (default: the source's).")
     var codec: VideoCodec?
 
 
@@ -74,7 +74,7 @@ struct Export: ParsableCommand {
     @Option(help: "A movie's container: mov (QuickTime) or mp4 (refused for tracks MP4 does not carry, such as PCM sound).")
     var container: MovieContainer = .mov
 
-    @Option(help: "Sound: keep (the default for movie and loop) or drop (the only choice for reverse, bounce and gif).")
+    @Option(help: "Sound: keep (the default for movie and loop) or drop (the only choice for \(ExportForm.listed(ExportForm.retimed + [.gif]))).")
     var audio: Audio?
 
     enum Audio: String, ExpressibleByArgument { case keep, drop }
@@ -105,7 +105,7 @@ struct Export: ParsableCommand {
 
     @OptionGroup var settings: ConfigurationOptions
 
-    @OptionGroup(title: "Codec budget (reverse, bounce, gif)") var codecBudget: CodecBudgetOptions
+    @OptionGroup(title: "Codec budget (\(ExportForm.listed(ExportForm.retimed + [.gif])))") var codecBudget: CodecBudgetOptions
 
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 
