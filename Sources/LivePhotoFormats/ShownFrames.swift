@@ -50,8 +50,13 @@ public struct ShownFrames: Sendable, Equatable {
     /// What a re-timed export shows, frame by frame: `reverse` the frames last to first;
     /// `bounce` first to last, then back from the one before the last to the second, so that
     /// it loops with neither turn frame shown twice (2N − 2 frames). Each frame keeps the
-    /// duration it had, so a variable frame rate is mirrored.
-    public enum Order: String, Sendable, CaseIterable { case reverse, bounce }
+    /// duration it had, so a variable frame rate is mirrored. `boomerang`: a bounce that pauses
+    /// at the far turn, its last frame held (repeated) until it has been shown for at least
+    /// `boomerangPause` seconds.
+    public enum Order: String, Sendable, CaseIterable { case reverse, bounce, boomerang }
+
+    /// How long a boomerang holds its turn frame, at least: a quarter of a second.
+    public static let boomerangPause = 0.25
 
     /// Indices into `frames`, in the order shown.
     public func sequence(_ order: Order) -> [Int] {
@@ -59,6 +64,10 @@ public struct ShownFrames: Sendable, Equatable {
         switch order {
         case .reverse: return Array((0..<count).reversed())
         case .bounce: return count < 3 ? Array(0..<count) : Array(0..<count) + Array((1..<(count - 1)).reversed())
+        case .boomerang:
+            guard let last = frames.last, last.duration > 0 else { return sequence(.bounce) }
+            let held = Int((Self.boomerangPause * Double(timescale) / Double(last.duration)).rounded(.up))
+            return Array(0..<count) + Array(repeating: count - 1, count: max(0, min(held, 1_000) - 1)) + Array((1..<max(1, count - 1)).reversed())
         }
     }
 

@@ -13,6 +13,8 @@ public enum ExportForm: String, Sendable, CaseIterable {
     case reverse
     /// First to last, then back to the second, looping without a repeated frame: re-encoded.
     case bounce
+    /// A bounce that holds its last frame a quarter of a second at the turn: re-encoded.
+    case boomerang
     /// An animated GIF looping forever, its delays summing to the movie's duration.
     case gif
 

@@ -25,8 +25,9 @@ struct Export: ParsableCommand {
         sample tables, audio loops with the video, and every decoded frame is the source's; with \
         --start still the loop opens on the sync sample at or before the still's moment. \
         --as reverse shows the frames last to first, --as bounce first to last and back to the \
-        second (2N-2 frames, so that it loops with neither turn frame shown twice); each frame \
-        lasts the duration it had, so a variable frame rate is mirrored. These two re-encode \
+        second (2N-2 frames, so that it loops with neither turn frame shown twice), --as boomerang \
+        as bounce with its last frame held a quarter of a second at the turn; each frame \
+        lasts the duration it had, so a variable frame rate is mirrored. These three re-encode \
         (lpcheck-codec, one group of pictures decoded at a time; --codec, else the source's), \
         keep the source's colour tags and track matrix, and drop the sound; the plan says so. \
         --audio drop leaves a movie's or loop's sound tracks out (named in the plan). \
