@@ -186,10 +186,10 @@ extension StillEncoder {
                                   matrix: UInt8(clamping: source.colorspace.rawValue), fullRange: fullRange)
         for unit in NALUnit.annexB(context.extradata) + NALUnit.annexB(packet.bytes) {
             switch HEVCConfiguration.unitType(unit) {
-            case 32: picture.videoParameterSets.append(unit)
-            case 33: picture.sequenceParameterSets.append(unit)
-            case 34: picture.pictureParameterSets.append(unit)
-            case 35, 39, 40: continue  // access unit delimiters and SEI
+            case NALUnit.HEVCType.videoParameterSet: picture.videoParameterSets.append(unit)
+            case NALUnit.HEVCType.sequenceParameterSet: picture.sequenceParameterSets.append(unit)
+            case NALUnit.HEVCType.pictureParameterSet: picture.pictureParameterSets.append(unit)
+            case NALUnit.HEVCType.accessUnitDelimiter, NALUnit.HEVCType.prefixSEI, NALUnit.HEVCType.suffixSEI: continue
             default: picture.units.append(unit)
             }
         }
@@ -339,8 +339,8 @@ public final class MovieEncoder {
             let units = NALUnit.annexB(packet.bytes).filter { unit in
                 // Parameter sets live in the sample entry; SEI and delimiters are left out.
                 switch codec {
-                case .h264: return ![7, 8, 9, 6].contains(unit.first.map { $0 & 0x1F } ?? 0)
-                case .hevc: return ![32, 33, 34, 35, 39, 40].contains(HEVCConfiguration.unitType(unit) ?? 0)
+                case .h264: return !NALUnit.AVCType.notPicture.contains(NALUnit.avcUnitType(unit) ?? 0)
+                case .hevc: return !NALUnit.HEVCType.notPicture.contains(HEVCConfiguration.unitType(unit) ?? 0)
                 }
             }
             samples.append(Sample(data: NALUnit.lengthPrefixed(units), presentationTime: packet.pointer.pointee.pts, key: packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0))
@@ -352,19 +352,14 @@ public final class MovieEncoder {
         let sets = parameterSets
         switch codec {
         case .h264:
-            let sps = sets.filter { $0.first.map { $0 & 0x1F } == 7 }, pps = sets.filter { $0.first.map { $0 & 0x1F } == 8 }
-            guard let first = sps.first, first.count >= 4, !pps.isEmpty else { throw CodecError("encoding", "x264 gave no SPS and PPS") }
-            var record: [UInt8] = [1, first[1], first[2], first[3], 0xFF, 0xE0 | UInt8(sps.count)]
-            for unit in sps { record += BoxWriter.u16(UInt16(unit.count)) + unit }
-            record.append(UInt8(pps.count))
-            for unit in pps { record += BoxWriter.u16(UInt16(unit.count)) + unit }
-            // High profiles: chroma format 4:2:0, 8-bit, no SPS extensions.
-            if [100, 110, 122, 144].contains(first[1]) { record += [0xFD, 0xF8, 0xF8, 0] }
-            return ("avcC", "avc1", record)
+            let sps = sets.filter { NALUnit.avcUnitType($0) == NALUnit.AVCType.sequenceParameterSet }
+            let pps = sets.filter { NALUnit.avcUnitType($0) == NALUnit.AVCType.pictureParameterSet }
+            guard sps.first.map({ $0.count >= 4 }) == true, !pps.isEmpty else { throw CodecError("encoding", "x264 gave no SPS and PPS") }
+            return ("avcC", "avc1", try DecoderConfiguration.avcRecord(sequenceParameterSets: sps, pictureParameterSets: pps))
         case .hevc:
-            let record = try HEVCConfiguration.record(videoParameterSets: sets.filter { HEVCConfiguration.unitType($0) == 32 },
-                                                      sequenceParameterSets: sets.filter { HEVCConfiguration.unitType($0) == 33 },
-                                                      pictureParameterSets: sets.filter { HEVCConfiguration.unitType($0) == 34 })
+            let record = try HEVCConfiguration.record(videoParameterSets: sets.filter { HEVCConfiguration.unitType($0) == NALUnit.HEVCType.videoParameterSet },
+                                                      sequenceParameterSets: sets.filter { HEVCConfiguration.unitType($0) == NALUnit.HEVCType.sequenceParameterSet },
+                                                      pictureParameterSets: sets.filter { HEVCConfiguration.unitType($0) == NALUnit.HEVCType.pictureParameterSet })
             return ("hvcC", "hvc1", record)
         }
     }

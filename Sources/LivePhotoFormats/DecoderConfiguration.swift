@@ -29,6 +29,16 @@ public enum DecoderConfiguration {
     static func avc(_ bytes: Record) -> String? {
         guard bytes.count >= 7 else { return "\(bytes.count) bytes, fewer than the record's 7" }
         guard bytes[0] == 1 else { return "configuration version \(bytes[0]), not 1" }
+        if case .failure(let problem) = avcParameterSetsEnd(bytes) { return problem.description }
+        return nil
+    }
+
+    struct Problem: Error { var description: String }
+
+    /// Where an `avcC` record's picture parameter sets end (a High profile's chroma format and
+    /// bit depths follow), or why the record ends before; the one walk of the layout.
+    static func avcParameterSetsEnd(_ bytes: Record) -> Result<Int, Problem> {
+        guard bytes.count >= 7 else { return .failure(Problem(description: "\(bytes.count) bytes, fewer than the record's 7")) }
         var at = 5
         // None is allowed: an avc3 entry carries its parameter sets in the samples.
         let sequenceSets = Int(bytes[at] & 0x1F)
@@ -36,18 +46,29 @@ public enum DecoderConfiguration {
         for (name, count) in [("sequence", sequenceSets), ("picture", -1)] {
             var count = count
             if count < 0 {
-                guard at < bytes.count else { return "it ends before the picture parameter sets' count" }
+                guard at < bytes.count else { return .failure(Problem(description: "it ends before the picture parameter sets' count")) }
                 count = Int(bytes[at])
                 at += 1
             }
             for index in 0..<count {
-                guard at + 2 <= bytes.count else { return "it ends inside \(name) parameter set \(index + 1)'s length" }
+                guard at + 2 <= bytes.count else { return .failure(Problem(description: "it ends inside \(name) parameter set \(index + 1)'s length")) }
                 let length = Int(bytes[at]) << 8 | Int(bytes[at + 1])
-                guard length > 0, at + 2 + length <= bytes.count else { return "\(name) parameter set \(index + 1) of \(length) bytes runs past the record's \(bytes.count)" }
+                guard length > 0, at + 2 + length <= bytes.count else {
+                    return .failure(Problem(description: "\(name) parameter set \(index + 1) of \(length) bytes runs past the record's \(bytes.count)"))
+                }
                 at += 2 + length
             }
         }
-        return nil
+        return .success(at)
+    }
+
+    /// Bits per luma sample an `avcC` record states: a High profile's (100, 110, 122, 144)
+    /// extension after the picture parameter sets, else 8; nil when the record does not hold.
+    public static func avcLumaBitDepth(_ record: [UInt8]) -> Int? {
+        let bytes = Record(slice: record[...])
+        guard case .success(let at) = avcParameterSetsEnd(bytes) else { return nil }
+        guard [100, 110, 122, 144].contains(bytes[1]), at + 1 < bytes.count else { return 8 }
+        return Int(bytes[at + 1] & 7) + 8
     }
 
     /// ISO/IEC 14496-15 8.3.3.1: version 1, 22 bytes of fields, the arrays' count, each array a

@@ -283,7 +283,8 @@ extension HEVCConfiguration {
         var record: [UInt8] = [1] + rbsp[1...12]
         record += [0xF0, 0x00, 0xFC, 0xFC | UInt8(sequence.chromaFormat & 3), 0xF8 | UInt8((sequence.lumaBitDepth - 8) & 7), 0xF8 | UInt8((sequence.chromaBitDepth - 8) & 7)]
         record += [0, 0, layers << 3 | nested << 2 | 3, 3]
-        for (type, units) in [(UInt8(32), videoParameterSets), (spsType, sequenceParameterSets), (UInt8(34), pictureParameterSets)] {
+        for (type, units) in [(NALUnit.HEVCType.videoParameterSet, videoParameterSets), (NALUnit.HEVCType.sequenceParameterSet, sequenceParameterSets),
+                              (NALUnit.HEVCType.pictureParameterSet, pictureParameterSets)] {
             record += [0x80 | type] + BoxWriter.u16(UInt16(clamping: units.count))
             for unit in units {
                 guard unit.count <= 0xFFFF else { throw WriteError(.fieldOverflow, "a parameter set of \(unit.count) bytes") }

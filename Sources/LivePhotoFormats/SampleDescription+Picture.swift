@@ -14,24 +14,7 @@ extension SampleDescription {
     /// High-profile extension (8 without one); nil when neither says.
     public var lumaBitDepth: Int? {
         if let hvcC = configuration("hvcC") { return (try? HEVCConfiguration(parsing: hvcC))?.sequence?.lumaBitDepth }
-        guard let avcC = configuration("avcC"), avcC.count >= 7 else { return nil }
-        var at = 5
-        let sequenceSets = Int(avcC[at] & 0x1F)
-        at += 1
-        for _ in 0..<sequenceSets {
-            guard at + 2 <= avcC.count else { return nil }
-            at += 2 + (Int(avcC[at]) << 8 | Int(avcC[at + 1]))
-        }
-        guard at < avcC.count else { return nil }
-        let pictureSets = Int(avcC[at])
-        at += 1
-        for _ in 0..<pictureSets {
-            guard at + 2 <= avcC.count else { return nil }
-            at += 2 + (Int(avcC[at]) << 8 | Int(avcC[at + 1]))
-        }
-        // Profiles 100, 110, 122 and 144 carry chroma format and bit depths after the PPS list.
-        guard [100, 110, 122, 144].contains(avcC[1]), at + 1 < avcC.count else { return 8 }
-        return Int(avcC[at + 1] & 7) + 8
+        return configuration("avcC").flatMap(DecoderConfiguration.avcLumaBitDepth)
     }
 
     /// The colour primaries (ITU-T H.273) a `colr` (`nclx` or `nclc`) states.
