@@ -262,39 +262,40 @@ public struct Checker {
     }
 
     /// Work distribution and results behind a lock.
-    final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        /// Every slot is filled before `values()` is called; the placeholders (no heap parts)
-        /// spare the copy that unwrapping optionals would make of a million files' facts.
-        private var slots: [FileFacts]
-        private var next = 0
-        private var done = 0
+    final class ResultBox: Sendable {
+        struct State {
+            /// Every slot is filled before `values()` is called; the placeholders (no heap parts)
+            /// spare the copy that unwrapping optionals would make of a million files' facts.
+            var slots: [FileFacts]
+            var next = 0
+            var done = 0
+        }
+        private let state: Locked<State>
 
-        init(count: Int) { slots = Array(repeating: FileFacts(path: "", format: .unknown, kind: .unknown), count: count) }
+        init(count: Int) { state = Locked(State(slots: Array(repeating: FileFacts(path: "", format: .unknown, kind: .unknown), count: count))) }
 
         func claim() -> Int? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard next < slots.count else { return nil }
-            next += 1
-            return next - 1
+            state.withLock { state in
+                guard state.next < state.slots.count else { return nil }
+                state.next += 1
+                return state.next - 1
+            }
         }
 
         func store(_ facts: FileFacts, at index: Int) -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            slots[index] = facts
-            done += 1
-            return done
+            state.withLock { state in
+                state.slots[index] = facts
+                state.done += 1
+                return state.done
+            }
         }
 
         /// The facts, moved out (the box is empty afterwards).
         func values() -> [FileFacts] {
-            lock.lock()
-            defer { lock.unlock() }
-            let values = slots
-            slots = []
-            return values
+            state.withLock { state in
+                defer { state.slots = [] }
+                return state.slots
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoFormats
 import LivePhotoCheck
 import LivePhotoReports
 
@@ -53,12 +54,11 @@ public enum FactsRecords {
         return parts.joined
     }
 
-    final class LineSlots: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [String]
-        init(count: Int) { slots = Array(repeating: "", count: count) }
-        func set(_ index: Int, _ text: String) { lock.lock(); slots[index] = text; lock.unlock() }
-        var joined: String { lock.lock(); defer { lock.unlock() }; return slots.joined() }
+    final class LineSlots: Sendable {
+        private let slots: Locked<[String]>
+        init(count: Int) { slots = Locked(Array(repeating: "", count: count)) }
+        func set(_ index: Int, _ text: String) { slots.withLock { $0[index] = text } }
+        var joined: String { slots.withLock { $0.joined() } }
     }
 
     /// The first `limit` non-empty lines of `data` (found with memchr: Data.split is slow), and where the bytes they take end (after the
@@ -114,16 +114,11 @@ public enum FactsRecords {
     }
 
     /// Result slots filled by several threads, each index by one.
-    final class Slots: @unchecked Sendable {
-        private let lock = NSLock()
-        private var storage: [Result<Record, Error>?]
-        init(count: Int) { storage = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ value: Result<Record, Error>) {
-            lock.lock()
-            storage[index] = value
-            lock.unlock()
-        }
-        var values: [Result<Record, Error>] { storage.map { $0 ?? .failure(Failure(description: "not decoded")) } }
+    final class Slots: Sendable {
+        private let storage: Locked<[Result<Record, Error>?]>
+        init(count: Int) { storage = Locked(Array(repeating: nil, count: count)) }
+        func set(_ index: Int, _ value: Result<Record, Error>) { storage.withLock { $0[index] = value } }
+        var values: [Result<Record, Error>] { storage.withLock { $0.map { $0 ?? .failure(Failure(description: "not decoded")) } } }
     }
 
     /// Puts `values[order[i]]` at `i` in place, one cycle at a time (no second array: the facts

@@ -123,94 +123,43 @@ public struct MakeRun {
 
     /// Refuses outputs that are links, inputs, or (without --force) existing files.
     func refuseOutputs(_ destinations: [String], inputs: [String]) throws {
-        for destination in destinations.sorted() {
-            do {
-                try SafeFileWriter.refuseNewOutput(destination, inputs: inputs)
-            } catch {
-                io.error("lpcheck: nothing written: \("\(error)".terminalSafe)")
-                throw RunFailure(status: 2)
-            }
-            if PathBytes.exists(destination) && !force {
-                io.error("lpcheck: \(destination.terminalSafe) exists (use --force to replace it)")
-                throw RunFailure(status: 2)
-            }
+        do {
+            try MakePlanner.refuseOutputs(destinations, inputs: inputs, force: force)
+        } catch {
+            io.error("lpcheck: \(error.description.terminalSafe)")
+            throw RunFailure(status: error.status)
         }
     }
 
-    /// `make CLIP`: a GIF's movie made first (`runGIF`), else the clip itself planned.
+    /// `make CLIP` (a movie or a GIF), planned by `MakePlanner.clipPlan`, then applied, or for
+    /// `--to motion-photo` staged and converted.
     func runClip(_ clip: String) throws {
         try RunSettings.refuseObjects([clip], command: "make", io: io)
-        if GIFStructure.isGIF(Self.head(clip)) { return try runGIF(clip) }
-        try makeClip(clip, named: clip, made: nil, reasons: [])
-    }
-
-    /// The movie `clip` through make's edits, the still its own frame at the moment (or `made`,
-    /// a GIF's). `named`: the input named in outputs and messages (a GIF, when `clip` is the
-    /// movie made from it); `reasons`: what made `clip` says.
-    func makeClip(_ clip: String, named: String, made: MakePlanner.StillPicture?, reasons: [String]) throws {
-        // Every message names the input first (a planner's may name only a box or a moment).
-        // A GIF's movie is a writer's temporary: messages name the GIF.
-        func fail(_ message: String, status: Int32 = 2) -> RunFailure {
-            let message = named == clip ? message : message.replacingOccurrences(of: clip, with: named)
-            let text = message.hasPrefix(named) ? message : "\(named): \(message)"
-            io.error("lpcheck: nothing written: \(text.terminalSafe)")
+        var request = MakePlanner.ClipRequest(input: clip, folder: output, settings: self.clip)
+        (request.options, request.identifier, request.movieSeconds, request.force) = (options, identifier, movieSeconds, force)
+        (request.wallpaper, request.toMotionPhoto) = (profile == .wallpaper, to == .motionPhoto)
+        let made: MakePlanner.ClipPlan
+        do {
+            made = try MakePlanner.clipPlan(request, prepareFolder: { try OutputFolder.make(output, io: io) }, progress: progress, finished: finishProgress)
+        } catch let failure as MakePlanner.ClipFailure {
+            io.error("lpcheck: \(failure.description.terminalSafe)")
+            throw RunFailure(status: failure.status)
+        }
+        defer { made.intermediate.map(SafeFileWriter.discard) }
+        func fail(_ message: String, status: Int32) -> RunFailure {
+            io.error("lpcheck: \(made.failure(message, status: status).description.terminalSafe)")
             return RunFailure(status: status)
         }
-        let settings = self.clip
-        let file = MediaFile.inspect(path: clip, options: .full)
-        guard file.error == nil, file.format.isMovie, let movie = file.movie else {
-            throw fail("\(clip) is not a readable movie: \(file.error?.description ?? file.format.rawValue)")
-        }
-        let track: Track, frame: MakePlanner.Frame
-        var moment: Moment
-        do {
-            track = try MakePlanner.videoTrack(movie, path: clip, limits: settings.limits)
-            moment = try RepairPlanner.moment(forMake: FileFacts(file).movie ?? MovieFacts(), options: options)
-            frame = try MakePlanner.frame(movie, track: track, at: moment.seconds, nearestSync: settings.losslessStill, fileSize: file.size, path: clip)
-        } catch {
-            throw fail("\(error)")
-        }
-        if settings.losslessStill, abs(frame.seconds - moment.seconds) > 1e-9 { moment = Moment(seconds: frame.seconds, origin: .syncSample, value: moment.value) }
-        let picture: MakePlanner.StillPicture, notIntra: String?
-        if let made {
-            (picture, notIntra) = (made, nil)
-        } else {
-            do {
-                (picture, notIntra) = try MakePlanner.clipStill(clip, frame: frame, track: track, settings: settings)
-            } catch let failure as CodecHelper.Failure {
-                throw fail(failure.description, status: failure.status)
-            } catch {
-                throw fail("\(error)")
-            }
-        }
-        try OutputFolder.make(output, io: io)
-        let (stillPath, moviePath) = MakePlanner.outputs(named, folder: output, format: settings.stillFormat)
-        let motionPhotoPath = MakePlanner.motionPhotoPath(named, folder: output, format: settings.stillFormat)
-        try refuseOutputs(to == .motionPhoto ? [motionPhotoPath] : [stillPath, moviePath], inputs: [clip, named])
-        let size: (width: Int, height: Int)
-        switch picture {
-        case .heif(let image): size = (Int(image.width), Int(image.height))
-        case .jpeg: size = (Int(track.width.rounded()), Int(track.height.rounded()))
-        }
-        let chosen = identifier?.uppercased() ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
-        let tags = MakePlanner.tags(movie, track: track, width: size.width, height: size.height, format: settings.stillFormat)
-        let duration = movie.durationSeconds ?? 0
-        let window = MakePlanner.window(duration: duration, moment: moment.seconds, length: movieSeconds, longest: RuleContext().maxMovieSeconds)
-        var plan = MakePlanner.plan(clip: clip, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
-                                  still: stillPath, movie: moviePath, wallpaper: profile == .wallpaper, window: window)
-        let why = MakePlanner.clipReasons(frame: frame, track: track, window: window, duration: duration, jpegFromFrame: made == nil && settings.stillFormat == .jpeg, notIntra: notIntra)
-        // The window's reason first, then what made the clip, then the still's.
-        let windowReasons = window == nil ? 0 : 1
-        plan.reasons += why.prefix(windowReasons) + reasons + why.dropFirst(windowReasons)
-        say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true, shownAs: named == clip ? [:] : [clip: named]))
+        var plan = made.plan
+        say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true, shownAs: made.named == made.read ? [:] : [made.read: made.named]))
         plan.losses = []
         plan.proveClean = true
         var options = self.options
         (options.backup, options.force) = (false, force)
-        if to == .motionPhoto { return try motionPhoto(from: plan, named: named, path: motionPhotoPath, options: options, fail: fail) }
+        if to == .motionPhoto { return try motionPhoto(from: plan, named: made.named, path: made.motionPhotoPath, options: options, fail: fail) }
         let outcome = apply(plan, options: options)
         if let failure = outcome.failure { throw fail(failure, status: 1) }
-        say("content identifier: \(chosen)")
+        say("content identifier: \(made.identifier)")
     }
 
     /// make CLIP --to motion-photo: the pair is staged and verified under temporary names, then
@@ -232,43 +181,5 @@ public struct MakeRun {
         let outcome = apply(conversion, options: options)
         if let failure = outcome.failure { throw fail(failure, 1) }
         say("motion photo: \(path.terminalSafe)")
-    }
-
-    /// A file's first bytes (empty when it cannot be read).
-    static func head(_ path: String) -> [UInt8] {
-        (try? FileSource(path: path)).flatMap { source in try? source.read(at: 0, count: Int(min(16, source.size))) } ?? []
-    }
-
-    /// `make GIF`: the codec helper composites the frames as browsers show them and encodes
-    /// them with their own delays (a movie written to a temporary file beside the outputs, the
-    /// safe writer's kind, removed at the end), and the frame shown at the moment as the still,
-    /// from the same answer; the movie is then planned as a clip is, with that still.
-    func runGIF(_ gif: String) throws {
-        func fail(_ message: String, status: Int32 = 2) -> RunFailure {
-            io.error("lpcheck: nothing written: \(message.terminalSafe)")
-            return RunFailure(status: status)
-        }
-        let job: MakePlanner.GIFJob
-        do { job = try MakePlanner.gifJob(gif, settings: clip, options: options) } catch { throw fail("\(error)") }
-        try OutputFolder.make(output, io: io)
-        let (stillPath, moviePath) = MakePlanner.outputs(gif, folder: output, format: clip.stillFormat)
-        try refuseOutputs(to == .motionPhoto ? [MakePlanner.motionPhotoPath(gif, folder: output, format: clip.stillFormat)] : [stillPath, moviePath], inputs: [gif])
-        // The movie is written into a writer's temporary beside the outputs as the helper encodes it.
-        var answer: [UInt8] = []
-        let staged: SafeFileWriter.Staged
-        do {
-            staged = try SafeFileWriter.stage(producedAs: moviePath, inputs: [gif]) { file in answer = try MakePlanner.gifMovie(job, into: file, progress: progress) }
-            finishProgress?()
-        } catch let failure as CodecHelper.Failure {
-            finishProgress?()
-            throw fail(failure.description, status: failure.status)
-        } catch {
-            finishProgress?()
-            throw fail("\(gif): \(error)", status: 1)
-        }
-        defer { SafeFileWriter.discard(staged) }
-        let picture: MakePlanner.StillPicture
-        do { picture = try MakePlanner.gifStill(answer, format: clip.stillFormat, movie: staged.temporary, gif: gif) } catch { throw fail("\(error)", status: 1) }
-        try makeClip(staged.temporary, named: gif, made: picture, reasons: job.reasons)
     }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import LivePhotoCheck
+import LivePhotoFormats
+
+/// `make CLIP` planned whole: the clip (or a GIF's movie, produced by the helper with the still
+/// in the same answer) read, its frame at the moment, the still's picture, the outputs' names
+/// refused where they may not go, and the item plan. The run layer applies what this returns.
+extension MakePlanner {
+    /// What one `make CLIP` is asked for.
+    public struct ClipRequest: Sendable {
+        public var input: String
+        public var folder: String
+        public var settings: ClipSettings
+        public var options = RepairOptions()
+        /// The identifier to write; nil for one made from the input's name, size and frame.
+        public var identifier: String?
+        /// The seconds of a clip over the longest a Live Photo's movie may last that the movie shows.
+        public var movieSeconds = 3.0
+        public var wallpaper = false
+        public var toMotionPhoto = false
+        /// Existing outputs are replaced.
+        public var force = false
+        public init(input: String, folder: String, settings: ClipSettings) { (self.input, self.folder, self.settings) = (input, folder, settings) }
+    }
+
+    /// A make CLIP that cannot go on: the line to say (after "lpcheck: ") and the exit status.
+    public struct ClipFailure: Error, CustomStringConvertible {
+        public var status: Int32
+        public var description: String
+    }
+
+    /// A planned make CLIP.
+    public struct ClipPlan {
+        public var plan: ItemPlan
+        public var identifier: String
+        /// The input as the user named it (the GIF, when `read` is the movie made from it).
+        public var named: String
+        /// The movie the plan reads.
+        public var read: String
+        public var motionPhotoPath: String
+        /// A GIF's movie, a writer's temporary: the caller discards it when done.
+        public var intermediate: SafeFileWriter.Staged?
+
+        /// A failure's line, naming the input as the user named it, first.
+        public func failure(_ message: String, status: Int32) -> ClipFailure {
+            MakePlanner.failure(message, read: read, named: named, status: status)
+        }
+    }
+
+    static func failure(_ message: String, read: String, named: String, status: Int32) -> ClipFailure {
+        let message = named == read ? message : message.replacingOccurrences(of: read, with: named)
+        return ClipFailure(status: status, description: "nothing written: " + (message.hasPrefix(named) ? message : "\(named): \(message)"))
+    }
+
+    /// Refuses outputs that are links or inputs, or (without `force`) existing files.
+    public static func refuseOutputs(_ destinations: [String], inputs: [String], force: Bool) throws(ClipFailure) {
+        for destination in destinations.sorted() {
+            do {
+                try SafeFileWriter.refuseNewOutput(destination, inputs: inputs)
+            } catch {
+                throw ClipFailure(status: 2, description: "nothing written: \(error)")
+            }
+            if PathBytes.exists(destination) && !force { throw ClipFailure(status: 2, description: "\(destination) exists (use --force to replace it)") }
+        }
+    }
+
+    /// The plan of `request`. `prepareFolder` makes the output folder (once the input has passed
+    /// its limits); `progress` hears a GIF's frames, `finished` when they are done.
+    public static func clipPlan(_ request: ClipRequest, prepareFolder: () throws -> Void, progress: (@Sendable (Int, Int) -> Void)?, finished: (() -> Void)?) throws -> ClipPlan {
+        guard GIFStructure.isGIF(head(request.input)) else { return try clipPlan(request, read: request.input, made: nil, reasons: [], prepareFolder: prepareFolder) }
+        let gif = request.input, format = request.settings.stillFormat
+        let job: GIFJob
+        do { job = try gifJob(gif, settings: request.settings, options: request.options) } catch { throw ClipFailure(status: 2, description: "nothing written: \(error)") }
+        try prepareFolder()
+        let (stillPath, moviePath) = outputs(gif, folder: request.folder, format: format)
+        try refuseOutputs(request.toMotionPhoto ? [motionPhotoPath(gif, folder: request.folder, format: format)] : [stillPath, moviePath], inputs: [gif], force: request.force)
+        // The movie is written into a writer's temporary beside the outputs as the helper encodes it.
+        var answer: [UInt8] = []
+        let staged: SafeFileWriter.Staged
+        do {
+            defer { finished?() }
+            staged = try SafeFileWriter.stage(producedAs: moviePath, inputs: [gif]) { file in answer = try gifMovie(job, into: file, progress: progress) }
+        } catch let failure as CodecHelper.Failure {
+            throw ClipFailure(status: failure.status, description: "nothing written: \(failure.description)")
+        } catch {
+            throw ClipFailure(status: 1, description: "nothing written: \(gif): \(error)")
+        }
+        do {
+            let picture: StillPicture
+            do { picture = try gifStill(answer, format: format, movie: staged.temporary, gif: gif) } catch { throw ClipFailure(status: 1, description: "nothing written: \(error)") }
+            var planned = try clipPlan(request, read: staged.temporary, made: picture, reasons: job.reasons, prepareFolder: prepareFolder)
+            planned.intermediate = staged
+            return planned
+        } catch {
+            SafeFileWriter.discard(staged)
+            throw error
+        }
+    }
+
+    /// The movie `read` through make's edits, the still its own frame at the moment (or `made`,
+    /// a GIF's, whose `reasons` come first).
+    static func clipPlan(_ request: ClipRequest, read: String, made: StillPicture?, reasons: [String], prepareFolder: () throws -> Void) throws -> ClipPlan {
+        let named = request.input, settings = request.settings
+        func fail(_ message: String, status: Int32 = 2) -> ClipFailure { failure(message, read: read, named: named, status: status) }
+        let file = MediaFile.inspect(path: read, options: .full)
+        guard file.error == nil, file.format.isMovie, let movie = file.movie else {
+            throw fail("\(read) is not a readable movie: \(file.error?.description ?? file.format.rawValue)")
+        }
+        let track: Track, frame: Frame
+        var moment: Moment
+        do {
+            track = try videoTrack(movie, path: read, limits: settings.limits)
+            moment = try RepairPlanner.moment(forMake: FileFacts(file).movie ?? MovieFacts(), options: request.options)
+            frame = try self.frame(movie, track: track, at: moment.seconds, nearestSync: settings.losslessStill, fileSize: file.size, path: read)
+        } catch {
+            throw fail("\(error)")
+        }
+        if settings.losslessStill, abs(frame.seconds - moment.seconds) > 1e-9 { moment = Moment(seconds: frame.seconds, origin: .syncSample, value: moment.value) }
+        let picture: StillPicture, notIntra: String?
+        if let made {
+            (picture, notIntra) = (made, nil)
+        } else {
+            do {
+                (picture, notIntra) = try clipStill(read, frame: frame, track: track, settings: settings)
+            } catch let failure as CodecHelper.Failure {
+                throw fail(failure.description, status: failure.status)
+            } catch {
+                throw fail("\(error)")
+            }
+        }
+        try prepareFolder()
+        let (stillPath, moviePath) = outputs(named, folder: request.folder, format: settings.stillFormat)
+        let motionPhoto = motionPhotoPath(named, folder: request.folder, format: settings.stillFormat)
+        try refuseOutputs(request.toMotionPhoto ? [motionPhoto] : [stillPath, moviePath], inputs: [read, named], force: request.force)
+        let size: (width: Int, height: Int)
+        switch picture {
+        case .heif(let image): size = (Int(image.width), Int(image.height))
+        case .jpeg: size = (Int(track.width.rounded()), Int(track.height.rounded()))
+        }
+        let chosen = request.identifier?.uppercased() ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
+        let tags = self.tags(movie, track: track, width: size.width, height: size.height, format: settings.stillFormat)
+        let duration = movie.durationSeconds ?? 0
+        let window = self.window(duration: duration, moment: moment.seconds, length: request.movieSeconds, longest: RuleContext().maxMovieSeconds)
+        var plan = self.plan(clip: read, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
+                             still: stillPath, movie: moviePath, wallpaper: request.wallpaper, window: window)
+        let why = clipReasons(frame: frame, track: track, window: window, duration: duration, jpegFromFrame: made == nil && settings.stillFormat == .jpeg, notIntra: notIntra)
+        // The window's reason first, then what made the clip, then the still's.
+        let windowReasons = window == nil ? 0 : 1
+        plan.reasons += why.prefix(windowReasons) + reasons + why.dropFirst(windowReasons)
+        return ClipPlan(plan: plan, identifier: chosen, named: named, read: read, motionPhotoPath: motionPhoto)
+    }
+
+    /// A file's first bytes (empty when it cannot be read).
+    static func head(_ path: String) -> [UInt8] {
+        (try? FileSource(path: path)).flatMap { source in try? source.read(at: 0, count: Int(min(16, source.size))) } ?? []
+    }
+}
