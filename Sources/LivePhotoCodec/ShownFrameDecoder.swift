@@ -50,6 +50,11 @@ public final class ShownFrameDecoder {
         samples = try track.sampleTable.resolve(path: track.path)
         shown = ShownFrames(movie, track: track)
         guard !shown.frames.isEmpty else { throw BadInput(description: "\(path): the video track shows no frame") }
+        // The times (stts) may list more samples than the size and chunk tables hold (a cut movie).
+        let held = samples.count
+        if let beyond = shown.frames.first(where: { $0.sample >= held }) {
+            throw BadInput(description: "\(path): the video track's times list sample \(beyond.sample + 1), but its size and chunk tables hold \(held) samples")
+        }
         guard shown.frames.count <= maxFrames else { throw BadInput(description: "\(path): \(shown.frames.count) frames, more than the \(maxFrames) an export decodes") }
         for sample in samples where sample.offset.addingReportingOverflow(UInt64(sample.size)).partialValue > UInt64(source.size) || sample.size > FrameReader.maxSampleBytes {
             throw BadInput(description: "\(path): sample \(sample.index + 1) of the video track (\(sample.size) bytes at offset \(sample.offset)) lies outside the movie")

@@ -180,3 +180,21 @@ struct ExportHostileTests {
         #expect(signalled.contains("temporary"), "no signal left a temporary: \(signalled)")
     }
 }
+
+extension ExportHostileTests {
+    @Test("a motion photo whose movie's times list samples its size and chunk tables do not hold (androidx's shortened Pixel photo): reverse and gif fail with one line naming the file and the tables, the helper exits 2 and does not crash, nothing written")
+    func timesBeyondTables() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let photo = try #require(SharedSamples.url("androidx__media/pixel-motion-photo-shortened.jpg"))
+        let folder = try exports.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for form in ["reverse", "gif"] {
+            let output = folder.appendingPathComponent(form)
+            let export = try exports.lpcheck(["export", photo.path, "--as", form, "-o", output.path, "--no-progress"])
+            let failed = export.text.split(separator: "\n").filter { $0.contains("FAILED") }
+            #expect(export.status == 1 && failed.count == 1 && failed[0].contains(photo.path) && failed[0].contains("times list sample 1")
+                    && failed[0].contains("tables hold 0 samples") && !export.text.contains("crashed"), "\(form): \(export.text)\(export.stderr)")
+            #expect(HostileInputs.left(output).isEmpty, "\(form): \(HostileInputs.left(output))")
+        }
+    }
+}
