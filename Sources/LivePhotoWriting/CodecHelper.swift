@@ -139,6 +139,8 @@ public enum CodecHelper {
         }
         let status: Int32 = if case .exited(let code) = ending { code } else { 1 }
         let reason = message ?? "it ended with status \(status)"
+        // The input first, then the stage, then the reason (the helper's own messages name the input first).
+        if reason.hasPrefix(input + ": ") { throw Failure(status: 2, description: "\(input): \(stage): \(reason.dropFirst(input.count + 2))") }
         throw Failure(status: 2, description: reason.contains(input) ? "\(stage): \(reason)" : "\(input): \(stage): \(reason)")
     }
 
