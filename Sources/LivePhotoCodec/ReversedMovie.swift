@@ -1,7 +1,7 @@
 import LivePhotoCodecProtocol
 import LivePhotoFormats
 
-/// A movie's frames re-timed (`ShownFrames.Order`: reverse, bounce) and encoded, written as the
+/// A movie's frames re-timed (a `ShownFrames.Order`: reverse, bounce, boomerang) and encoded, written as the
 /// answer's parts as they are made (`CodecAnswer`): the timescale (the source's media ticks),
 /// the colour codes, the track and one sample part per sample, as the GIF movie is. Memory is
 /// one group of pictures (`ShownFrameDecoder`).
