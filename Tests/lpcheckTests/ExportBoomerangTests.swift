@@ -18,8 +18,8 @@ extension ExportTests {
             let export = try lpcheck(["export", from.path, "--as", "boomerang", "--output", output.path, "--no-progress"])
             #expect(export.status == 0 && export.text.contains("re-encoded") && export.text.contains("sound dropped"), "\(export.text)\(export.stderr)")
             let written = output.appendingPathComponent("\(name).boomerang.mov")
-            // The GIF's variable rate is irregular-frame-durations' warning already in the source.
-            let check = try lpcheck(["check", output.path, "--fail-on", name == "train" ? "warning" : "error", "--no-progress"])
+            // The GIF's variable rate is irregular-frame-durations' info: it passes at warning.
+            let check = try lpcheck(["check", output.path, "--fail-on", "warning", "--no-progress"])
             #expect(check.status == 0, "\(name): \(check.text)")
             // The order, from ffprobe's durations of the source: the turn frame held for
             // ceil(0.25 s / its duration) showings in all.
