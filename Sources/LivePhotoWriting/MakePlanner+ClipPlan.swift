@@ -108,9 +108,13 @@ extension MakePlanner {
         }
         let track: Track, frame: Frame
         var moment: Moment
+        // A Live Photo's movie whose still was lost keeps its identifier and its moment.
+        let facts = FileFacts(file)
+        let orphan = made == nil ? orphanedLivePhoto(facts) : nil
         do {
             track = try videoTrack(movie, path: read, limits: settings.limits)
-            moment = try RepairPlanner.moment(forMake: FileFacts(file).movie ?? MovieFacts(), options: request.options)
+            moment = orphan != nil ? try RepairPlanner.moment(facts.movie ?? MovieFacts(), options: request.options)
+                : try RepairPlanner.moment(forMake: facts.movie ?? MovieFacts(), options: request.options)
             frame = try self.frame(movie, track: track, at: moment.seconds, nearestSync: settings.losslessStill, fileSize: file.size, path: read)
         } catch {
             throw fail("\(error)")
@@ -137,7 +141,8 @@ extension MakePlanner {
         case .heif(let image): size = (Int(image.width), Int(image.height))
         case .jpeg: size = (Int(track.width.rounded()), Int(track.height.rounded()))
         }
-        let chosen = request.identifier?.uppercased() ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
+        let chosen = request.identifier?.uppercased() ?? orphan?.identifier
+            ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
         let tags = self.tags(movie, track: track, width: size.width, height: size.height, format: settings.stillFormat)
         let duration = movie.durationSeconds ?? 0
         let window = self.window(duration: duration, moment: moment.seconds, length: request.movieSeconds, longest: RuleContext().maxMovieSeconds)
@@ -147,7 +152,21 @@ extension MakePlanner {
         // The window's reason first, then what made the clip, then the still's.
         let windowReasons = window == nil ? 0 : 1
         plan.reasons += why.prefix(windowReasons) + reasons + why.dropFirst(windowReasons)
+        if let orphan {
+            let identifier = request.identifier == nil ? "its content identifier \(orphan.identifier) is kept (the new still carries it)"
+                : "--identifier replaces its content identifier \(orphan.identifier)"
+            let time = moment.origin == .kept ? "its still moment at \(SecondsText.format(orphan.seconds)) s is kept (the still is that frame)"
+                : "its still moment at \(SecondsText.format(orphan.seconds)) s is replaced as asked"
+            plan.reasons.insert("the movie is a Live Photo's whose still is missing: \(identifier); \(time)", at: 0)
+        }
         return ClipPlan(plan: plan, identifier: chosen, named: named, read: read, motionPhotoPath: motionPhoto)
+    }
+
+    /// A Live Photo's movie on its own: the identifier its keys carry and the moment its
+    /// still-image-time marks, both there; nil for any other movie.
+    static func orphanedLivePhoto(_ movie: FileFacts) -> (identifier: String, seconds: Double)? {
+        guard let identifier = movie.contentIdentifier, !identifier.isEmpty, let seconds = movie.movie?.stillImageTime?.seconds, seconds >= 0 else { return nil }
+        return (identifier, seconds)
     }
 
     /// A file's first bytes (empty when it cannot be read).
