@@ -41,6 +41,9 @@ extension MakePlanner {
     public struct GIFJob: Sendable {
         public var request: CodecRequest
         public var reasons: [String]
+        /// The moment: where the still's frame starts on the GIF's timeline (and its movie's),
+        /// so that the still-image-time marks the frame the still is.
+        public var moment: Moment
     }
 
     /// The GIF job for `gif` (its bytes read whole, at most 256 MiB): the GIF's limits, the frame
@@ -66,6 +69,7 @@ extension MakePlanner {
         // The moment on the GIF's own timeline: --time, --frame, else the frame shown at the middle.
         let (starts, total) = structure.shownStarts
         let still: Int
+        let asked = options.time != nil || options.frame != nil
         if let time = options.time {
             guard time >= 0, time * 100 <= Double(total) else { throw Failure("--time \(time) is outside the GIF (0–\(Double(total) / 100) s)") }
             still = starts.lastIndex { Double($0) <= time * 100 + 1e-6 } ?? 0
@@ -91,10 +95,11 @@ extension MakePlanner {
                                    maxPixels: limits.maxPixels, maxFrames: settings.maxFrames, budget: settings.budget)
         let padded = scale > 1 ? ", each GIF pixel a \(scale)×\(scale) block, \(structure.width * scale)×\(structure.height * scale)"
             : structure.width % 2 + structure.height % 2 > 0 ? ", padded to even sides" : ""
+        let moment = Moment(seconds: Double(starts[still]) / 100, origin: asked ? .requested : .middle, value: -1)
         return GIFJob(request: request, reasons: [
             "movie: the GIF's \(structure.frames.count) frames composited over #\(settings.background) and encoded (\(settings.codec.name)\(padded)), each shown for its own delay (under 2 cs shown as 10 cs, as browsers do): \(SecondsText.format(Double(total) / 100)) s",
             "still: frame \(still + 1) of the GIF, as composited",
-        ])
+        ], moment: moment)
     }
 
     /// The GIF's movie, made by the helper into `file` as it comes; the still its answer ends with.

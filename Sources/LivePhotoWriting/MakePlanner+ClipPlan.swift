@@ -88,7 +88,7 @@ extension MakePlanner {
         do {
             let picture: StillPicture
             do { picture = try gifStill(answer, format: format, movie: staged.temporary, gif: gif) } catch { throw ClipFailure(status: 1, description: "nothing written: \(error)") }
-            var planned = try clipPlan(request, read: staged.temporary, made: picture, reasons: job.reasons, prepareFolder: prepareFolder)
+            var planned = try clipPlan(request, read: staged.temporary, made: picture, reasons: job.reasons, moment: job.moment, prepareFolder: prepareFolder)
             planned.intermediate = staged
             return planned
         } catch {
@@ -99,7 +99,10 @@ extension MakePlanner {
 
     /// The movie `read` through make's edits, the still its own frame at the moment (or `made`,
     /// a GIF's, whose `reasons` come first).
-    static func clipPlan(_ request: ClipRequest, read: String, made: StillPicture?, reasons: [String], prepareFolder: () throws -> Void) throws -> ClipPlan {
+    /// `moment`: where a GIF's still frame starts, which the still-image-time marks (nil: the
+    /// moment asked for, the movie's own, or the middle frame).
+    static func clipPlan(_ request: ClipRequest, read: String, made: StillPicture?, reasons: [String], moment given: Moment? = nil,
+                         prepareFolder: () throws -> Void) throws -> ClipPlan {
         let named = request.input, settings = request.settings
         func fail(_ message: String, status: Int32 = 2) -> ClipFailure { failure(message, read: read, named: named, status: status) }
         let file = MediaFile.inspect(path: read, options: .full)
@@ -113,8 +116,12 @@ extension MakePlanner {
         let orphan = made == nil ? orphanedLivePhoto(facts) : nil
         do {
             track = try videoTrack(movie, path: read, limits: settings.limits)
-            moment = orphan != nil ? try RepairPlanner.moment(facts.movie ?? MovieFacts(), options: request.options)
-                : try RepairPlanner.moment(forMake: facts.movie ?? MovieFacts(), options: request.options)
+            if let given {
+                moment = given
+            } else {
+                moment = orphan != nil ? try RepairPlanner.moment(facts.movie ?? MovieFacts(), options: request.options)
+                    : try RepairPlanner.moment(forMake: facts.movie ?? MovieFacts(), options: request.options)
+            }
             frame = try self.frame(movie, track: track, at: moment.seconds, nearestSync: settings.losslessStill, fileSize: file.size, path: read)
         } catch {
             throw fail("\(error)")

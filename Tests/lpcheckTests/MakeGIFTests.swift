@@ -111,6 +111,14 @@ struct MakeGIFTests {
             #expect(quality >= minimumQuality, "\(gif.lastPathComponent): frame \(index) at \(quality) dB")
         }
         #expect(oracle.still >= minimumQuality, "\(gif.lastPathComponent): the still at \(oracle.still) dB against the frame at the moment")
+        // The still-image-time marks the frame the still is: where the frame shown at half the
+        // GIF's duration starts (ffprobe: the one packet of the movie's timed-metadata stream).
+        let probe = try ProcessResult.run(try #require(Locations.tool("ffprobe")), ["-v", "error", "-select_streams", "d", "-show_entries", "packet=pts_time",
+                                                                                   "-of", "csv=p=0", out.appendingPathComponent(base + ".MOV").path])
+        let marked = probe.text.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let middle = Self.middle(delays)
+        #expect(marked.count == 1 && oracle.starts.indices.contains(middle) && abs((marked.first ?? -1) - oracle.starts[middle]) < 0.001,
+                "\(gif.lastPathComponent): the still-image-time at \(marked) s, the still's frame \(middle + 1) starts at \(oracle.starts.indices.contains(middle) ? oracle.starts[middle] : -1) s")
         // The pair passes at --fail-on warning, whatever the GIF's timing; what it says (every
         // finding listed at --fail-on info) is held below.
         let gate = try lpcheck(["check", out.path, "--fail-on", "warning", "--no-progress"])
