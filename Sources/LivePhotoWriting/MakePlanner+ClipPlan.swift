@@ -114,6 +114,13 @@ extension MakePlanner {
         // A Live Photo's movie whose still was lost keeps its identifier and its moment.
         let facts = FileFacts(file)
         let orphan = made == nil ? orphanedLivePhoto(facts) : nil
+        // --lossless-still moves the moment to a sync sample only where that sample's coded
+        // picture can be the still as it is: an HEVC (hvc1) track and a HEIC still. Elsewhere
+        // the moment stays and the plan says why the still is encoded (nil: it may move).
+        let entry = movie.primaryVideoTrack?.sampleDescriptions.first
+        let lossless: String? = !settings.losslessStill ? "" : made != nil ? "the still comes from the GIF's frames"
+            : settings.stillFormat != .heic ? "a JPEG is always encoded"
+            : entry?.format != "hvc1" || entry?.configuration("hvcC") == nil ? "the track is \(entry.map { "\($0.format)" } ?? "of no format"), and only an HEVC (hvc1) sync sample's coded picture can be a HEIC's image as it is" : nil
         do {
             track = try videoTrack(movie, path: read, limits: settings.limits)
             if let given {
@@ -122,11 +129,11 @@ extension MakePlanner {
                 moment = orphan != nil ? try RepairPlanner.moment(facts.movie ?? MovieFacts(), options: request.options)
                     : try RepairPlanner.moment(forMake: facts.movie ?? MovieFacts(), options: request.options)
             }
-            frame = try self.frame(movie, track: track, at: moment.seconds, nearestSync: settings.losslessStill, fileSize: file.size, path: read)
+            frame = try self.frame(movie, track: track, at: moment.seconds, nearestSync: lossless == nil, fileSize: file.size, path: read)
         } catch {
             throw fail("\(error)")
         }
-        if settings.losslessStill, abs(frame.seconds - moment.seconds) > 1e-9 { moment = Moment(seconds: frame.seconds, origin: .syncSample, value: moment.value) }
+        if settings.losslessStill, lossless == nil, abs(frame.seconds - moment.seconds) > 1e-9 { moment = Moment(seconds: frame.seconds, origin: .syncSample, value: moment.value) }
         let picture: StillPicture, notIntra: String?
         if let made {
             (picture, notIntra) = (made, nil)
@@ -159,6 +166,9 @@ extension MakePlanner {
         // The window's reason first, then what made the clip, then the still's.
         let windowReasons = window == nil ? 0 : 1
         plan.reasons += why.prefix(windowReasons) + reasons + why.dropFirst(windowReasons)
+        if let lossless, !lossless.isEmpty {
+            plan.reasons.append("--lossless-still: \(lossless): the moment stays where it was and the still is decoded and encoded")
+        }
         if let orphan {
             let identifier = request.identifier == nil ? "its content identifier \(orphan.identifier) is kept (the new still carries it)"
                 : "--identifier replaces its content identifier \(orphan.identifier)"

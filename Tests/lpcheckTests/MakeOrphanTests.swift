@@ -46,3 +46,28 @@ extension MakeClipTests {
         #expect(asked.status == 0 && asked.text.contains("is replaced as asked") && asked.text.contains("(as asked)"), "\(asked.text)\(asked.stderr)")
     }
 }
+
+extension MakeClipTests {
+    @Test("--lossless-still where no coded picture can be the still as it is (an H.264 movie; a JPEG still): the moment stays where make puts it without the option (ffprobe), the still is encoded, and the plan says why")
+    func losslessOnlyWhereItCanBe() throws {
+        let cases: [(String, [String], String)] = [
+            ("movies/Jsonize__jsonize-ffmpeg-task__tests_assets_iphone_rotated.mov", [], "the track is avc1"),
+            (Self.camera, ["--still", "jpeg"], "a JPEG is always encoded"),
+        ]
+        for (relative, extra, reason) in cases {
+            let movie = try sample(relative)
+            let work = try scratch()
+            defer { try? FileManager.default.removeItem(at: work) }
+            let plain = try lpcheck(["make", movie.path, "-o", work.appendingPathComponent("plain").path, "--no-progress"] + extra)
+            let asked = try lpcheck(["make", movie.path, "-o", work.appendingPathComponent("asked").path, "--lossless-still", "--no-progress"] + extra)
+            #expect(plain.status == 0 && asked.status == 0, "\(plain.text)\(plain.stderr)\(asked.text)\(asked.stderr)")
+            #expect(asked.text.contains("--lossless-still: \(reason)") && asked.text.contains("the still is decoded and encoded") && !asked.text.contains("sync-sample"), "\(asked.text)")
+            let moments = try ["plain", "asked"].map { folder -> Double in
+                let out = work.appendingPathComponent(folder)
+                let written = out.appendingPathComponent(try #require(contents(out).first { $0.hasSuffix(".MOV") }))
+                return try #require(try stillMoment(written))
+            }
+            #expect(abs(moments[0] - moments[1]) < 0.001, "\(relative): \(moments)")
+        }
+    }
+}

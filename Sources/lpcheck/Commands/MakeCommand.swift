@@ -25,7 +25,9 @@ struct Make: ParsableCommand {
         as displayed (the track's rotation as the still's irot and Orientation), with the movie's \
         capture time, device and place in its Exif. For an HEVC (hvc1) movie whose frame at the \
         moment is a sync sample, the HEIC's image is that sample's coded picture, byte for byte; \
-        --lossless-still moves the moment to the nearest sync sample so that it is. The pair is \
+        --lossless-still moves the moment to the nearest sync sample so that it is (on an H.264 \
+        movie or with --still jpeg the moment stays and the still is encoded). A Live Photo's \
+        movie whose still was lost keeps its content identifier and its moment. The pair is \
         read back before it is renamed into place and must bring in no finding at all. An hev1 \
         movie (parameter sets inside the samples, which Apple's players refuse) is refused.
 
@@ -44,7 +46,7 @@ struct Make: ParsableCommand {
     @Option(name: .customLong("still"), help: "make CLIP: the still's format, heic (default) or jpeg.")
     var stillFormat: MakePlanner.StillFormat = .heic
 
-    @Flag(help: "make CLIP: move the moment to the nearest sync sample and store its coded picture as the HEIC still, byte for byte (HEVC movies).")
+    @Flag(help: "make CLIP: move the moment to the nearest sync sample and store its coded picture as the HEIC still, byte for byte (HEVC movies; elsewhere the moment stays and the still is encoded).")
     var losslessStill = false
 
     @Option(help: "make CLIP: refuse a clip whose frames claim more pixels than this (default \(CodecLimits.maxPixels); \(CodecLimits.maxSide) a side).")
