@@ -39,7 +39,7 @@ public struct Moment: Sendable, Equatable {
         case .kept: return "\(time) (the movie's own moment, kept)"
         case .requested: return "\(time) (as asked)"
         case .guessed: return "\(time) (GUESSED: the middle frame; the movie's moment was lost; give --time or --frame to choose)"
-        case .middle: return "\(time) (the middle frame; --time or --frame choose another)"
+        case .middle: return "\(time) (the frame shown at the middle; --time or --frame choose another)"
         case .presentationTimestamp: return "\(time) (the motion photo's presentation timestamp, on the frame it falls on)"
         case .motionPhotoDefault: return "\(time) (the frame just before the video's midpoint: the motion photo gives no timestamp, and Motion Photo 1.0 says players show that frame)"
         case .syncSample: return "\(time) (moved by --lossless-still to the nearest sync sample, whose coded picture the still is)"

@@ -159,13 +159,21 @@ extension MakePlanner {
             ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
         let tags = self.tags(movie, track: track, width: size.width, height: size.height, format: settings.stillFormat)
         let duration = movie.durationSeconds ?? 0
-        let window = self.window(duration: duration, moment: moment.seconds, length: request.movieSeconds, longest: RuleContext().maxMovieSeconds)
+        var window = self.window(duration: duration, moment: moment.seconds, length: request.movieSeconds, longest: RuleContext().maxMovieSeconds)
+        // A window that would show one frame (a GIF of a few long frames) shows no motion: the
+        // clip is kept whole, and the plan names the rule its length trips.
+        var still: String?
+        if let shown = window, framesShown(facts.movie?.frames ?? [], in: shown) < 2 {
+            window = nil
+            still = "the clip lasts \(SecondsText.format(duration)) s, and \(SecondsText.format(shown.duration)) s around the moment would show one frame of it, which does not move: the movie is kept whole, and movie-too-long will say Photos may trim or refuse a Live Photo movie over \(SecondsText.format(RuleContext().maxMovieSeconds)) s"
+        }
         var plan = self.plan(clip: read, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
                              still: stillPath, movie: moviePath, wallpaper: request.wallpaper, window: window)
         let why = clipReasons(frame: frame, track: track, window: window, duration: duration, jpegFromFrame: made == nil && settings.stillFormat == .jpeg, notIntra: notIntra)
         // The window's reason first, then what made the clip, then the still's.
         let windowReasons = window == nil ? 0 : 1
         plan.reasons += why.prefix(windowReasons) + reasons + why.dropFirst(windowReasons)
+        if let still { plan.reasons.insert(still, at: 0) }
         if let lossless, !lossless.isEmpty {
             plan.reasons.append("--lossless-still: \(lossless): the moment stays where it was and the still is decoded and encoded")
         }
@@ -177,6 +185,20 @@ extension MakePlanner {
             plan.reasons.insert("the movie is a Live Photo's whose still is missing: \(identifier); \(time)", at: 0)
         }
         return ClipPlan(plan: plan, identifier: chosen, named: named, read: read, motionPhotoPath: motionPhoto)
+    }
+
+    /// The frames a window shows: the one shown at its start, and each that starts inside it.
+    static func framesShown(_ runs: [MovieFacts.FrameRun], in window: PresentationWindow) -> Int {
+        let end = window.start + window.duration
+        var starts = 0
+        for run in runs where run.end > window.start && run.start < end {
+            for index in 0..<run.count {
+                let start = run.start + Double(index) * run.duration
+                if start > window.start + 1e-9 && start < end - 1e-9 { starts += 1 }
+                if starts >= 2 { return 3 }
+            }
+        }
+        return 1 + starts
     }
 
     /// A Live Photo's movie on its own: the identifier its keys carry and the moment its

@@ -357,3 +357,36 @@ struct MakeGIFTests {
         }
     }
 }
+
+extension MakeGIFTests {
+    @Test("a long GIF whose window around the moment would show one frame (20 s, 1 s, 1 s: the still is the first frame, at 0 s) is kept whole, 22 s by ffprobe, and the plan names movie-too-long; ten frames of 3 s keep a 3 s window that shows two frames")
+    func longGIFShowsMotion() throws {
+        let work = try scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        for (name, delays) in [("first", [20_000, 1_000, 1_000]), ("slow", Array(repeating: 3_000, count: 10))] {
+            let gif = work.appendingPathComponent("\(name).gif")
+            _ = try python("""
+            import sys, json
+            from PIL import Image, ImageDraw
+            delays = json.loads(sys.argv[2])
+            frames = []
+            for index in range(len(delays)):
+                frame = Image.new('RGB', (64, 48), (index * 20, 100, 200 - index * 15))
+                ImageDraw.Draw(frame).rectangle([index * 5, 10, index * 5 + 10, 30], fill=(255, 255, 0))
+                frames.append(frame)
+            frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=delays, loop=0)
+            """, [gif.path, "\(delays)"])
+            let out = work.appendingPathComponent(name)
+            let made = try lpcheck(["make", gif.path, "-o", out.path, "--no-progress"])
+            #expect(made.status == 0, "\(made.text)\(made.stderr)")
+            let probe = try ProcessResult.run(try #require(Locations.tool("ffprobe")), ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                                                                       out.appendingPathComponent("\(name).MOV").path])
+            let duration = Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            if name == "first" {
+                #expect(abs(duration - 22) < 0.01 && made.text.contains("would show one frame of it") && made.text.contains("movie-too-long"), "\(duration) s: \(made.text)")
+            } else {
+                #expect(abs(duration - 3) < 0.01 && !made.text.contains("would show one frame"), "\(duration) s: \(made.text)")
+            }
+        }
+    }
+}
