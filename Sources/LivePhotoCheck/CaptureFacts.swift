@@ -259,7 +259,8 @@ extension CaptureFacts {
         if let video = movie.tracks.firstIndex(where: { $0.isVideo && $0.width >= 1 && $0.height >= 1 }),
            let width = Int(exactly: movie.tracks[video].width.rounded()), let height = Int(exactly: movie.tracks[video].height.rounded()) {
             size = PixelSize(width: width, height: height)
-            quarterTurns = movie.tracks[video].matrix.rotation.map { $0 / 90 }
+            // The eight orientations (mirrored ones too), as the still's Exif Orientation counts them.
+            quarterTurns = movie.tracks[video].matrix.exifOrientation.map(Self.quarterTurns(orientation:))
         }
     }
 

@@ -56,8 +56,9 @@ public enum MovieGIF {
             throw ShownFrameDecoder.BadInput(description: "\(path): the video sample entry gives no size")
         }
         guard (1...maxWidth).contains(options.width) else { throw ShownFrameDecoder.BadInput(description: "a GIF \(options.width) pixels wide: 1 to \(maxWidth)") }
-        let clockwise = frames.track.matrix.rotation ?? 0
-        let size = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: clockwise, width: options.width)
+        // Shown as the track matrix shows it: one of the eight orientations (1 for any other matrix).
+        let orientation = frames.track.matrix.exifOrientation ?? 1
+        let size = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: frames.track.matrix.swapsSides ? 90 : 0, width: options.width)
         guard size.width > 0, size.height <= 0xFFFF, size.width * size.height <= options.maxPixels else {
             throw ShownFrameDecoder.BadInput(description: "\(path): a GIF of \(size.width)×\(size.height) from \(codedWidth)×\(codedHeight) frames")
         }
@@ -68,7 +69,7 @@ public enum MovieGIF {
         } catch {
             throw ShownFrameDecoder.BadInput(description: error.description)
         }
-        let source = FrameSource(frames: frames, size: size, clockwise: clockwise)
+        let source = FrameSource(frames: frames, size: size, orientation: orientation)
         if options.palette == .frame {
             return try framePalettes(timeline, source: source, size: size, dither: options.dither, progress: progress, output: output)
         }
@@ -175,20 +176,20 @@ public enum MovieGIF {
     final class FrameSource {
         let frames: ShownFrameDecoder
         let size: (width: Int, height: Int)
-        let clockwise: Int
+        /// The Exif orientation (1–8) the frames are shown in.
+        let orientation: UInt16
         var scaler: Scaler?
         /// The picture shape `scaler` was made for.
         struct Shape: Equatable { var width: Int, height: Int, format: Int32 }
         var scalerShape: Shape?
 
-        init(frames: ShownFrameDecoder, size: (width: Int, height: Int), clockwise: Int) {
-            (self.frames, self.size, self.clockwise) = (frames, size, clockwise)
+        init(frames: ShownFrameDecoder, size: (width: Int, height: Int), orientation: UInt16) {
+            (self.frames, self.size, self.orientation) = (frames, size, orientation)
         }
 
         func image(_ index: Int) throws -> RGBImage {
             let picture = try frames.picture(index)
-            let turned = clockwise % 180 != 0
-            let scaledSize = turned ? (width: size.height, height: size.width) : size
+            let scaledSize = orientation >= 5 ? (width: size.height, height: size.width) : size
             // A stream may change its size or layout mid-way (new parameter sets): a scaler is
             // made for each picture shape met, never used on another (swscale would read past
             // the smaller picture's rows).
@@ -210,22 +211,26 @@ public enum MovieGIF {
                     (base + row * scaledSize.width * 3).update(from: plane + row * stride, count: scaledSize.width * 3)
                 }
             }
-            return Self.turn(RGBImage(width: scaledSize.width, height: scaledSize.height, pixels: pixels), clockwise: clockwise)
+            return Self.turn(RGBImage(width: scaledSize.width, height: scaledSize.height, pixels: pixels), orientation: orientation)
         }
 
-        /// `image` turned `clockwise` degrees (a multiple of 90).
-        static func turn(_ image: RGBImage, clockwise: Int) -> RGBImage {
-            let turns = ((clockwise / 90) % 4 + 4) % 4
-            guard turns != 0 else { return image }
+        /// `image` shown in Exif orientation `orientation`: turned by quarter turns (6, 3, 8),
+        /// mirrored (2 left to right, 4 top to bottom), transposed (5) or transversed (7).
+        static func turn(_ image: RGBImage, orientation: UInt16) -> RGBImage {
+            guard (2...8).contains(orientation) else { return image }
             let (width, height) = (image.width, image.height)
-            let (outWidth, outHeight) = turns == 2 ? (width, height) : (height, width)
+            let (outWidth, outHeight) = orientation >= 5 ? (height, width) : (width, height)
             var out = [UInt8](repeating: 0, count: image.pixels.count)
             for y in 0..<height {
                 for x in 0..<width {
                     let (tx, ty): (Int, Int)
-                    switch turns {
-                    case 1: (tx, ty) = (height - 1 - y, x)
-                    case 2: (tx, ty) = (width - 1 - x, height - 1 - y)
+                    switch orientation {
+                    case 2: (tx, ty) = (width - 1 - x, y)
+                    case 3: (tx, ty) = (width - 1 - x, height - 1 - y)
+                    case 4: (tx, ty) = (x, height - 1 - y)
+                    case 5: (tx, ty) = (y, x)
+                    case 6: (tx, ty) = (height - 1 - y, x)
+                    case 7: (tx, ty) = (height - 1 - y, width - 1 - x)
                     default: (tx, ty) = (y, width - 1 - x)
                     }
                     let from = (y * width + x) * 3, to = (ty * outWidth + tx) * 3

@@ -196,7 +196,7 @@ public enum Exporter {
         } catch {
             throw RepairProblem("\(path): \(error)")
         }
-        let shown = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: track.matrix.rotation ?? 0, width: options.width)
+        let shown = GIFTimeline.frameSize(codedWidth: Int(codedWidth), codedHeight: Int(codedHeight), clockwise: track.matrix.swapsSides ? 90 : 0, width: options.width)
         try holdToBudget(track, decodes: max(timeline.entries.count, frames.frames.count) * 2, options.budget, "\(path) as a GIF")
         do {
             try options.budget.output(CodecBudget.gifWorstCase(width: shown.width, height: shown.height, frames: timeline.entries.count),

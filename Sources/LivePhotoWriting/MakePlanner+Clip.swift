@@ -155,7 +155,7 @@ extension MakePlanner {
         }
         if jpegFromFrame { reasons += jpegLosses(frame.description) }
         reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")
-        if track.matrix.rotation == nil {
+        if track.matrix.exifOrientation == nil {
             let m = track.matrix
             let degrees = (atan2(Double(m.b), Double(m.a)) * 180 / .pi).rounded()
             let shape = Int64(m.a) * Int64(m.d) - Int64(m.b) * Int64(m.c) < 0 ? "mirrors" : m.a == m.d && m.b == -m.c ? "turns by \(Int(degrees))°" : "skews or scales"

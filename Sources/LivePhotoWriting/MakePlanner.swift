@@ -159,7 +159,7 @@ public enum MakePlanner {
         let range = Int64(frame.sample.offset)..<(Int64(frame.sample.offset) + Int64(frame.sample.size))
         var image = HEIFImageWriter.Image(type: "hvc1", configurationType: "hvcC", configuration: hvcC, width: UInt32(sequence.width), height: UInt32(sequence.height),
                                           bitDepths: depths.map { UInt8(clamping: $0) }, colour: colour(frame.description, sequence: sequence), data: .copy(range))
-        (image.anticlockwiseTurns, image.mirror) = (Orientation(track.matrix).anticlockwiseTurns, nil)
+        (image.anticlockwiseTurns, image.mirror) = Orientation(track.matrix).heif
         return image
     }
 
@@ -176,7 +176,7 @@ public enum MakePlanner {
         let depths = sequence.chromaFormat == 0 ? [sequence.lumaBitDepth] : [sequence.lumaBitDepth, sequence.chromaBitDepth, sequence.chromaBitDepth]
         var image = HEIFImageWriter.Image(type: "hvc1", configurationType: "hvcC", configuration: configuration, width: UInt32(sequence.width), height: UInt32(sequence.height),
                                           bitDepths: depths.map { UInt8(clamping: $0) }, colour: colour, data: .bytes(picture))
-        image.anticlockwiseTurns = Orientation(track.matrix).anticlockwiseTurns
+        (image.anticlockwiseTurns, image.mirror) = Orientation(track.matrix).heif
         return image
     }
 
@@ -208,15 +208,29 @@ public enum MakePlanner {
         return HEIFImageWriter.nclx(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: sequence.fullRange ?? false)
     }
 
-    /// How the track matrix shows the picture, as a still says it.
+    /// How the track matrix shows the picture, as a still says it: one of the eight Exif
+    /// orientations (1 for a matrix that is none of them), and the same as HEIF properties.
     public struct Orientation: Sendable, Equatable {
-        /// Clockwise quarter turns (the matrix's rotation; 0 for any other matrix).
-        public var clockwiseTurns: Int
-        public init(_ matrix: TrackMatrix) { clockwiseTurns = (matrix.rotation ?? 0) / 90 }
-        /// HEIF `irot`: anticlockwise.
-        public var anticlockwiseTurns: Int { (4 - clockwiseTurns) % 4 }
-        /// EXIF Orientation: 1, 6 (90° clockwise), 3, 8.
-        public var exif: UInt16 { [1, 6, 3, 8][clockwiseTurns % 4] }
+        /// EXIF Orientation, 1–8.
+        public var exif: UInt16
+        public init(_ matrix: TrackMatrix) { exif = matrix.exifOrientation ?? 1 }
+        /// HEIF `irot` (anticlockwise quarter turns) and then `imir`, which a reader applies in
+        /// that order. `imir`'s bit as libheif (pillow-heif) reads it: 0 exchanges top and bottom,
+        /// 1 left and right (ISO/IEC 23008-12:2022's `mode`; the 2017 text's "axis" read the other
+        /// way); held to ffmpeg's displayed frame by `MakeClipTests.eightOrientations`.
+        public var heif: (anticlockwiseTurns: Int, mirror: UInt8?) {
+            switch exif {
+            case 2: return (0, 1)
+            case 3: return (2, nil)
+            case 4: return (0, 0)
+            case 5: return (3, 1)
+            case 6: return (3, nil)
+            case 7: return (3, 0)
+            case 8: return (1, nil)
+            default: return (0, nil)
+            }
+        }
+        public var anticlockwiseTurns: Int { heif.anticlockwiseTurns }
     }
 
     /// What the still says of its capture, from the movie: Keys date (else `mvhd`'s, in UTC),

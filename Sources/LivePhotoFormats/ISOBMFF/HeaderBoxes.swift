@@ -120,6 +120,28 @@ public struct TrackMatrix: Sendable, Equatable {
         default: return nil
         }
     }
+
+    /// The Exif Orientation (1–8) that shows a still as this matrix shows the track: the four
+    /// quarter turns (1, 6, 3, 8) and the four mirrored ones (2 mirrors left to right, 4 top to
+    /// bottom, 5 transposes, 7 transverses), in QuickTime's convention (x' = a·x + c·y,
+    /// y' = b·x + d·y, y downward); nil for a matrix that scales, skews or turns otherwise.
+    /// Whether the picture is shown with its sides exchanged (a quarter turn, mirrored or not).
+    public var swapsSides: Bool { (exifOrientation ?? 1) >= 5 }
+
+    public var exifOrientation: UInt16? {
+        let one: Int32 = 0x10000
+        switch (a, b, c, d) {
+        case (one, 0, 0, one): return 1
+        case (-one, 0, 0, one): return 2
+        case (-one, 0, 0, -one): return 3
+        case (one, 0, 0, -one): return 4
+        case (0, one, one, 0): return 5
+        case (0, one, -one, 0): return 6
+        case (0, -one, -one, 0): return 7
+        case (0, -one, one, 0): return 8
+        default: return nil
+        }
+    }
 }
 
 /// `elst`: the edit list (version 0 or 1 entries).

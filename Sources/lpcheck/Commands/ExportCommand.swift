@@ -34,7 +34,7 @@ struct Export: ParsableCommand {
         --container mp4 writes NAME.<as>.mp4 (ftyp isom; colour as nclx); a track MP4 does not \
         carry (PCM sound, timecode) is refused by name rather than written. \
         --as gif writes NAME.gif, looping forever: every frame at its own time (or the frame shown \
-        at each 1/--fps s), --width pixels wide at most (Lanczos), turned as the movie is shown, \
+        at each 1/--fps s), --width pixels wide at most (Lanczos), turned and mirrored as the movie is shown, \
         one palette of 255 colours made from the whole clip's colours (--palette frame: one from \
         each frame's colours, a local table each), --dither sierra-lite \
         (FFmpeg's default), floyd-steinberg or none; delays are the frames' times rounded to \
