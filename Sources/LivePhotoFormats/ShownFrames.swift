@@ -71,10 +71,15 @@ public struct ShownFrames: Sendable, Equatable {
         }
     }
 
-    /// The pictures decoded to show the frames in `order`: each once reversed (a group at a
-    /// time), twice when the order goes there and back. The planner holds the budget to this
-    /// count before the helper starts, and the helper again.
+    /// The pictures decoded or encoded to show the frames in `order`: each decoded once
+    /// reversed (a group at a time), twice when the order goes there and back, and a
+    /// boomerang's held turn frame encoded again for each repeat (up to 999 of one frame). The
+    /// planner holds the budget to this count before the helper starts, and the helper again.
     public func decodes(_ order: Order) -> Int {
-        order == .reverse ? frames.count : frames.count * 2
+        switch order {
+        case .reverse: return frames.count
+        case .bounce: return frames.count * 2
+        case .boomerang: return frames.count * 2 + max(0, sequence(.boomerang).count - sequence(.bounce).count)
+        }
     }
 }
