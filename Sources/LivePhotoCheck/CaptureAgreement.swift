@@ -94,10 +94,12 @@ enum CaptureAgreement {
 
     static func text(_ size: PixelSize) -> String { "\(size.width)×\(size.height)" }
 
-    /// How a shown size came about: "4284×5712 (5712×4284 turned 90°)".
+    /// How a shown size came about: "4284×5712 (5712×4284 as stored, its sides exchanged by irot)".
     static func shown(_ capture: CaptureFacts, by what: String) -> String {
         guard let shown = capture.displayedSize, let stored = capture.size else { return "" }
         let turns = capture.quarterTurns ?? 0
-        return turns == 0 ? text(shown) : "\(text(shown)) (\(text(stored)) turned \(turns * 90)° by \(what))"
+        // A quarter count also stands for a mirrored orientation (Exif 2, 4, 5, 7; a mirrored
+        // track matrix): the text says what the count knows, the shape, not the turn.
+        return turns == 0 ? text(shown) : "\(text(shown)) (\(text(stored)) as stored, \(turns % 2 == 1 ? "its sides exchanged" : "turned or mirrored") by \(what))"
     }
 }
