@@ -178,7 +178,7 @@ extension MakePlanner {
             plan.reasons.append("--lossless-still: \(lossless): the moment stays where it was and the still is decoded and encoded")
         }
         if let orphan {
-            let identifier = request.identifier == nil ? "its content identifier \(orphan.identifier) is kept (the new still carries it)"
+            let identifier = request.identifier == nil ? "its content identifier \(orphan.identifier) is kept (the new still carries it; the pair takes the movie's place: beside the movie in one library, the two would share it)"
                 : "--identifier replaces its content identifier \(orphan.identifier)"
             let time = moment.origin == .kept ? "its still moment at \(SecondsText.format(orphan.seconds)) s is kept (the still is that frame)"
                 : "its still moment at \(SecondsText.format(orphan.seconds)) s is replaced as asked"
