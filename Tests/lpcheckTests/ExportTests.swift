@@ -193,6 +193,8 @@ struct ExportTests {
         #expect(refused.status == 1 && refusedProblems.isEmpty, "\(refusedProblems)")
         let item = try #require(((try JSONSerialization.jsonObject(with: refused.stdout) as? [String: Any])?["items"] as? [[String: Any]])?.first)
         #expect(item["status"] as? String == "blocked" && (item["problems"] as? [String])?.first?.contains("exists") == true, "\(item)")
+        // A blocked item writes nothing: no output, size, length or frame count is claimed for it.
+        #expect(["output", "bytes", "seconds", "frames", "failure"].allSatisfy { item[$0] is NSNull }, "\(item)")
         #expect(try Data(contentsOf: existing) == Data("keep me".utf8))
         let forced = try lpcheck(["export", inputs.path, "--as", "loop", "--output", output.path, "--force", "--format", "json"])
         let forcedProblems = try validator.validate(json: forced.stdout)
