@@ -20,6 +20,9 @@ public struct Movie: Sendable {
     public var warnings: [ParseError]
     /// `mvhd`'s creation time: seconds since 1904-01-01 00:00 UTC (0: unset).
     public var creationTime: UInt64 = 0
+    /// For a fragmented movie (`moov/mvex`), what its fragments held; their samples are in the
+    /// tracks' sample tables, and durations the headers left 0 are the samples' sums.
+    public var fragments: MovieFragments? = nil
 
     public var durationSeconds: Double? { timescale > 0 ? Double(duration) / Double(timescale) : nil }
 }

@@ -258,7 +258,13 @@ public enum DumpJSON {
             ("userData", .array(movie.userData.map { .object([("type", .string($0.type.description)), ("value", metadataValue($0.value))]) })),
             ("tracks", .array(movie.tracks.map { track(movie, $0) })),
             ("boxes", .array(movie.boxes.map(box))),
-        ]
+        ] + (movie.fragments.map { fragments in
+            [("fragments", .object([
+                ("count", .uint(UInt64(fragments.count))), ("runs", .uint(UInt64(fragments.runs))),
+                ("fragmentDuration", fragments.fragmentDuration.map { .uint($0) } ?? .null),
+                ("headerDuration", .uint(fragments.headerDuration)), ("randomAccess", .bool(fragments.randomAccess)),
+            ]))]
+        } ?? [])
     }
 
     static func track(_ movie: Movie, _ track: Track) -> JSONValue {

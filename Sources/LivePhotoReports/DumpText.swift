@@ -152,6 +152,9 @@ public enum DumpText {
             line(1, "boxes")
             boxes(movie.boxes, depth: 2)
             line(1, "movie: brand \(movie.majorBrand?.description.terminalSafe ?? "none"), timescale \(movie.timescale), duration \(movie.duration)\(movie.durationSeconds.map { " (" + SecondsText.format($0) + " s)" } ?? "")")
+            if let fragments = movie.fragments {
+                line(1, "fragmented: \(fragments.count) fragment(s), \(fragments.runs) track run(s)\(fragments.randomAccess ? ", mfra" : "")\(fragments.fragmentDuration.map { ", mehd duration \($0)" } ?? ""): sample tables below list the fragments' samples\(fragments.headerDuration == 0 ? ", durations are their sums (the headers say 0)" : "")")
+            }
             if !movie.metadata.isEmpty {
                 line(1, "metadata (moov/meta, handler \(movie.metadataHandler?.description.terminalSafe ?? "none"))")
                 for item in movie.metadata {

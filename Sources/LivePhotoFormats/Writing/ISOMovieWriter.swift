@@ -11,7 +11,7 @@ public enum ISOMovieWriter {
         guard let moov = movie.boxes.first(where: { $0.type == "moov" }) else { throw WriteError(.missingStructure, "no moov box") }
         let payload = try source.payload(of: moov, path: "moov")
         var children = try BoxIterator.all(payload).map { (box: $0.box, bytes: try MovieRewriter.raw($0.box, payload: $0.payload, header: payload)) }
-        var notes: [String] = []
+        var notes = try MovieRewriter.defragmenting(&children, movie: movie)
         var dropped: Set<String> = []
         for track in movie.tracks {
             if track.isTimedMetadata {
@@ -26,7 +26,7 @@ public enum ISOMovieWriter {
         children = children.indices.filter { !dropped.contains(paths[$0]) }.map { children[$0] }
         guard children.contains(where: { $0.box.type == "trak" }) else { throw WriteError(.missingStructure, "no track is left for the MP4") }
         let ftyp = BoxWriter.box("ftyp", FourCC("mp42").bytes + BoxWriter.u32(0) + FourCC("isom").bytes + FourCC("mp42").bytes)
-        let data = movie.boxes.filter { $0.type != "ftyp" && $0.type != "moov" }
+        let data = movie.boxes.filter { $0.type != "ftyp" && $0.type != "moov" && !MovieRewriter.fragmentBoxes.contains($0.type) }
         var patch = try MovieRewriter.placingMedia(after: ftyp, children: children, data: data, source: source)
         let moovSize = patch.pieces.first.map { Int($0.count) - ftyp.count } ?? 0
         notes.insert("ftyp '\(movie.majorBrand?.description ?? "none")' → 'mp42' (isom, mp42); moov (\(moovSize) bytes) first, \(data.count) box(es) of media copied after it with chunk offsets moved", at: 0)

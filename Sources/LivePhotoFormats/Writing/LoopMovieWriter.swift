@@ -227,7 +227,11 @@ struct TrackLoop {
         self.trimmed = trimmed
         let media = samples.reduce(UInt64(0)) { $0 + UInt64($1.duration) }
         guard media > 0, media <= limit else { throw WriteError(.missingStructure, "\(track.path) lasts \(media) ticks (1 to \(limit) loop)") }
-        let source = track.editList ?? [Edit(segmentDuration: media * movieScale / mediaScale, mediaTime: 0)]
+        // Without an edit list, the media from its first shown frame: a movie whose frames are
+        // reordered (B-frames) and that says nothing shows its first frame a composition offset
+        // in, and a loop from media time 0 would cut that much off each loop's end.
+        let first = max(0, samples.lazy.map(\.presentationTime).min() ?? 0)
+        let source = track.editList ?? [Edit(segmentDuration: media * movieScale / mediaScale, mediaTime: first)]
         let shown = source.reduce(UInt64(0)) { $0 + $1.segmentDuration }
         // PCM sound shown whole from its start, for less than a loop: silence fills each loop.
         let plain = source.count == 1 && source[0].mediaTime == 0 && source[0].rate == 1 && shown * mediaScale / movieScale == media
@@ -267,7 +271,7 @@ struct TrackLoop {
         // Each loop lasts the movie's duration. A padded track shows its media and silence; any
         // other track shown for less gets an empty edit (which FFmpeg, unlike QuickTime, skips).
         func window(_ range: Range<UInt64>) -> [Edit] {
-            guard silence > 0 else { return PresentationWindow.clipped(track, window: range, movieTimescale: timeline.scale) }
+            guard silence > 0 else { return PresentationWindow.clipped(track, window: range, movieTimescale: timeline.scale, implicitStart: first) }
             return [Edit(segmentDuration: range.upperBound - range.lowerBound, mediaTime: Int64(range.lowerBound * mediaScale / movieScale))]
         }
         var edits: [Edit] = []

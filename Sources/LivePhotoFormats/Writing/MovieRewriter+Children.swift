@@ -62,7 +62,11 @@ extension MovieRewriter {
     /// the source's `data` boxes copied in order, and `extra` zero bytes in an `mdat` of their own
     /// (offsets from the source's end up land there). The moov's size fixes where the data lands
     /// and a chunk offset that needs 64 bits grows it, so the size is settled first.
+    /// A fragmented movie's fragment boxes are not copied, nor `mvex` kept: the tables of
+    /// `children` must list its samples (`defragmenting`, or a writer's own tables).
     static func placingMedia(after ftyp: [UInt8], children: [(box: Box, bytes: [UInt8])], data: [Box], source: ByteSource, extra: Int = 0) throws -> FilePatch {
+        let children = children.filter { $0.box.type != "mvex" }
+        let data = data.filter { !fragmentBoxes.contains($0.type) }
         for box in data where box.end > source.size {
             throw WriteError(.inconsistentInput, "box '\(box.type)' at \(box.offset) runs past the end of the movie")
         }
@@ -79,9 +83,16 @@ extension MovieRewriter {
             rebuilt = try children.map { child in
                 guard child.box.type == "trak" else { return child.bytes }
                 return try mappingChunkOffsets(child.bytes) { value in
-                    guard let signed = Int64(exactly: value), let hit = moved.first(where: { $0.old.contains(signed) }) else {
+                    // The boxes are in file order: the last that starts at or before the offset.
+                    var (low, high) = (0, moved.count)
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if let signed = Int64(exactly: value), moved[middle].old.lowerBound <= signed { low = middle + 1 } else { high = middle }
+                    }
+                    guard let signed = Int64(exactly: value), low > 0, moved[low - 1].old.contains(signed) else {
                         throw WriteError(.inconsistentInput, "chunk offset \(value) points at no media box")
                     }
+                    let hit = moved[low - 1]
                     return UInt64(signed - hit.old.lowerBound + hit.new)
                 }
             }

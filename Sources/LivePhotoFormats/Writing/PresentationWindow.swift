@@ -10,11 +10,11 @@ public struct PresentationWindow: Sendable, Equatable {
     public init(start: Double, duration: Double) { (self.start, self.duration) = (start, duration) }
 
     /// A track's edit list clipped to `window` (movie ticks): the track's own edits, or the
-    /// implicit one (its media from 0, for its duration); an empty edit of the whole window
-    /// when nothing of the track shows in it.
-    static func clipped(_ track: Track, window: Range<UInt64>, movieTimescale: UInt32) -> [Edit] {
+    /// implicit one (its media from `implicitStart`, 0 unless told, for its duration); an empty
+    /// edit of the whole window when nothing of the track shows in it.
+    static func clipped(_ track: Track, window: Range<UInt64>, movieTimescale: UInt32, implicitStart: Int64 = 0) -> [Edit] {
         let mediaScale = UInt64(max(1, track.mediaTimescale)), movieScale = UInt64(max(1, movieTimescale))
-        let edits = track.editList ?? [Edit(segmentDuration: track.mediaDuration.multipliedReportingOverflow(by: movieScale).partialValue / mediaScale, mediaTime: 0)]
+        let edits = track.editList ?? [Edit(segmentDuration: track.mediaDuration.multipliedReportingOverflow(by: movieScale).partialValue / mediaScale, mediaTime: implicitStart)]
         var result: [Edit] = []
         var position: UInt64 = 0
         for edit in edits {
