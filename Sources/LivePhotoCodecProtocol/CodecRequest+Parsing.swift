@@ -15,7 +15,7 @@ extension CodecRequest {
         case "probe": ["--max-pixels"]
         case "still": ["--max-pixels"]
         case "gif": ["--scale", "--max-pixels", "--max-frames"]
-        case "frames": ["--window", "--max-pixels", "--max-frames"]
+        case "frames": ["--window", "--quality", "--max-pixels", "--max-frames"]
         default: ["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"]
         }
         let options = try Self.options(rest, from: positional, known: known.union(Self.budgetOptions), bad: bad)
@@ -43,7 +43,12 @@ extension CodecRequest {
             job = .gifMovie(gif: values[0], stillFrame: frame - 1, still: still, codec: codec, background: colour, scale: try number("--scale") ?? 1)
         case "frames":
             guard let order = ShownFrames.Order(rawValue: values[1]), let codec = VideoCodec(rawValue: values[2]) else { throw bad() }
-            job = .frames(movie: values[0], order: order, codec: codec, window: try window())
+            var quality: Int?
+            if let text = options["--quality"]?.first {
+                guard let value = Int(text), CodecRequest.qualities.contains(value) else { throw bad("--quality takes a CRF from \(CodecRequest.qualities.lowerBound) to \(CodecRequest.qualities.upperBound)") }
+                quality = value
+            }
+            job = .frames(movie: values[0], order: order, codec: codec, window: try window(), quality: quality)
         default:
             guard let width = Int(values[1]), width > 0 else { throw bad() }
             var gif = GIFRequest(width: width)

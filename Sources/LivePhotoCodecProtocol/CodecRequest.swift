@@ -33,8 +33,9 @@ public struct CodecRequest: Sendable, Equatable {
         /// block, encoded with their shown delays; then the still of frame `stillFrame` (0-based).
         case gifMovie(gif: String, stillFrame: Int, still: StillKind, codec: VideoCodec, background: UInt32, scale: Int)
         /// A movie's shown frames (within `window` of the file: a motion photo's movie) in
-        /// `order`, each encoded for its own duration.
-        case frames(movie: String, order: ShownFrames.Order, codec: VideoCodec, window: Range<Int64>?)
+        /// `order`, each encoded for its own duration: at `quality` (a CRF, 0–51) when given,
+        /// else at the source's bit rate.
+        case frames(movie: String, order: ShownFrames.Order, codec: VideoCodec, window: Range<Int64>?, quality: Int? = nil)
         /// A movie as an animated GIF.
         case movieGIF(movie: String, gif: GIFRequest, window: Range<Int64>?)
     }
@@ -85,7 +86,7 @@ public struct CodecRequest: Sendable, Equatable {
     public var input: String {
         switch job {
         case .probe: return "the input"
-        case .still(let movie, _, _), .frames(let movie, _, _, _), .movieGIF(let movie, _, _): return movie
+        case .still(let movie, _, _), .frames(let movie, _, _, _, _), .movieGIF(let movie, _, _): return movie
         case .gifMovie(let gif, _, _, _, _, _): return gif
         }
     }
@@ -111,9 +112,10 @@ public struct CodecRequest: Sendable, Equatable {
             words += [movie, String(sample + 1), kind.rawValue]
         case .gifMovie(let gif, let stillFrame, let still, let codec, let background, let scale):
             words += [gif, String(stillFrame + 1), still.rawValue, codec.rawValue, Self.hex(background), "--scale", String(scale)]
-        case .frames(let movie, let order, let codec, let window):
+        case .frames(let movie, let order, let codec, let window, let quality):
             words += [movie, order.rawValue, codec.rawValue]
             options += Self.windowArguments(window)
+            if let quality { options += ["--quality", String(quality)] }
         case .movieGIF(let movie, let gif, let window):
             words += [movie, String(gif.width), "--opening", String(gif.opening), "--dither", gif.dither.rawValue, "--palette", gif.palette.rawValue]
             if let rate = gif.rate { options += ["--fps", String(rate)] }
@@ -138,12 +140,15 @@ public struct CodecRequest: Sendable, Equatable {
         public var description: String
     }
 
+    /// The CRFs x264 and x265 take (`--quality`).
+    public static let qualities = 0...51
+
     /// The usage of each job, for `Invalid`.
     public static let usage: [String: String] = [
         "probe": "probe [--max-memory BYTES] [--max-pixels N]",
         "still": "still MOVIE SAMPLE jpeg|hevc [--max-pixels N]",
         "gif": "gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--scale K] [--max-pixels N] [--max-frames N]",
-        "frames": "frames MOVIE \(ShownFrames.Order.allCases.map(\.rawValue).joined(separator: "|")) h264|hevc [--window START LENGTH] [--max-pixels N] [--max-frames N]",
+        "frames": "frames MOVIE \(ShownFrames.Order.allCases.map(\.rawValue).joined(separator: "|")) h264|hevc [--window START LENGTH] [--quality CRF] [--max-pixels N] [--max-frames N]",
         "movie-gif": "movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither \(GIFDither.allCases.map(\.rawValue).joined(separator: "|"))] [--palette clip|frame] [--window START LENGTH] [--max-pixels N] [--max-frames N]",
     ]
 }

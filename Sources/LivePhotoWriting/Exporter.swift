@@ -46,6 +46,8 @@ public struct ExportOptions: Sendable {
     public var force = false
     /// The codec of a re-encoded form; nil: the source's (H.264 or HEVC).
     public var codec: VideoCodec?
+    /// A re-timed movie's CRF (x264/x265); nil: capped at 1.3× the source's bit rate.
+    public var quality: Int?
     /// A GIF's width (at most the movie's shown width), frames a second (nil: every frame at
     /// its own time) and dithering.
     public var width = 480
@@ -145,13 +147,13 @@ public enum Exporter {
                 let sequence = frames.sequence(order)
                 try holdToBudget(track, decodes: frames.decodes(order), options.budget, "\(sourcePath) \(order.rawValue)")
                 file = FilePlan(path: sourcePath, destination: destination, produced: ProducedContent(
-                    request: CodecRequest(.frames(movie: sourcePath, order: order, codec: codec, window: range), maxFrames: maxFrames, budget: options.budget),
+                    request: CodecRequest(.frames(movie: sourcePath, order: order, codec: codec, window: range, quality: options.quality), maxFrames: maxFrames, budget: options.budget),
                     form: .movie(turn: track.matrix, container: options.container)))
                 let durations = sequence.map { frames.frames[$0].duration }
                 file.readBack = .frames(durations: durations, timescale: frames.timescale, matrix: track.matrix)
                 let seconds = Double(durations.reduce(UInt64(0)) { $0 + UInt64($1) }) / Double(max(1, frames.timescale))
                 (file.seconds, file.frames) = (seconds, sequence.count)
-                plan.reasons = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec.name), 8-bit 4:2:0, the source's colour tags kept): frames cannot be reversed in place",
+                plan.reasons = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec.name), 8-bit 4:2:0, \(options.quality.map { "CRF \($0)" } ?? "at most 1.3× the source's bit rate"), the source's colour tags kept): frames cannot be reversed in place",
                                 "sound dropped, timed metadata and Live Photo keys not written: the movie holds the video alone"]
             } else {
                 var opening: Int?

@@ -22,6 +22,7 @@ struct CodecRequestTests {
                 for order in ShownFrames.Order.allCases {
                     jobs.append(.frames(movie: path, order: order, codec: codec, window: nil))
                     jobs.append(.frames(movie: path, order: order, codec: codec, window: 12..<9_000_000_000))
+                    jobs.append(.frames(movie: path, order: order, codec: codec, window: nil, quality: order == .reverse ? 0 : 51))
                 }
             }
             for dither in GIFDither.allCases {
@@ -92,6 +93,9 @@ struct CodecRequestTests {
         (["frames", "/m.mov", "reverse", "h264", "--window", "5"], "--window takes START LENGTH"),
         (["frames", "/m.mov", "reverse", "h264", "--window", "9223372036854775807", "2"], "--window takes START LENGTH"),
         (["frames", "/m.mov", "reverse", "h264", "--window", "-1", "2"], "--window takes START LENGTH"),
+        (["frames", "/m.mov", "reverse", "h264", "--quality", "52"], "--quality takes a CRF from 0 to 51"),
+        (["frames", "/m.mov", "reverse", "h264", "--quality", "-1"], "--quality takes a CRF from 0 to 51"),
+        (["movie-gif", "/m.mov", "480", "--quality", "20"], "unknown option --quality"),
         (["frames", "/m.mov", "reverse", "h264", "--max-memory", "0"], "--max-total-pixels, --max-memory and --max-output take a number"),
         (["movie-gif", "/m.mov", "0"], "usage: movie-gif MOVIE"),
         (["movie-gif", "/m.mov", "480", "--dither", "ordered"], "--dither takes none, floyd-steinberg, sierra-lite"),

@@ -265,7 +265,19 @@ struct ExportTests {
         form == "reverse" ? Array((0..<count).reversed()) : Array(0..<count) + Array((1..<(count - 1)).reversed())
     }
 
-    @Test("--as reverse (IMG_3853, train, the Pixel's movie) and bounce (train, the Pixel's movie): N and 2N − 2 frames, output frame k the source frame the order names (reverse N−1−k; bounce k, then 2N−2−k) at ≥ 38 dB luma PSNR (ffmpeg decodes both), so the bounce's seam shows frame 1 then frame 0, none twice",
+    /// A movie's video stream: its bytes over its seconds (ffprobe's packets).
+    func videoBytesPerSecond(_ movie: URL) throws -> Double {
+        // ffprobe writes a packet's fields in its own order: duration_time, then size.
+        let result = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration_time,size", "-of", "csv=p=0", movie.path])
+        var (bytes, seconds) = (0.0, 0.0)
+        for line in result.text.split(separator: "\n") {
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            if fields.count == 2 { (seconds, bytes) = (seconds + fields[0], bytes + fields[1]) }
+        }
+        return seconds > 0 ? bytes / seconds : 0
+    }
+
+    @Test("--as reverse (IMG_3853, train, the Pixel's movie) and bounce (train, the Pixel's movie): N and 2N − 2 frames, output frame k the source frame the order names (reverse N−1−k; bounce k, then 2N−2−k) at ≥ 38 dB mean luma PSNR and ≥ 35 dB at the worst frame (ffmpeg decodes both), so the bounce's seam shows frame 1 then frame 0, none twice; the video takes at most 1.5× the source's bytes a second (ffprobe's packets)",
           arguments: [0, 1, 4])
     func reversedAndBounced(_ index: Int) throws {
         let input = Self.inputs[index]
@@ -273,6 +285,7 @@ struct ExportTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (inputs, movie) = try prepare(input, in: folder)
         let source = try lumaFrames(movie)
+        let sourceRate = try videoBytesPerSecond(movie)
         #expect(source.frames.count > 2)
         // IMG_3853 (the camera's 1920×1440 HEVC) is reversed only: its bounce (82 pictures
         // through x265, 41 s of CPU here) proves nothing its reverse and the H.264 bounces do not.
@@ -282,11 +295,36 @@ struct ExportTests {
             #expect(export.status == 0 && export.text.contains("re-encoded") && export.text.contains("sound dropped"), "\(export.text)\(export.stderr)")
             let check = try lpcheck(["check", output.path, "--fail-on", "warning", "--no-progress"])
             #expect(check.status == 0, "\(form): \(check.text)")
-            let written = try lumaFrames(output.appendingPathComponent("\(input.output).\(form).mov"))
+            let file = output.appendingPathComponent("\(input.output).\(form).mov")
+            let written = try lumaFrames(file)
             let order = Self.order(form, count: source.frames.count)
             #expect(written.size == source.size && written.frames.count == order.count, "\(form): \(written.frames.count) frames for \(order.count)")
-            let worst = zip(written.frames, order).map { psnr($0, source.frames[$1]) }.min() ?? 0
-            #expect(worst >= 38, "\(input.output) \(form): worst frame \(worst) dB")
+            let scores = zip(written.frames, order).map { psnr($0, source.frames[$1]) }
+            let (worst, mean) = (scores.min() ?? 0, scores.reduce(0, +) / Double(max(1, scores.count)))
+            #expect(mean >= 38 && worst >= 35, "\(input.output) \(form): mean \(mean) dB, worst frame \(worst) dB")
+            let rate = try videoBytesPerSecond(file)
+            #expect(sourceRate > 100_000 && rate <= 1.5 * sourceRate, "\(input.output) \(form): \(rate) bytes a second, the source \(sourceRate)")
+        }
+    }
+
+    @Test("--quality is the encoder's CRF: on train.mov's reverse, CRF 35 writes less than the default and CRF 10 more, the plan saying which; --quality with --as loop or gif, or out of 0–51, is refused as bad usage")
+    func qualityOption() throws {
+        let input = Self.inputs[1]
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (inputs, _) = try prepare(input, in: folder)
+        var sizes: [String: Int] = [:]
+        for (name, extra) in [("default", [String]()), ("35", ["--quality", "35"]), ("10", ["--quality", "10"])] {
+            let output = folder.appendingPathComponent("out-\(name)")
+            let export = try lpcheck(["export", inputs.path, "--as", "reverse", "--output", output.path, "--no-progress"] + extra)
+            #expect(export.status == 0 && export.text.contains(extra.isEmpty ? "at most 1.3× the source's bit rate" : "CRF \(name)"), "\(export.text)\(export.stderr)")
+            sizes[name] = (try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("\(input.output).reverse.mov").path)[.size] as? Int) ?? nil
+        }
+        let (plain, small, large) = (try #require(sizes["default"]), try #require(sizes["35"]), try #require(sizes["10"]))
+        #expect(small < plain && plain < large, "\(sizes)")
+        for bad in [["--as", "loop", "--quality", "20"], ["--as", "gif", "--quality", "20"], ["--as", "reverse", "--quality", "52"]] {
+            let refused = try lpcheck(["export", inputs.path, "--output", folder.appendingPathComponent("bad").path, "--no-progress"] + bad)
+            #expect(refused.status == 2 && refused.stderr.contains("--quality"), "\(bad): \(refused.status) \(refused.stderr)")
         }
     }
 

@@ -28,7 +28,8 @@ struct Export: ParsableCommand {
         second (2N-2 frames, so that it loops with neither turn frame shown twice), --as boomerang \
         as bounce with its last frame held a quarter of a second at the turn; each frame \
         lasts the duration it had, so a variable frame rate is mirrored. These three re-encode \
-        (lpcheck-codec, one group of pictures decoded at a time; --codec, else the source's), \
+        (lpcheck-codec, one group of pictures decoded at a time; --codec, else the source's; \
+        by default the best the encoder gives within 1.3× the source's bit rate, --quality a CRF), \
         keep the source's colour tags and track matrix, and drop the sound; the plan says so. \
         --audio drop leaves a movie's or loop's sound tracks out (named in the plan). \
         --container mp4 writes NAME.<as>.mp4 (ftyp isom; colour as nclx); a track MP4 does not \
@@ -62,6 +63,9 @@ struct Export: ParsableCommand {
     @Option(help: "The codec of a \(ExportForm.listed(ExportForm.retimed)): h264 or hevc (default: the source's).")
     var codec: VideoCodec?
 
+
+    @Option(help: "A \(ExportForm.listed(ExportForm.retimed))'s quality as x264's and x265's CRF (0 to 51; lower is better and larger; 18 to 28 is usual). Default: the best the encoder gives at no more than 1.3× the source's bit rate.")
+    var quality: Int?
 
     @Option(name: .shortAndLong, help: "Folder for the outputs (created if missing).")
     var output: String
@@ -117,13 +121,17 @@ struct Export: ParsableCommand {
         if audio == .keep, form.order != nil || form == .gif {
             throw ValidationError("--audio keep: a \(form.rawValue) export drops the sound (frames re-timed or a GIF have none to keep it with); use --as loop or movie to keep it")
         }
+        if let quality {
+            guard CodecRequest.qualities.contains(quality) else { throw ValidationError("--quality must be \(CodecRequest.qualities.lowerBound) to \(CodecRequest.qualities.upperBound) (a CRF)") }
+            guard form.order != nil else { throw ValidationError("--quality: a \(form.rawValue) export is not re-encoded as a movie (--quality applies to \(ExportForm.listed(ExportForm.retimed)))") }
+        }
         if form == .gif && container == .mp4 { throw ValidationError("--container mp4: a GIF is a GIF") }
         if let fps, !(1...GIFTimeline.maxRate).contains(fps) { throw ValidationError("--fps must be 1 to \(GIFTimeline.maxRate): GIF delays are at least \(GIFTimeline.minimumDelay) cs") }
     }
 
     func run() throws {
         var options = ExportOptions(form: form)
-        (options.count, options.start, options.force, options.codec) = (count, start, force, codec)
+        (options.count, options.start, options.force, options.codec, options.quality) = (count, start, force, codec, quality)
         (options.width, options.rate, options.dither, options.palette) = (width, fps, dither, palette)
         options.keepsSound = audio != .drop
         options.container = container
