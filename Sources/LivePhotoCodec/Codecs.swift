@@ -222,7 +222,7 @@ public final class MovieEncoder {
     /// `rate`: an average bit rate (x264's and x265's ABR) in place of the CRF `quality`, with
     /// the frames a second it is spread over (the encoders otherwise take the timescale's ticks
     /// for frames).
-    public init(codec: Codec, width: Int, height: Int, timescale: Int32, quality: Int = 18, rate: (bitsPerSecond: Int, framesPerSecond: Double)? = nil, like picture: Frame? = nil) throws {
+    public init(codec: Codec, width: Int, height: Int, timescale: Int32, quality: Int = 18, rate: (bitsPerSecond: Int, framesPerSecond: Double, bufferBits: Int)? = nil, like picture: Frame? = nil) throws {
         let name = codec == .h264 ? "libx264" : "libx265"
         guard let encoder = avcodec_find_encoder_by_name(name) else { throw CodecError("avcodec_find_encoder_by_name", "FFmpeg has no \(name) encoder") }
         (self.codec, sourceWidth, sourceHeight) = (codec, width, height)
@@ -245,9 +245,9 @@ public final class MovieEncoder {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "crf", String(quality), 0)
         if let rate {
-            // The CRF capped (VBV): no stretch of frames exceeds the rate, with a buffer of half
-            // a second of it (a buffer of a second let a 1.4 s clip take 1.6× the rate).
-            (c.pointee.rc_max_rate, c.pointee.rc_buffer_size) = (Int64(rate.bitsPerSecond), Int32(clamping: rate.bitsPerSecond / 2))
+            // The CRF capped (VBV): no stretch of frames exceeds the rate, with the buffer given
+            // (a buffer of a second let a 1.4 s clip take 1.6× the rate).
+            (c.pointee.rc_max_rate, c.pointee.rc_buffer_size) = (Int64(rate.bitsPerSecond), Int32(clamping: rate.bufferBits))
             c.pointee.framerate = AVRational(num: Int32((rate.framesPerSecond * 1000).rounded()), den: 1000)
         }
         av_dict_set(&options, "preset", "medium", 0)

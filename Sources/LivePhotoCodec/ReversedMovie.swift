@@ -19,14 +19,17 @@ public enum ReversedMovie {
 
     /// The video track's average bits a second (its samples' bytes over its media duration)
     /// and frames a second, nil when the track does not say.
-    static func rate(_ track: Track) -> (bitsPerSecond: Int, framesPerSecond: Double)? {
+    static func rate(_ track: Track) -> (bitsPerSecond: Int, framesPerSecond: Double, bufferBits: Int)? {
         let table = track.sampleTable
         let bytes = table.constantSampleSize > 0 ? UInt64(table.constantSampleSize) * UInt64(table.sampleCount) : table.sampleSizes.reduce(UInt64(0)) { $0 + UInt64($1) }
         guard track.mediaTimescale > 0, track.mediaDuration > 0, bytes > 0, table.sampleCount > 0 else { return nil }
         let seconds = Double(track.mediaDuration) / Double(track.mediaTimescale)
         let (bits, frames) = (Double(bytes) * 8 / seconds, Double(table.sampleCount) / seconds)
         guard bits.isFinite, (1000..<1e10).contains(bits), frames.isFinite, (0.1...1000).contains(frames) else { return nil }
-        return (Int(bits * rateFactor), frames)
+        // Half a second of the rate, and room for two of the source's largest pictures (a movie
+        // of a few long frames, a GIF's, averages few bits a second and needs them at once).
+        let largest = Double(table.constantSampleSize > 0 ? table.constantSampleSize : table.sampleSizes.max() ?? 0) * 8 * rateFactor
+        return (Int(bits * rateFactor), frames, Int(min(1e9, max(bits * rateFactor / 2, 2 * largest))))
     }
 
     /// `quality`: a CRF; nil: the source's bit rate (x264's or x265's average), so what is written

@@ -35,11 +35,30 @@ public enum CodecAnswer {
         case sample(duration: UInt32, key: Bool, data: [UInt8])
         /// The still after the samples (a GIF's frame at the moment), as `StillAnswer` lays it out.
         case still([UInt8])
+        /// A still compared with the frames shown around its movie's moment (`compare`).
+        case comparison(Comparison)
+    }
+
+    /// A still's PSNR (RGB, dB; 100 for identical pictures) against the shown frame at its
+    /// movie's still-image-time (`marked`, an index of the shown frames) and those beside it.
+    public struct Comparison: Sendable, Equatable {
+        public var marked: Int
+        public var scores: [Score]
+        public struct Score: Sendable, Equatable {
+            public var frame: Int
+            public var decibels: Double
+            public init(frame: Int, decibels: Double) { (self.frame, self.decibels) = (frame, decibels) }
+        }
+        public init(marked: Int, scores: [Score]) { (self.marked, self.scores) = (marked, scores) }
+
+        public var markedDecibels: Double? { scores.first { $0.frame == marked }?.decibels }
+        /// The frame that matches best (the marked one on a tie).
+        public var best: Score? { scores.max { ($0.decibels, $0.frame == marked ? 1 : 0) < ($1.decibels, $1.frame == marked ? 1 : 0) } }
     }
 
     /// The parts' types: four letters each, named for what they hold.
     enum Kind: String, CaseIterable {
-        case timescale = "tick", colour = "clrc", track = "vtrk", sample = "smpl", still = "stil"
+        case timescale = "tick", colour = "clrc", track = "vtrk", sample = "smpl", still = "stil", comparison = "cmpr"
         var type: FourCC { FourCC(text: rawValue) }
     }
 
@@ -57,6 +76,10 @@ public enum CodecAnswer {
             return frame(.sample, BoxWriter.u32(duration) + [key ? 1 : 0] + data)
         case .still(let still):
             return frame(.still, still)
+        case .comparison(let comparison):
+            return frame(.comparison, BoxWriter.u32(UInt32(clamping: comparison.marked)) + comparison.scores.flatMap {
+                BoxWriter.u32(UInt32(clamping: $0.frame)) + BoxWriter.u64($0.decibels.bitPattern)
+            })
         }
     }
 
@@ -113,6 +136,16 @@ public enum CodecAnswer {
                 part = .sample(duration: duration, key: key, data: Array(reader.restSlice()))
             case .still:
                 part = .still(Array(reader.restSlice()))
+            case .comparison:
+                let marked = Int(try reader.u32())
+                guard reader.remaining % 12 == 0 else { throw Malformed(description: "the codec helper's comparison part holds \(reader.remaining) bytes of scores") }
+                var scores: [Comparison.Score] = []
+                while reader.remaining > 0 {
+                    let frame = Int(try reader.u32()), decibels = Double(bitPattern: try reader.u64())
+                    guard decibels.isFinite else { throw Malformed(description: "the codec helper gives a PSNR that is no number") }
+                    scores.append(Comparison.Score(frame: frame, decibels: decibels))
+                }
+                part = .comparison(Comparison(marked: marked, scores: scores))
             }
             guard reader.remaining == 0 else { throw Malformed(description: "the codec helper's \(kind.rawValue) part has \(reader.remaining) bytes more than its layout") }
             return part

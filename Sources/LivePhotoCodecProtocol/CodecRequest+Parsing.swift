@@ -9,11 +9,11 @@ extension CodecRequest {
         }
         let rest = Array(arguments.dropFirst())
         func bad(_ why: String? = nil) -> Invalid { Invalid(description: (why.map { $0 + "; " } ?? "") + "usage: " + usage) }
-        let positional = ["probe": 0, "still": 3, "gif": 5, "frames": 3, "movie-gif": 2][name] ?? 0
+        let positional = ["probe": 0, "still": 3, "gif": 5, "frames": 3, "movie-gif": 2, "compare": 2][name] ?? 0
         guard rest.count >= positional else { throw bad() }
         let known: Set<String> = switch name {
         case "probe": ["--max-pixels"]
-        case "still": ["--max-pixels"]
+        case "still", "compare": ["--max-pixels"]
         case "gif": ["--scale", "--max-pixels", "--max-frames"]
         case "frames": ["--window", "--quality", "--max-pixels", "--max-frames"]
         default: ["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"]
@@ -41,6 +41,8 @@ extension CodecRequest {
             guard let frame = Int(values[1]), frame >= 1, let still = StillKind(rawValue: values[2]), let codec = VideoCodec(rawValue: values[3]),
                   values[4].count == 6, values[4].allSatisfy(\.isHexDigit), let colour = UInt32(values[4], radix: 16) else { throw bad() }
             job = .gifMovie(gif: values[0], stillFrame: frame - 1, still: still, codec: codec, background: colour, scale: try number("--scale") ?? 1)
+        case "compare":
+            job = .compare(still: values[0], movie: values[1])
         case "frames":
             guard let order = ShownFrames.Order(rawValue: values[1]), let codec = VideoCodec(rawValue: values[2]) else { throw bad() }
             var quality: Int?

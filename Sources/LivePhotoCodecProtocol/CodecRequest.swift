@@ -38,6 +38,9 @@ public struct CodecRequest: Sendable, Equatable {
         case frames(movie: String, order: ShownFrames.Order, codec: VideoCodec, window: Range<Int64>?, quality: Int? = nil)
         /// A movie as an animated GIF.
         case movieGIF(movie: String, gif: GIFRequest, window: Range<Int64>?)
+        /// A still (JPEG, or a HEIF of one coded picture) compared with the frames shown at and
+        /// beside its movie's still-image-time: make's read-back.
+        case compare(still: String, movie: String)
     }
 
     /// What a movie becomes as a GIF: `width` wide at most, every shown frame or `rate` a
@@ -66,7 +69,7 @@ public struct CodecRequest: Sendable, Equatable {
     /// Whether the job counts frames (a still and a probe do not: they take no `--max-frames`).
     public var countsFrames: Bool {
         switch job {
-        case .probe, .still: return false
+        case .probe, .still, .compare: return false
         case .gifMovie, .frames, .movieGIF: return true
         }
     }
@@ -79,6 +82,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .gifMovie: return "gif"
         case .frames: return "frames"
         case .movieGIF: return "movie-gif"
+        case .compare: return "compare"
         }
     }
 
@@ -88,6 +92,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .probe: return "the input"
         case .still(let movie, _, _), .frames(let movie, _, _, _, _), .movieGIF(let movie, _, _): return movie
         case .gifMovie(let gif, _, _, _, _, _): return gif
+        case .compare(let still, _): return still
         }
     }
 
@@ -99,6 +104,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .gifMovie: return "making the GIF's movie"
         case .frames: return "re-timing and encoding the frames"
         case .movieGIF: return "making the GIF"
+        case .compare: return "comparing the still with the movie's moment"
         }
     }
 
@@ -120,6 +126,8 @@ public struct CodecRequest: Sendable, Equatable {
             words += [movie, String(gif.width), "--opening", String(gif.opening), "--dither", gif.dither.rawValue, "--palette", gif.palette.rawValue]
             if let rate = gif.rate { options += ["--fps", String(rate)] }
             options += Self.windowArguments(window)
+        case .compare(let still, let movie):
+            words += [still, movie]
         }
         if let maxPixels { options += ["--max-pixels", String(maxPixels)] }
         if let maxFrames, countsFrames { options += ["--max-frames", String(maxFrames)] }
@@ -149,6 +157,7 @@ public struct CodecRequest: Sendable, Equatable {
         "still": "still MOVIE SAMPLE jpeg|hevc [--max-pixels N]",
         "gif": "gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--scale K] [--max-pixels N] [--max-frames N]",
         "frames": "frames MOVIE \(ShownFrames.Order.allCases.map(\.rawValue).joined(separator: "|")) h264|hevc [--window START LENGTH] [--quality CRF] [--max-pixels N] [--max-frames N]",
+        "compare": "compare STILL MOVIE [--max-pixels N]",
         "movie-gif": "movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither \(GIFDither.allCases.map(\.rawValue).joined(separator: "|"))] [--palette clip|frame] [--window START LENGTH] [--max-pixels N] [--max-frames N]",
     ]
 }

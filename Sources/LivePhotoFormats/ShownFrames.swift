@@ -59,6 +59,13 @@ public struct ShownFrames: Sendable, Equatable {
     public static let boomerangPause = 0.25
 
     /// Indices into `frames`, in the order shown.
+    /// The frame shown at `seconds` of the movie's timeline: the last to start at or before it
+    /// (the first when none does).
+    public func index(shownAt seconds: Double, in movie: Movie, track: Track) -> Int {
+        let starts = frames.map { movie.movieSeconds(forMediaTime: $0.presentation, in: track) ?? -1 }
+        return starts.lastIndex { $0 <= seconds + 1e-6 } ?? 0
+    }
+
     public func sequence(_ order: Order) -> [Int] {
         let count = frames.count
         switch order {

@@ -231,6 +231,8 @@ public enum CodecHelper {
                     dataBytes += Int64(data.count)
                 case .still(let bytes):
                     still = bytes
+                case .comparison:
+                    throw Failure(status: 1, description: "\(request.input): \(request.stage): the codec helper answers a comparison, not a movie")
                 }
             }
         }
@@ -249,6 +251,25 @@ public enum CodecHelper {
         case .bytes:
             try run(content.request, progress: progress, cap: (content.request.budget ?? .standard).outputBytes) { try file.append($0) }
         }
+    }
+
+    /// The answer to a `compare` request.
+    public static func comparison(_ request: CodecRequest) throws -> CodecAnswer.Comparison {
+        guard case .compare = request.job else { throw Failure(status: 1, description: "a \(request.name) request answers no comparison") }
+        var reader = CodecAnswer.Reader()
+        var found: CodecAnswer.Comparison?
+        do {
+            try reader.feed(try run(request)) { part in
+                guard case .comparison(let comparison) = part else { throw Failure(status: 1, description: "\(request.input): \(request.stage): the codec helper answers a part other than the comparison") }
+                found = comparison
+            }
+        } catch let error as Failure {
+            throw error
+        } catch {
+            throw Failure(status: 1, description: "\(request.input): \(request.stage): \(error)")
+        }
+        guard let found, reader.isEmpty else { throw Failure(status: 1, description: "\(request.input): \(request.stage): the codec helper gave no comparison") }
+        return found
     }
 
     /// The still of a `still` request: the video track's sample decoded and encoded.

@@ -196,6 +196,10 @@ public struct ItemPlan: Sendable {
     /// not have: `make CLIP`, whose pair is promised to pass `--fail-on info`.
     public var proveClean = false
     public var verification = ItemVerification.item
+    /// The still was made from the movie's frames (`make CLIP`): read back, it is compared with
+    /// the frames shown at and beside the written movie's still-image-time (the codec helper,
+    /// within this budget), and must show the marked one.
+    public var stillShowsMoment: CodecBudget?
 
     /// Fills `damage` from the item's findings: errors of the damage rules about a
     /// file that an output is written from, which this plan does not fix.

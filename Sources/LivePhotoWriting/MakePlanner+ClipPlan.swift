@@ -169,6 +169,7 @@ extension MakePlanner {
         }
         var plan = self.plan(clip: read, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
                              still: stillPath, movie: moviePath, wallpaper: request.wallpaper, window: window)
+        plan.stillShowsMoment = settings.budget
         let why = clipReasons(frame: frame, track: track, window: window, duration: duration, jpegFromFrame: made == nil && settings.stillFormat == .jpeg, notIntra: notIntra)
         // The window's reason first, then what made the clip, then the still's.
         let windowReasons = window == nil ? 0 : 1

@@ -113,6 +113,7 @@ public enum PlanWriter {
             case .outputsAlone:
                 for (file, written) in staged { try refuseDamage(written.temporary, destination: file.destination) }
             }
+            if let budget = plan.stillShowsMoment { try compareStill(staged, budget: budget) }
         } catch {
             for (_, file) in staged { SafeFileWriter.discard(file) }
             throw error

@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
 extension ReadBack {
@@ -78,4 +79,46 @@ extension PlanWriter {
         let damage = RuleRegistry.all.filter { $0.description.marksDamage }.flatMap { $0.check(item, context: RuleContext()) }
         if let first = damage.first { throw RepairProblem("the written \(destination) reads as damaged: \(first.rule): \(first.message)") }
     }
+}
+
+extension PlanWriter {
+    /// A still made from its movie's frames, held to the frame shown at the written movie's
+    /// still-image-time: that frame matches it best (within half a decibel: neighbours may be
+    /// alike) and at `minimumDecibels` at least, or nothing is renamed.
+    static func compareStill(_ staged: [(FilePlan, SafeFileWriter.Staged)], budget: CodecBudget) throws {
+        guard let still = staged.first(where: { $0.0.made }), let movie = staged.first(where: { !$0.0.made }) else { return }
+        // A still that is the marked frame's coded picture (`--lossless-still`) is that frame:
+        // held byte for byte, no decoder needed.
+        if try stillIsMarkedSample(still: still.1.temporary, movie: movie.1.temporary) { return }
+        let comparison = try CodecHelper.comparison(CodecRequest(.compare(still: still.1.temporary, movie: movie.1.temporary), budget: budget))
+        guard let marked = comparison.markedDecibels, let best = comparison.best else {
+            throw RepairProblem("the written \(still.0.destination) could not be compared with the movie's frame at its still-image-time")
+        }
+        if best.frame != comparison.marked, best.decibels > marked + 0.5 {
+            throw RepairProblem("the written \(still.0.destination) shows shown frame \(best.frame + 1) of the movie (\(formatted(best.decibels)) dB), not frame \(comparison.marked + 1) at its still-image-time (\(formatted(marked)) dB)")
+        }
+        guard marked >= minimumDecibels else {
+            throw RepairProblem("the written \(still.0.destination) is \(formatted(marked)) dB from the movie's frame at its still-image-time, under \(formatted(minimumDecibels)) dB")
+        }
+    }
+
+    /// Whether the still is a HEIF whose coded picture is, byte for byte, the sample of the
+    /// frame shown at the movie's still-image-time.
+    static func stillIsMarkedSample(still: String, movie path: String) throws -> Bool {
+        guard let image = try? HEIFCodedImage.primary(in: try FileSource(path: still)) else { return false }
+        let source = try FileSource(path: path)
+        let movie = try Movie.read(from: source, options: .full)
+        guard let track = movie.primaryVideoTrack, let moment = movie.stillImageTime?.seconds else { return false }
+        let shown = ShownFrames(movie, track: track)
+        guard !shown.frames.isEmpty else { return false }
+        let frame = shown.frames[shown.index(shownAt: moment, in: movie, track: track)]
+        let samples = try track.sampleTable.resolve(limit: frame.sample + 1, path: track.path)
+        guard let sample = samples.last, sample.index == frame.sample, Int(sample.size) == image.data.count, let offset = Int64(exactly: sample.offset) else { return false }
+        return try source.read(at: offset, count: Int(sample.size)) == image.data
+    }
+
+    /// What a still made from a frame reaches at least against it (make's stills: 38 dB and more).
+    static let minimumDecibels = 30.0
+
+    static func formatted(_ decibels: Double) -> String { String(format: "%.1f", decibels) }
 }

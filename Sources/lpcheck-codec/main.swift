@@ -138,6 +138,12 @@ case .frames(let path, let order, let codec, let window, let quality):
         try ReversedMovie.write(path: path, window: window, order: order, codec: codec, quality: quality, maxPixels: request.maxPixels ?? CodecLimits.maxPixels,
                                 maxFrames: request.maxFrames ?? CodecLimits.maxFrames, budget: budget, progress: reportProgress, output: writeOut)
     }
+case .compare(let still, let movie):
+    let budget = limited(request)
+    answering {
+        let comparison = try StillComparison.compare(still: still, movie: movie, maxPixels: request.maxPixels ?? CodecLimits.maxPixels, budget: budget)
+        writeOut(CodecAnswer.bytes(.comparison(comparison)))
+    }
 case .movieGIF(let path, let gif, let window):
     let settings = MovieGIF.Options(gif, maxPixels: request.maxPixels, maxFrames: request.maxFrames, budget: limited(request))
     answering {

@@ -16,6 +16,8 @@ struct CodecAnswerTests {
         .sample(duration: 20, key: true, data: Array(0..<200).map { UInt8($0) }),
         .sample(duration: 0, key: false, data: []),
         .still([0xFF, 0xD8, 0xFF, 0xD9]), .still([]),
+        .comparison(CodecAnswer.Comparison(marked: 7, scores: [.init(frame: 6, decibels: 27.06), .init(frame: 7, decibels: 44.48), .init(frame: 8, decibels: 17.4)])),
+        .comparison(CodecAnswer.Comparison(marked: 0, scores: [.init(frame: 0, decibels: 100)])),
     ]
 
     func read(_ stream: [UInt8], cut: Int) throws -> (parts: [CodecAnswer.Part], ended: Bool) {
@@ -52,6 +54,8 @@ struct CodecAnswerTests {
             (frame("tick", [0, 0]), "truncated"),
             (frame("tick", [0, 0, 0, 0]), "a timescale of 0"),
             (frame("clrc", [0, 1, 0, 1, 0, 1]), "truncated"),
+            (frame("cmpr", [0, 0, 0, 1, 0, 0, 0, 1, 0x40]), "scores"),
+            (frame("cmpr", [0, 0, 0, 1, 0, 0, 0, 1] + BoxWriter.u64(Double.nan.bitPattern)), "no number"),
         ]
         for (bytes, says) in cases {
             var reader = CodecAnswer.Reader()

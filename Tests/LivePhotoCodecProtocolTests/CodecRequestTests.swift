@@ -14,6 +14,7 @@ struct CodecRequestTests {
     static var jobs: [CodecRequest.Job] {
         var jobs: [CodecRequest.Job] = [.probe]
         for path in paths {
+            jobs.append(.compare(still: path, movie: path))
             for kind in StillKind.allCases { jobs.append(.still(movie: path, sample: 0, kind: kind)) }
             jobs.append(.still(movie: path, sample: 41, kind: .hevc))
             for codec in VideoCodec.allCases {
