@@ -7,7 +7,11 @@ the same Lanczos filter by ffmpeg: lpcheck's frames against the frame shown at e
 FFmpeg's against the frame shown at its time and, kinder, against whichever source frame is
 nearest. Needs numpy; release builds in .build/release.
 
-    python3 Benchmarks/gif_benchmark.py [--runs 3] MOVIE...
+    python3 Benchmarks/gif_benchmark.py [--runs 3] [--usual] MOVIE...
+
+--usual: FFmpeg's usual recipe instead of its defaults (palettegen=stats_mode=diff,
+paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle), and lpcheck with each dithering and
+palette scope as well as its defaults.
 """
 import argparse, json, math, os, shutil, subprocess, tempfile
 import numpy as np
@@ -61,6 +65,7 @@ def psnr(gif, movie, sampled):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--usual", action="store_true")
     parser.add_argument("movies", nargs="+")
     args = parser.parse_args()
     lpcheck = os.path.join(ROOT, ".build/release/lpcheck")
@@ -74,13 +79,19 @@ def main():
         shutil.copy(movie, folder)
         for width, fps in [(320, 10), (480, None)]:
             setting = f"{width} px, " + (f"{fps} fps" if fps else "every frame")
-            runs = {"lpcheck": [], "FFmpeg": []}
+            variants = {"lpcheck": []}
+            if args.usual:
+                variants = {"lpcheck": [], "lpcheck --dither none": ["--dither", "none"], "lpcheck --dither floyd-steinberg": ["--dither", "floyd-steinberg"],
+                            "lpcheck --palette frame": ["--palette", "frame"]}
+            runs = {tool: [] for tool in list(variants) + ["FFmpeg"]}
+            generate, use = ("palettegen=stats_mode=diff", "paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle") if args.usual else ("palettegen", "paletteuse")
             for run in range(args.runs):
-                out = os.path.join(work, f"out-{name}-{width}-{run}")
-                ours = [lpcheck, "export", folder, "--as", "gif", "--width", str(width), "--output", out, "--no-progress"] + (["--fps", str(fps)] if fps else [])
-                runs["lpcheck"].append((measured(ours), os.path.join(out, name + ".gif")))
+                for number, (tool, extra) in enumerate(variants.items()):
+                    out = os.path.join(work, f"out-{name}-{width}-{run}-{number}")
+                    ours = [lpcheck, "export", folder, "--as", "gif", "--width", str(width), "--output", out, "--no-progress"] + (["--fps", str(fps)] if fps else []) + extra
+                    runs[tool].append((measured(ours), os.path.join(out, name + ".gif")))
                 theirs = os.path.join(work, f"ffmpeg-{name}-{width}-{run}.gif")
-                chain = (f"fps={fps}," if fps else "") + f"scale={width}:-1:flags=lanczos,split[a][b];[a]palettegen[p];[b][p]paletteuse"
+                chain = (f"fps={fps}," if fps else "") + f"scale={width}:-1:flags=lanczos,split[a][b];[a]{generate}[p];[b][p]{use}"
                 runs["FFmpeg"].append((measured(["ffmpeg", "-v", "error", "-y", "-i", movie, "-vf", chain, theirs]), theirs))
             for tool, results in runs.items():
                 wall = min(r[0][0] for r in results)

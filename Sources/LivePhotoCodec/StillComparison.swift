@@ -4,7 +4,8 @@ import LivePhotoFormats
 
 /// make's read-back of a still against its movie: the still decoded (a JPEG, or a HEIF of one
 /// coded picture), the movie's frames shown at its still-image-time and beside it decoded, each
-/// compared with the still in RGB (PSNR). Coded pictures are compared as stored: make writes
+/// compared with the still by the PSNR of their luma (BT.601 weights over the RGB each decodes
+/// to: a JPEG's 4:2:0 chroma of a 4:4:4 movie is no other frame). Coded pictures are compared as stored: make writes
 /// the still unturned, its turn in Exif Orientation or `irot`/`imir`, as the movie's matrix.
 public enum StillComparison {
     public static func compare(still: String, movie path: String, maxPixels: Int, budget: CodecBudget) throws -> CodecAnswer.Comparison {
@@ -42,21 +43,23 @@ public enum StillComparison {
         return RGB(width: frame.width, height: frame.height, pixels: pixels)
     }
 
-    /// PSNR over the pictures' common area: an encoder pads an odd side by one pixel, no more.
+    /// Luma PSNR over the pictures' common area: an encoder pads an odd side by one pixel, no more.
     static func psnr(_ a: RGB, _ b: RGB, still: String) throws -> Double {
         guard abs(a.width - b.width) <= 1, abs(a.height - b.height) <= 1 else {
             throw ShownFrameDecoder.BadInput(description: "\(still): the still is \(a.width)×\(a.height), the movie's frames \(b.width)×\(b.height)")
         }
         let (width, height) = (min(a.width, b.width), min(a.height, b.height))
-        var sum: UInt64 = 0
+        // Luma in 1/1000ths: 299 R + 587 G + 114 B.
+        func luma(_ pixels: [UInt8], _ at: Int) -> Int { 299 * Int(pixels[at]) + 587 * Int(pixels[at + 1]) + 114 * Int(pixels[at + 2]) }
+        var sum = 0.0
         for row in 0..<height {
             let (left, right) = (row * a.width * 3, row * b.width * 3)
-            for column in 0..<(width * 3) {
-                let difference = Int(a.pixels[left + column]) - Int(b.pixels[right + column])
-                sum += UInt64(difference * difference)
+            for column in 0..<width {
+                let difference = Double(luma(a.pixels, left + column * 3) - luma(b.pixels, right + column * 3)) / 1000
+                sum += difference * difference
             }
         }
-        let mean = Double(sum) / Double(max(1, width * height * 3))
+        let mean = sum / Double(max(1, width * height))
         return mean == 0 ? 100 : min(100, 10 * log10(255 * 255 / mean))
     }
 

@@ -39,7 +39,7 @@ public enum CodecAnswer {
         case comparison(Comparison)
     }
 
-    /// A still's PSNR (RGB, dB; 100 for identical pictures) against the shown frame at its
+    /// A still's luma PSNR (dB; 100 for identical pictures) against the shown frame at its
     /// movie's still-image-time (`marked`, an index of the shown frames) and those beside it.
     public struct Comparison: Sendable, Equatable {
         public var marked: Int
