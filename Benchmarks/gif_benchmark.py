@@ -7,7 +7,7 @@ the same Lanczos filter by ffmpeg: lpcheck's frames against the frame shown at e
 FFmpeg's against the frame shown at its time and, kinder, against whichever source frame is
 nearest. Needs numpy; release builds in .build/release.
 
-    python3 Benchmarks/gif_benchmark.py [--runs 3] [--usual] MOVIE...
+    python3 Benchmarks/gif_benchmark.py [--runs 3] [--usual] [--binary LPCHECK] MOVIE...
 
 --usual: FFmpeg's usual recipe instead of its defaults (palettegen=stats_mode=diff,
 paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle), and lpcheck with each dithering and
@@ -66,9 +66,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--usual", action="store_true")
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/lpcheck"))
     parser.add_argument("movies", nargs="+")
     args = parser.parse_args()
-    lpcheck = os.path.join(ROOT, ".build/release/lpcheck")
+    lpcheck = args.binary
     work = tempfile.mkdtemp(prefix="gif-benchmark-")
     print("| movie | setting | tool | wall (best of %d) | CPU | peak memory | bytes | frames | PSNR at its time | PSNR nearest |" % args.runs)
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")

@@ -147,8 +147,12 @@ extension StillEncoder {
     }
 
     /// The frame encoded by x265 (through libavcodec) as one intra picture, CRF `quality`,
-    /// keeping its chroma subsampling as 4:2:0 and its bit depth (8, or 10 above 8).
-    public static func hevc(_ frame: Frame, quality: Int = 14) throws -> HEVCPicture {
+    /// keeping its chroma subsampling as 4:2:0 and its bit depth (8, or 10 above 8). Coding
+    /// units of 16 pixels at least: for one intra picture, x265's medium preset spends most of
+    /// its time searching 8×8 ones; at CRF 12 without them, IMG_3853's frame at 0.7 s is 49.46 dB
+    /// (CRF 14 with them: 49.41 dB) in 0.32 s for 0.70 s (ffmpeg's libx265, 2 cores), 1.38× the
+    /// bytes; train.mov's 49.14 dB for 48.11 dB in 0.22 s for 0.45 s, 1.22× (BENCHMARKS.md).
+    public static func hevc(_ frame: Frame, quality: Int = 12) throws -> HEVCPicture {
         guard let codec = avcodec_find_encoder_by_name("libx265") else { throw CodecError("avcodec_find_encoder_by_name", "FFmpeg has no libx265 encoder") }
         guard frame.width >= 16, frame.height >= 16 else {
             throw CodecError("encoding HEVC", "x265 encodes no picture under 16 pixels a side (this frame is \(frame.width)×\(frame.height)): --still jpeg makes a JPEG still of it")
@@ -175,7 +179,7 @@ extension StillEncoder {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "crf", String(quality), 0)
         av_dict_set(&options, "preset", "medium", 0)
-        av_dict_set(&options, "x265-params", "log-level=error:info=0:repeat-headers=0", 0)
+        av_dict_set(&options, "x265-params", "log-level=error:info=0:repeat-headers=0:min-cu-size=16", 0)
         try CodecError.check(avcodec_open2(c, codec, &options), "avcodec_open2(libx265)")
         scaled.pointer.pointee.pts = 0
         try CodecError.check(avcodec_send_frame(c, scaled.pointer), "encoding HEVC")
@@ -269,7 +273,13 @@ public final class MovieEncoder {
     public var parameterSets: [[UInt8]] { NALUnit.annexB(context.extradata) }
 
     /// Sends one RGB picture (`sourceWidth`×`sourceHeight`, packed) shown from `presentationTime`.
-    public func encode(_ rgb: [UInt8], presentationTime: Int64) throws -> [Sample] {
+    public func encode(_ rgb: [UInt8], presentationTime: Int64) throws -> [Sample] { try encode(pixels: rgb, bgr: false, presentationTime: presentationTime) }
+
+    /// Sends one BGR picture (blue, green, red bytes a pixel): copied row by row as it is.
+    public func encode(bgr: [UInt8], presentationTime: Int64) throws -> [Sample] { try encode(pixels: bgr, bgr: true, presentationTime: presentationTime) }
+
+    func encode(pixels rgb: [UInt8], bgr: Bool, presentationTime: Int64) throws -> [Sample] {
+        guard rgb.count >= sourceWidth * sourceHeight * 3 else { throw CodecError("encoding", "\(rgb.count) bytes for a \(sourceWidth)×\(sourceHeight) picture") }
         let input = try Frame()
         input.pointer.pointee.format = AV_PIX_FMT_BGR24.rawValue
         (input.pointer.pointee.width, input.pointer.pointee.height) = (Int32(width), Int32(height))
@@ -283,6 +293,10 @@ public final class MovieEncoder {
                 let from = base + min(row, sourceHeight - 1) * sourceWidth * 3
                 let target = plane + row * stride
                 var at = 0
+                if bgr {
+                    target.update(from: from, count: sourceWidth * 3)
+                    at = sourceWidth * 3
+                }
                 while at < sourceWidth * 3 {
                     target[at] = from[at + 2]
                     target[at + 1] = from[at + 1]

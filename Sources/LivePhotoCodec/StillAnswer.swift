@@ -74,10 +74,13 @@ public enum GIFMovie {
         }
         var stillAnswer: StillAnswer? = nil
         while let canvas = try decodeNext(&decoder) {
-            let rgb = scaled(canvas, width: structure.width, height: structure.height, by: scale)
             let index = decoder.index - 1
-            if index == stillFrame { stillAnswer = try StillAnswer.encoding(try Frame.rgb(rgb, width: width, height: height), as: still) }
-            emit(try encoder.encode(rgb, presentationTime: Int64(starts[index] * Int(timescale) / 100)))
+            if index == stillFrame {
+                stillAnswer = try StillAnswer.encoding(try Frame.rgb(scaled(canvas, width: structure.width, height: structure.height, by: scale), width: width, height: height), as: still)
+            }
+            // Enlarged and turned BGR in one pass: the encoder's input as it is.
+            let bgr = scaled(canvas, width: structure.width, height: structure.height, by: scale, bgr: true)
+            emit(try encoder.encode(bgr: bgr, presentationTime: Int64(starts[index] * Int(timescale) / 100)))
             progress(index + 1, structure.frames.count)
         }
         emit(try encoder.finish())
@@ -87,9 +90,10 @@ public enum GIFMovie {
     }
 
     /// Nearest-neighbour enlargement: each pixel a `factor`×`factor` block. One enlarged row is
-    /// made, then repeated (`factor` rows of it).
-    static func scaled(_ rgb: [UInt8], width: Int, height: Int, by factor: Int) -> [UInt8] {
-        guard factor > 1 else { return rgb }
+    /// made, then repeated (`factor` rows of it). `bgr`: each pixel's bytes in blue, green, red
+    /// order (what `MovieEncoder.encode(bgr:)` takes), at a factor of 1 too.
+    static func scaled(_ rgb: [UInt8], width: Int, height: Int, by factor: Int, bgr: Bool = false) -> [UInt8] {
+        guard factor > 1 || bgr else { return rgb }
         let rowBytes = width * factor * 3
         var out: [UInt8] = []
         out.reserveCapacity(rowBytes * height * factor)
@@ -100,11 +104,11 @@ public enum GIFMovie {
                     var at = 0
                     for x in 0..<width {
                         let pixel = (y * width + x) * 3
-                        let (red, green, blue) = (source[pixel], source[pixel + 1], source[pixel + 2])
+                        let (first, green, last) = bgr ? (source[pixel + 2], source[pixel + 1], source[pixel]) : (source[pixel], source[pixel + 1], source[pixel + 2])
                         for _ in 0..<factor {
-                            target[at] = red
+                            target[at] = first
                             target[at + 1] = green
-                            target[at + 2] = blue
+                            target[at + 2] = last
                             at += 3
                         }
                     }
