@@ -1,3 +1,4 @@
+import Foundation
 import LivePhotoCodecProtocol
 import LivePhotoFormats
 
@@ -61,7 +62,6 @@ public enum GIFMovie {
         let encoder = try MovieEncoder(codec: codec, width: width, height: height, timescale: timescale, quality: quality)
         let configuration = try encoder.configuration()
         output(CodecAnswer.bytes(.track(encoder.answerTrack(configuration))))
-        var decoder = GIFDecoder(bytes: bytes, structure: structure, path: path, background: background)
         let (starts, _) = structure.shownStarts
         var written = 0
         func emit(_ samples: [MovieEncoder.Sample]) {
@@ -73,15 +73,29 @@ public enum GIFMovie {
             }
         }
         var stillAnswer: StillAnswer? = nil
-        while let canvas = try decodeNext(&decoder) {
-            let index = decoder.index - 1
-            if index == stillFrame {
-                stillAnswer = try StillAnswer.encoding(try Frame.rgb(scaled(canvas, width: structure.width, height: structure.height, by: scale), width: width, height: height), as: still)
+        // Frames decoded, composited and enlarged on a thread of their own, two ahead of the
+        // encoder (enlarged straight to BGR, the encoder's input as it is; the still's frame in
+        // RGB too).
+        let pipe = FramePipe<(index: Int, bgr: [UInt8], rgb: [UInt8]?)>(capacity: 2)
+        let producer = Thread { [bytes] in
+            var decoder = GIFDecoder(bytes: bytes, structure: structure, path: path, background: background)
+            do {
+                while let canvas = try decodeNext(&decoder) {
+                    let index = decoder.index - 1
+                    let rgb = index == stillFrame ? scaled(canvas, width: structure.width, height: structure.height, by: scale) : nil
+                    guard pipe.put((index, scaled(canvas, width: structure.width, height: structure.height, by: scale, bgr: true), rgb)) else { break }
+                }
+                pipe.end()
+            } catch {
+                pipe.end(failure: error)
             }
-            // Enlarged and turned BGR in one pass: the encoder's input as it is.
-            let bgr = scaled(canvas, width: structure.width, height: structure.height, by: scale, bgr: true)
-            emit(try encoder.encode(bgr: bgr, presentationTime: Int64(starts[index] * Int(timescale) / 100)))
-            progress(index + 1, structure.frames.count)
+        }
+        producer.start()
+        defer { pipe.stop() }
+        while let frame = try pipe.take() {
+            if let rgb = frame.rgb { stillAnswer = try StillAnswer.encoding(try Frame.rgb(rgb, width: width, height: height), as: still) }
+            emit(try encoder.encode(bgr: frame.bgr, presentationTime: Int64(starts[frame.index] * Int(timescale) / 100)))
+            progress(frame.index + 1, structure.frames.count)
         }
         emit(try encoder.finish())
         guard written == structure.frames.count else { throw CodecError("encoding", "\(structure.frames.count) frames gave \(written) samples") }
