@@ -153,6 +153,35 @@ def main():
     zip64_seeds(os.path.join(out, "zip"))
     gif_seeds(os.path.join(out, "gif"))
     hevc_seeds(os.path.join(out, "hevc"), paths)
+    fragment_seeds(out)
+
+
+def fragment_seeds(out):
+    """Fragmented movies (moov/mvex, samples in moof/traf/trun), made by ffmpeg when it is
+    here: explicit base offsets, default-base-is-moof, B-frames (composition offsets), several
+    fragments; whole (they are small) and as skeletons."""
+    ffmpeg = shutil.which("ffmpeg")
+    if not ffmpeg:
+        return
+    import tempfile
+    source = ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "1.2"]
+    flavours = {
+        "frag-explicit.mp4": ["-c:v", "libx264", "-g", "4", "-bf", "0", "-c:a", "aac", "-movflags", "frag_keyframe+empty_moov"],
+        "frag-moof.mov": ["-c:v", "libx264", "-g", "6", "-bf", "2", "-c:a", "pcm_s16le", "-movflags", "frag_keyframe+empty_moov+default_base_moof"],
+        "frag-every.mp4": ["-c:v", "libx264", "-g", "12", "-bf", "2", "-an", "-frag_duration", "200000", "-movflags", "empty_moov+default_base_moof"],
+    }
+    with tempfile.TemporaryDirectory() as work:
+        for name, arguments in flavours.items():
+            path = os.path.join(work, name)
+            if subprocess.run([ffmpeg, "-v", "error", "-y"] + source + arguments + [path], capture_output=True).returncode != 0:
+                continue
+            data = open(path, "rb").read()
+            for target in ("movie", "inspect", "repair", "convert"):
+                open(os.path.join(out, target, name), "wb").write(data)
+                open(os.path.join(out, target, name + ".skeleton"), "wb").write(skeleton_boxes(data))
+            for case, count in RECIPES:
+                for target in ("repair", "convert"):
+                    open(os.path.join(out, target, f"{name}.recipe{case}"), "wb").write(b"LPHS" + bytes([case]) + count.to_bytes(3, "big") + data)
 
 
 def livp_seeds(folder):

@@ -50,6 +50,14 @@ struct MovieParser {
             metadataHandler: nil, metadata: [], userDataMetadata: [], userData: [], tracks: [], warnings: [])
         var sawHeader = false
         var extends: ByteReader?
+        // Fragments append to every track's tables: a fragmented movie keeps all of them (asked
+        // before the tracks are read; `mvex` follows them).
+        if !chunkTables {
+            var children = try BoxIterator.walk(payload)
+            while let child = children.next() {
+                if child.type == "mvex" { chunkTables = true; break }
+            }
+        }
         var walk = try BoxIterator.walk(payload)
         // At most one track per child: room for them at once (a camera movie has four).
         movie.tracks.reserveCapacity(min(walk.count, Limits.maxTracks))
@@ -85,15 +93,7 @@ struct MovieParser {
                 break
             }
         }
-        if let extends {
-            // Fragments append to every track's tables: all of them kept.
-            guard chunkTables else {
-                var whole = self
-                whole.chunkTables = true
-                return try whole.parse(layout: layout)
-            }
-            try readFragments(extends, boxes: layout.boxes, into: &movie)
-        }
+        if let extends { try readFragments(extends, boxes: layout.boxes, into: &movie) }
         if !sawHeader {
             warnings.append(ParseError(.invalidValue, "'moov' has no 'mvhd' movie header", offset: moov.offset, path: "moov"))
         }
