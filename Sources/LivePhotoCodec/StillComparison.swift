@@ -17,6 +17,15 @@ public enum StillComparison {
         }
         let frames = try ShownFrameDecoder(path: path, window: nil, maxPixels: maxPixels, maxFrames: CodecLimits.maxFrames, budget: budget)
         let marked = frames.shown.index(shownAt: moment, in: movie, track: track)
+        // The pictures decoded, at most every shown frame up to the one after the marked, held
+        // to the budget before any is.
+        if let entry = frames.track.sampleDescriptions.first, let width = entry.width, let height = entry.height {
+            do {
+                try budget.pixels(width: Int(width), height: Int(height), frames: min(frames.shown.frames.count, marked + 2), "\(path) compare")
+            } catch {
+                throw ShownFrameDecoder.BadInput(description: error.description)
+            }
+        }
         let picture = try decodeStill(still, maxPixels: maxPixels)
         let stillRGB = try rgb(picture)
         var scores: [CodecAnswer.Comparison.Score] = []

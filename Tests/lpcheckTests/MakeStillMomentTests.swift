@@ -46,6 +46,9 @@ extension MakeClipTests {
         }
         let (own, crossedOracle) = (try oracle(pairs.early.still, pairs.early.movie), try oracle(pairs.late.still, pairs.early.movie))
         #expect(own >= 38 && crossedOracle < own - 3, "ffmpeg: the still at its own moment \(own) dB; the next frame's still there \(crossedOracle) dB")
+        // The decode is held to the budget (checked before decoding, and by the decoder as pictures come).
+        let starved = try ProcessResult.run(helper.path, ["compare", pairs.early.still.path, pairs.early.movie.path, "--max-total-pixels", "1000"])
+        #expect(starved.status == 2 && starved.stderr.contains("--max-total-pixels") && starved.stdout.isEmpty, "\(starved.status) \(starved.stderr)")
         let crossed = try compare(pairs.late.still, pairs.early.movie)
         #expect(crossed.best.map { $0.frame != crossed.marked && $0.decibels > (crossed.markedDecibels ?? 0) + 0.5 } == true, "\(crossed)")
     }
