@@ -276,9 +276,11 @@ public final class MovieEncoder {
     public func encode(_ rgb: [UInt8], presentationTime: Int64) throws -> [Sample] { try encode(pixels: rgb, bgr: false, presentationTime: presentationTime) }
 
     /// Sends one BGR picture (blue, green, red bytes a pixel): copied row by row as it is.
-    public func encode(bgr: [UInt8], presentationTime: Int64) throws -> [Sample] { try encode(pixels: bgr, bgr: true, presentationTime: presentationTime) }
+    public func encode(bgr: [UInt8], presentationTime: Int64, sync: Bool = false) throws -> [Sample] {
+        try encode(pixels: bgr, bgr: true, presentationTime: presentationTime, sync: sync)
+    }
 
-    func encode(pixels rgb: [UInt8], bgr: Bool, presentationTime: Int64) throws -> [Sample] {
+    func encode(pixels rgb: [UInt8], bgr: Bool, presentationTime: Int64, sync: Bool = false) throws -> [Sample] {
         guard rgb.count >= sourceWidth * sourceHeight * 3 else { throw CodecError("encoding", "\(rgb.count) bytes for a \(sourceWidth)×\(sourceHeight) picture") }
         let input = try Frame()
         input.pointer.pointee.format = AV_PIX_FMT_BGR24.rawValue
@@ -308,13 +310,15 @@ public final class MovieEncoder {
         }
         let output = try Scaler(wrapping: scaler).convert(input, to: AV_PIX_FMT_YUV420P)
         output.pointer.pointee.pts = presentationTime
+        output.pointer.pointee.pict_type = sync ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         try CodecError.check(avcodec_send_frame(context.pointer, output.pointer), "encoding")
         return try drain()
     }
 
     /// Sends one decoded picture as it is (its layout and depth made 4:2:0 8-bit where they
-    /// differ, its range and matrix kept), shown from `presentationTime`.
-    public func encode(picture: Frame, presentationTime: Int64) throws -> [Sample] {
+    /// differ, its range and matrix kept), shown from `presentationTime`; `sync`: coded as a
+    /// sync sample (an IDR picture, the encoders' GOPs being closed).
+    public func encode(picture: Frame, presentationTime: Int64, sync: Bool = false) throws -> [Sample] {
         guard picture.width == sourceWidth, picture.height == sourceHeight else {
             throw CodecError("encoding", "a \(picture.width)×\(picture.height) picture in a \(sourceWidth)×\(sourceHeight) movie")
         }
@@ -332,7 +336,7 @@ public final class MovieEncoder {
         let p = input.pointer
         (p.pointee.color_range, p.pointee.color_primaries, p.pointee.color_trc, p.pointee.colorspace) =
             (context.pointer.pointee.color_range, context.pointer.pointee.color_primaries, context.pointer.pointee.color_trc, context.pointer.pointee.colorspace)
-        p.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        p.pointee.pict_type = sync ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         try CodecError.check(avcodec_send_frame(context.pointer, p), "encoding")
         return try drain()
     }

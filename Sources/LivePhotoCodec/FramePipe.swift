@@ -55,3 +55,29 @@ final class FramePipe<Item: Sendable>: @unchecked Sendable {
         return nil
     }
 }
+
+/// One piece of work run on a thread of its own beside the caller's (the GIF's still encoded
+/// while its movie is), its result or failure taken once with `value()`, which waits for it.
+final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+    // `result` is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var result: Result<Value, any Error>?
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        let thread = Thread { [self] in
+            let outcome = Result { try work() }
+            condition.lock()
+            result = outcome
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.start()
+    }
+
+    func value() throws -> Value {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return try result.map { try $0.get() } ?? { throw CodecError("thread", "no result") }()
+    }
+}

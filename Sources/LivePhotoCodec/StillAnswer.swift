@@ -72,18 +72,22 @@ public enum GIFMovie {
                 written += 1
             }
         }
-        var stillAnswer: StillAnswer? = nil
+        var stillAnswer: BackgroundWork<StillAnswer>? = nil
         // Frames decoded, composited and enlarged on a thread of their own, two ahead of the
-        // encoder (enlarged straight to BGR, the encoder's input as it is; the still's frame in
-        // RGB too).
-        let pipe = FramePipe<(index: Int, bgr: [UInt8], rgb: [UInt8]?)>(capacity: 2)
+        // encoder, as the encoder takes them: at an even factor its 4:2:0 picture made from the
+        // canvas's colours (`EvenEnlargement`), otherwise enlarged to BGR; the still's frame in
+        // RGB too.
+        let pipe = FramePipe<(index: Int, picture: EncoderInput, rgb: [UInt8]?)>(capacity: 2)
         let producer = Thread { [bytes] in
             var decoder = GIFDecoder(bytes: bytes, structure: structure, path: path, background: background)
             do {
+                let even = try EvenEnlargement(width: structure.width, height: structure.height, factor: scale)
                 while let canvas = try decodeNext(&decoder) {
                     let index = decoder.index - 1
                     let rgb = index == stillFrame ? scaled(canvas, width: structure.width, height: structure.height, by: scale) : nil
-                    guard pipe.put((index, scaled(canvas, width: structure.width, height: structure.height, by: scale, bgr: true), rgb)) else { break }
+                    let picture: EncoderInput = try even.map { .planar(try $0.picture(canvas)) }
+                        ?? .bgr(scaled(canvas, width: structure.width, height: structure.height, by: scale, bgr: true))
+                    guard pipe.put((index, picture, rgb)) else { break }
                 }
                 pipe.end()
             } catch {
@@ -93,14 +97,23 @@ public enum GIFMovie {
         producer.start()
         defer { pipe.stop() }
         while let frame = try pipe.take() {
-            if let rgb = frame.rgb { stillAnswer = try StillAnswer.encoding(try Frame.rgb(rgb, width: width, height: height), as: still) }
-            emit(try encoder.encode(bgr: frame.bgr, presentationTime: Int64(starts[frame.index] * Int(timescale) / 100)))
+            // The still encoded beside the movie, in what the encoders leave of the cores.
+            if let rgb = frame.rgb { stillAnswer = BackgroundWork { try StillAnswer.encoding(try Frame.rgb(rgb, width: width, height: height), as: still) } }
+            let time = Int64(starts[frame.index] * Int(timescale) / 100)
+            // A sync sample just before the still's frame: the frames around the moment decode
+            // from it (make's read-back compares the still with three of them, not with the
+            // group of pictures up to it; a player seeking to the moment starts there too).
+            let sync = frame.index == stillFrame - 1
+            switch frame.picture {
+            case .bgr(let bgr): emit(try encoder.encode(bgr: bgr, presentationTime: time, sync: sync))
+            case .planar(let picture): emit(try encoder.encode(picture: picture, presentationTime: time, sync: sync))
+            }
             progress(frame.index + 1, structure.frames.count)
         }
         emit(try encoder.finish())
         guard written == structure.frames.count else { throw CodecError("encoding", "\(structure.frames.count) frames gave \(written) samples") }
         guard let stillAnswer else { throw BadInput(description: "\(path): the GIF has no frame \(stillFrame + 1)") }
-        output(CodecAnswer.bytes(.still(stillAnswer.bytes)))
+        output(CodecAnswer.bytes(.still(try stillAnswer.value().bytes)))
     }
 
     /// Nearest-neighbour enlargement: each pixel a `factor`×`factor` block. One enlarged row is
@@ -131,6 +144,13 @@ public enum GIFMovie {
             }
         }
         return out
+    }
+
+    /// A frame as the encoder takes it, handed from the producing thread to the encoding one
+    /// (the producer keeps no reference to the picture it hands over).
+    enum EncoderInput: @unchecked Sendable {
+        case bgr([UInt8])
+        case planar(Frame)
     }
 
     static func decodeNext(_ decoder: inout GIFDecoder) throws -> [UInt8]? {
