@@ -33,7 +33,7 @@ public struct ConvertRun {
         let loop = PlanLoop(command: .convert, dryRun: dryRun, force: options.force)
         let results = loop.run(items, report: report, plan: { Converter.plan($0, to: target, folder: output, options: options) },
                                apply: { PlanWriter.apply($0, options: options) },
-                               told: { if !json { io.output(Self.describe($0.plan, outcome: $0.outcome, force: options.force) + "\n") } },
+                               told: { if !json { io.output($0.text(force: options.force) + "\n") } },
                                progress: showProgress ? progress : nil)
         if showProgress { finishProgress?() }
         let unreadable = settings.refuseUnreadable(report)
@@ -50,29 +50,12 @@ public struct ConvertRun {
         if failed > 0 || unreadable > 0 { throw RunFailure(status: 1) }
     }
 
-    static func describe(_ plan: ItemPlan, outcome: ItemOutcome?, force: Bool) -> String {
-        var after = outcome?.failure.map { ["  FAILED, nothing written: \($0.terminalSafe)"] } ?? []
-        after += (outcome?.written ?? []).map { "  wrote \($0.path.terminalSafe)" }
-        return PlanText.describe(plan, force: force, size: PlanText.sizeFirst, after: after)
-    }
-
     static func document(_ results: [PlanLoop.Result], target: ConversionTarget, dryRun: Bool, version: String) -> JSONValue {
         .object([
             ("tool", .string("lpcheck")), ("version", .string(version)),
             ("to", .string(target.rawValue)), ("dryRun", .bool(dryRun)),
             ("items", .array(results.map { result in
-                .object([
-                    ("kind", .string(result.plan.item.kind.rawValue)),
-                    ("inputs", .array(result.plan.item.files.map { .string($0.path) })),
-                    ("status", .string(result.status.word(.convert))),
-                    ("identifier", .optional(result.plan.edits.identifier ?? result.plan.files.first?.identifier)),
-                    ("outputs", PlanText.outputsJSON(result.plan.files)),
-                    ("reasons", .array(result.plan.reasons.map(JSONValue.string))),
-                    ("losses", .array(result.plan.losses.map(JSONValue.string))),
-                    ("damage", .array(result.plan.damage.map(JSONValue.string))),
-                    ("problems", .array(result.plan.problems.map(JSONValue.string))),
-                    ("failure", .optional(result.outcome?.failure)),
-                ])
+                result.json(.convert, extra: [("identifier", .optional(result.plan.edits.identifier ?? result.plan.files.first?.identifier))])
             })),
         ])
     }

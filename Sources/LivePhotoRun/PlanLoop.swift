@@ -32,13 +32,13 @@ enum PlanStatus {
     }
 }
 
-/// The one loop of convert and export: each item planned, its destinations claimed (no
+/// The one loop of convert, export and strip: each item planned, its destinations claimed (no
 /// input of the run is an output, no two items write one file), applied through `PlanWriter`
 /// unless a dry run, and described as it goes.
 struct PlanLoop {
     enum Command: String {
-        case convert, export
-        var done: String { rawValue + "ed" }
+        case convert, export, strip
+        var done: String { self == .strip ? "stripped" : rawValue + "ed" }
     }
 
     struct Result {
@@ -79,5 +79,31 @@ struct PlanLoop {
             progress?(index + 1, items.count)
         }
         return results
+    }
+}
+
+extension PlanLoop.Result {
+    /// An item of convert's and strip's JSON: what was planned for it and what became of it;
+    /// `extra` fields follow `status` (convert's `identifier`).
+    func json(_ command: PlanLoop.Command, extra: [(String, JSONValue)] = []) -> JSONValue {
+        .object([
+            ("kind", .string(plan.item.kind.rawValue)),
+            ("inputs", .array(plan.item.files.map { .string($0.path) })),
+            ("status", .string(status.word(command))),
+        ] + extra + [
+            ("outputs", PlanText.outputsJSON(plan.files)),
+            ("reasons", .array(plan.reasons.map(JSONValue.string))),
+            ("losses", .array(plan.losses.map(JSONValue.string))),
+            ("damage", .array(plan.damage.map(JSONValue.string))),
+            ("problems", .array(plan.problems.map(JSONValue.string))),
+            ("failure", .optional(outcome?.failure)),
+        ])
+    }
+
+    /// The plan as convert and strip print it, then what became of it.
+    func text(force: Bool) -> String {
+        var after = outcome?.failure.map { ["  FAILED, nothing written: \($0.terminalSafe)"] } ?? []
+        after += (outcome?.written ?? []).map { "  wrote \($0.path.terminalSafe)" }
+        return PlanText.describe(plan, force: force, size: PlanText.sizeFirst, after: after)
     }
 }

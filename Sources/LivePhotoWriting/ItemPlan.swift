@@ -114,6 +114,9 @@ public enum ReadBack: Sendable {
     case frames(durations: [UInt32], timescale: UInt32, matrix: TrackMatrix)
     /// A GIF: complete, looping forever, `width`×`height`, these delays (centiseconds).
     case gif(width: Int, height: Int, delays: [Int])
+    /// A still without motion (`strip`): no movie found in it by any means (XMP, `mpvd`, a
+    /// trailer, an `ftyp` after the image), no content identifier.
+    case plainStill
 }
 
 /// What will be written to one file, and what must hold when it is read back.

@@ -111,7 +111,12 @@ public enum PlanWriter {
             case .item:
                 try verify(staged, item: plan.item, kinds: plan.edits.kinds, force: options.force, clean: plan.proveClean)
             case .outputsAlone:
-                for (file, written) in staged { try refuseDamage(written.temporary, destination: file.destination) }
+                for (file, written) in staged {
+                    // With --force the input's own damage, which the plan named, is carried on;
+                    // the output may add none.
+                    let carried = options.force ? Set(plan.item.findings.filter { $0.path == file.path && $0.severity >= .error }.map(\.rule)) : []
+                    try refuseDamage(written.temporary, destination: file.destination, carried: carried)
+                }
             }
             if let budget = plan.stillShowsMoment { try compareStill(staged, budget: budget) }
         } catch {

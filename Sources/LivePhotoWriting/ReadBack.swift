@@ -10,6 +10,13 @@ extension ReadBack {
         switch self {
         case .markers:
             return
+        case .plainStill:
+            let read = MediaFile.inspect(path: temporary, options: .check)
+            guard let still = read.still, read.error == nil else { throw RepairProblem("the written \(destination) does not read back as a still: \(read.error?.description ?? "no still")") }
+            if let motion = still.motionPhoto {
+                throw RepairProblem("the written \(destination) is still a motion photo (\(motion.source.rawValue)\(motion.movieRange.map { ", a movie at byte \($0.lowerBound)" } ?? ""))")
+            }
+            if let identifier = still.contentIdentifier { throw RepairProblem("the written \(destination) still carries the identifier \(identifier)") }
         case .samples(let made, let source, let range):
             try Self.samples(temporary, destination: destination, made: made, source: source, range: range)
         case .frames(let planned, let timescale, let matrix):
@@ -72,11 +79,12 @@ extension ReadBack {
 extension PlanWriter {
     /// A written output as `check` reads it, a file of its own: no damage rule may find
     /// anything (writers obey the readers' limits).
-    static func refuseDamage(_ path: String, destination: String) throws {
+    /// `carried`: the damage rules the input already failed, accepted with --force.
+    static func refuseDamage(_ path: String, destination: String, carried: Set<String> = []) throws {
         let facts = FileFacts(MediaFile.inspect(path: path, options: .check))
         var item = CheckItem(kind: .notLivePhoto, movie: facts)
         item.movie?.path = destination
-        let damage = RuleRegistry.all.filter { $0.description.marksDamage }.flatMap { $0.check(item, context: RuleContext()) }
+        let damage = RuleRegistry.all.filter { $0.description.marksDamage && !carried.contains($0.description.identifier) }.flatMap { $0.check(item, context: RuleContext()) }
         if let first = damage.first { throw RepairProblem("the written \(destination) reads as damaged: \(first.rule): \(first.message)") }
     }
 }

@@ -9,21 +9,32 @@ public enum MotionPhotoWriter {
     /// The Live Photo's still: the motion photo's own bytes up to its movie, the identifier in an
     /// Apple MakerNote, the motion-photo XMP fields (and the directory's movie item) removed.
     public static func livePhotoStill(_ still: Still, source: ByteSource, identifier: String) throws -> FilePatch {
+        try stillWithoutMovie(still, source: source, identifier: identifier)
+    }
+
+    /// The still up to its movie, the XMP's motion-photo fields removed; `identifier` written in
+    /// an Apple MakerNote, or (nil) a pairing key the still holds removed, the same size.
+    static func stillWithoutMovie(_ still: Still, source: ByteSource, identifier: String?) throws -> FilePatch {
         guard let motion = still.motionPhoto, let movie = motion.movieRange else {
             throw WriteError(.missingStructure, "no embedded movie was found in this motion photo")
         }
         var patch: FilePatch
         var losses = trailerLosses(motion, movie: movie, source: source)
-        if let range = still.tiff?.makerNoteRange, still.makerNote == nil {
+        if identifier != nil, let range = still.tiff?.makerNoteRange, still.makerNote == nil {
             losses.append("the vendor MakerNote (\(range.count) bytes) is replaced by an Apple MakerNote: Exif holds one MakerNote and Photos reads the identifier there")
         }
         switch still.format {
         case .jpeg:
             guard let jpeg = still.jpeg else { throw WriteError(.missingStructure, "no JPEG structure") }
             let cut = min(movie.lowerBound, motion.samsungTrailer?.lowerBound ?? movie.lowerBound)
-            let exif = try StillRewriter.jpegExif(still, identifier: identifier)
-            var replacements = [(range: exif.range, bytes: exif.bytes)]
-            var notes = [exif.note]
+            var replacements: [(range: Range<Int64>, bytes: [UInt8])] = []
+            var notes: [String] = []
+            if let identifier {
+                let exif = try StillRewriter.jpegExif(still, identifier: identifier)
+                (replacements, notes) = ([(exif.range, exif.bytes)], [exif.note])
+            } else if let removal = try StillRewriter.removingContentIdentifier(still, source: source) {
+                (replacements, notes) = ([(removal.offset..<(removal.offset + Int64(removal.bytes.count)), removal.bytes)], [removal.note])
+            }
             if let segment = jpeg.segments.first(where: { $0.label == "XMP" }), let xmp = jpeg.xmp {
                 let edited = try XMPEditor.removingMotionPhoto(xmp.bytes, path: "APP1 XMP")
                 replacements.append((segment.offset..<(segment.payloadOffset + Int64(segment.length)), try xmpSegment(edited.bytes)))
@@ -48,7 +59,15 @@ public enum MotionPhotoWriter {
                 }
             }
             let window = WindowSource(source, range: 0..<mpvd.lowerBound)
-            patch = try StillRewriter.heif(still, source: window, identifier: identifier)
+            if let identifier {
+                patch = try StillRewriter.heif(still, source: window, identifier: identifier)
+            } else {
+                patch = FilePatch.withReplacements([], size: window.size)
+                if let removal = try StillRewriter.removingContentIdentifier(still, source: window) {
+                    patch = try patch.overlaying(removal.bytes, at: removal.offset)
+                    patch.notes.append(removal.note)
+                }
+            }
             // The packet that declares the motion photo, wherever a writer put it.
             let declaring = motion.xmpItems?.first(where: \.declaresMotionPhoto).flatMap { role in heif.items.first { $0.id == role.item } }
             if let item = declaring ?? heif.xmpItem,
