@@ -28,6 +28,15 @@ public struct MakeRun {
     /// `wallpaper`: the lock screen's keys too, and what the wallpaper's rules find that make
     /// cannot change (a JPEG still, a long movie, a moment asked for on the first frame).
     public var profile = Target.photos
+    /// `keyphoto STILL MOVIE`: the pair's still, whose key photo the movie's frame replaces (its
+    /// Exif and MakerNote carried over); make CLIP runs on the movie.
+    public var keyPhotoOf: String?
+    /// The moment as a percent of the video's duration as its track states it (keyphoto
+    /// --percent); a movie that gives none is left to the planner, which names it.
+    public var percent: Double?
+    /// Plan and print only (keyphoto --dry-run): no folder made, nothing written. The still is
+    /// still made (by the codec helper, in memory): the plan states its size and bytes.
+    public var dryRun = false
     public var io: RunIO
 
     public init(still: String, movie: String, output: String, io: RunIO) {
@@ -67,9 +76,12 @@ public struct MakeRun {
     func document() -> JSONValue {
         let plans = record.current
         let last = plans.last
+        let inputs: [String] = keyPhotoOf.map { [$0, movie] } ?? clipInput.map { [$0] } ?? [still, movie]
+        let command = keyPhotoOf == nil ? "make" : "keyphoto"
         return .object([
-            ("tool", .string("lpcheck")), ("version", .string(Release.version)), ("command", .string("make")),
-            ("inputs", .array((clipInput.map { [$0] } ?? [still, movie]).map(JSONValue.string))),
+            ("tool", .string("lpcheck")), ("version", .string(Release.version)), ("command", .string(command)),
+            ("inputs", .array(inputs.map(JSONValue.string))),
+            ("dryRun", .bool(dryRun)),
             ("to", .string(to.rawValue)),
             ("identifier", .optional(plans.first?.edits.identifier ?? last?.files.first?.identifier)),
             ("moment", plans.first?.edits.moment.map { .object([("seconds", .double($0.seconds)), ("origin", .string($0.origin.rawValue))]) } ?? .null),
@@ -134,13 +146,19 @@ public struct MakeRun {
     /// `make CLIP` (a movie or a GIF), planned by `MakePlanner.clipPlan`, then applied, or for
     /// `--to motion-photo` staged and converted.
     func runClip(_ clip: String) throws {
-        try RunSettings.refuseObjects([clip], command: "make", io: io)
+        try RunSettings.refuseObjects([clip] + (keyPhotoOf.map { [$0] } ?? []), command: keyPhotoOf == nil ? "make" : "keyphoto", io: io)
         var request = MakePlanner.ClipRequest(input: clip, folder: output, settings: self.clip)
+        var options = self.options
+        // The video's frames as shown, to the end of the last.
+        if let percent, let last = MediaFile.inspect(path: clip, options: .check).movie?.videoFrames().last {
+            options.time = (last.start + last.duration) * percent / 100
+        }
         (request.options, request.identifier, request.movieSeconds, request.force) = (options, identifier, movieSeconds, force)
-        (request.wallpaper, request.toMotionPhoto) = (profile == .wallpaper, to == .motionPhoto)
+        var applying = self.options
+        (request.wallpaper, request.toMotionPhoto, request.keyPhotoOf) = (profile == .wallpaper, to == .motionPhoto, keyPhotoOf)
         let made: MakePlanner.ClipPlan
         do {
-            made = try MakePlanner.clipPlan(request, prepareFolder: { try OutputFolder.make(output, io: io) }, progress: progress, finished: finishProgress)
+            made = try MakePlanner.clipPlan(request, prepareFolder: { if !dryRun { try OutputFolder.make(output, io: io) } }, progress: progress, finished: finishProgress)
         } catch let failure as MakePlanner.ClipFailure {
             io.error("lpcheck: \(failure.description.terminalSafe)")
             throw RunFailure(status: failure.status)
@@ -154,10 +172,14 @@ public struct MakeRun {
         say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true, shownAs: made.named == made.read ? [:] : [made.read: made.named]))
         plan.losses = []
         plan.proveClean = true
-        var options = self.options
-        (options.backup, options.force) = (false, force)
-        if to == .motionPhoto { return try motionPhoto(from: plan, named: made.named, path: made.motionPhotoPath, options: options, fail: fail) }
-        let outcome = apply(plan, options: options)
+        (applying.backup, applying.force) = (false, force)
+        if dryRun {
+            record.withLock { $0.append(plan) }
+            say("(dry run: nothing written)")
+            return
+        }
+        if to == .motionPhoto { return try motionPhoto(from: plan, named: made.named, path: made.motionPhotoPath, options: applying, fail: fail) }
+        let outcome = apply(plan, options: applying)
         if let failure = outcome.failure { throw fail(failure, status: 1) }
         say("content identifier: \(made.identifier)")
     }

@@ -61,6 +61,8 @@ public struct ItemEdits: Sendable {
     public var wallpaperKeys = false
     /// Show only this window of the movie (make CLIP of a long clip); `moment` is in its time.
     public var window: PresentationWindow?
+    /// The still is the movie's frame at the moment (`MovieEdits.stillIsFrame`).
+    public var stillIsFrame = false
 
     public init(identifier: String? = nil, moment: Moment? = nil, brand: Bool = false, captureDate: CaptureDateEdit? = nil) {
         self.identifier = identifier

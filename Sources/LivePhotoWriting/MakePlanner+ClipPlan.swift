@@ -20,6 +20,9 @@ extension MakePlanner {
         public var toMotionPhoto = false
         /// Existing outputs are replaced.
         public var force = false
+        /// `keyphoto`: the still of the pair whose key photo is made anew; its Exif and MakerNote
+        /// go to the new still, made true of the new picture.
+        public var keyPhotoOf: String?
         public init(input: String, folder: String, settings: ClipSettings) { (self.input, self.folder, self.settings) = (input, folder, settings) }
     }
 
@@ -158,6 +161,10 @@ extension MakePlanner {
         let chosen = request.identifier?.uppercased() ?? orphan?.identifier
             ?? DeterministicIdentifier.make(["make", named, String(file.size), String(frame.sample.index)].joined(separator: "\n"))
         let tags = self.tags(movie, track: track, width: size.width, height: size.height, format: settings.stillFormat)
+        var keyPhoto: KeyPhotoStill?
+        if let old = request.keyPhotoOf {
+            do { keyPhoto = try KeyPhotoStill(old, movieIdentifier: orphan?.identifier, movie: read) } catch { throw fail("\(error)") }
+        }
         let duration = movie.durationSeconds ?? 0
         var window = self.window(duration: duration, moment: moment.seconds, length: request.movieSeconds, longest: RuleContext().maxMovieSeconds)
         // A window that would show one frame (a GIF of a few long frames) shows no motion: the
@@ -168,7 +175,7 @@ extension MakePlanner {
             still = "the clip lasts \(SecondsText.format(duration)) s, and \(SecondsText.format(shown.duration)) s around the moment would show one frame of it, which does not move: the movie is kept whole, and movie-too-long will say Photos may trim or refuse a Live Photo movie over \(SecondsText.format(RuleContext().maxMovieSeconds)) s"
         }
         var plan = self.plan(clip: read, file: file, picture: picture, tags: tags, identifier: chosen, moment: moment,
-                             still: stillPath, movie: moviePath, wallpaper: request.wallpaper, window: window)
+                             still: stillPath, movie: moviePath, wallpaper: request.wallpaper, window: window, keyPhoto: keyPhoto)
         plan.stillShowsMoment = settings.budget
         let why = clipReasons(frame: frame, track: track, window: window, duration: duration, jpegFromFrame: made == nil && settings.stillFormat == .jpeg, notIntra: notIntra)
         // The window's reason first, then what made the clip, then the still's.
@@ -178,7 +185,9 @@ extension MakePlanner {
         if let lossless, !lossless.isEmpty {
             plan.reasons.append("--lossless-still: \(lossless): the moment stays where it was and the still is decoded and encoded")
         }
-        if let orphan {
+        if let keyPhoto, let orphan {
+            plan.reasons.insert(keyPhoto.reason(identifier: orphan.identifier, from: orphan.seconds, to: moment.seconds, size: size), at: 0)
+        } else if let orphan {
             let identifier = request.identifier == nil ? "its content identifier \(orphan.identifier) is kept (the new still carries it; the pair takes the movie's place: beside the movie in one library, the two would share it)"
                 : "--identifier replaces its content identifier \(orphan.identifier)"
             let time = moment.origin == .kept ? "its still moment at \(SecondsText.format(orphan.seconds)) s is kept (the still is that frame)"

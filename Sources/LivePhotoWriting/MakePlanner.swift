@@ -252,18 +252,23 @@ public enum MakePlanner {
 
     /// The still's file: a HEIF built around the picture, or the encoder's JPEG with an Exif
     /// APP1 holding the tags and the identifier.
-    public static func stillPatch(_ picture: StillPicture, tags: NewStillTags, identifier: String) throws -> FilePatch {
-        let tiff = ExifEditor.newTIFF(tags, identifier: identifier)
+    public static func stillPatch(_ picture: StillPicture, tags: NewStillTags, identifier: String, keyPhoto: KeyPhotoStill? = nil) throws -> FilePatch {
+        var tiff = ExifEditor.newTIFF(tags, identifier: identifier)
+        var exifNote = "Exif with the movie's capture facts and MakerApple 0x0011"
+        if let keyPhoto {
+            let carried = try keyPhoto.tiff(for: tags, identifier: identifier)
+            (tiff, exifNote) = (carried.tiff, carried.note)
+        }
         switch picture {
         case .heif(let image):
             var patch = try HEIFImageWriter.still(image, exif: tiff)
             let copied = if case .copy = image.data { "the sync sample's coded picture, byte for byte" } else { "an encoded picture" }
-            patch.notes = ["HEIF still: \(copied) (\(image.width)×\(image.height), \(image.bitDepths.first ?? 8)-bit), Exif with the movie's capture facts and MakerApple 0x0011"]
+            patch.notes = ["HEIF still: \(copied) (\(image.width)×\(image.height), \(image.bitDepths.first ?? 8)-bit), \(exifNote)"]
             return patch
         case .jpeg(let bytes):
             var patch = FilePatch()
             patch.append(try StillRewriter.jpegAddingExif(bytes, tiff: tiff))
-            patch.notes = ["JPEG still: the decoded frame, encoded; Exif with the movie's capture facts and MakerApple 0x0011"]
+            patch.notes = ["JPEG still: the decoded frame, encoded; \(exifNote)"]
             return patch
         }
     }
@@ -280,7 +285,7 @@ public enum MakePlanner {
     }
 
     public static func plan(clip: String, file: MediaFile, picture: StillPicture, tags: NewStillTags, identifier: String, moment: Moment,
-                            still: String, movie: String, wallpaper: Bool, window: PresentationWindow? = nil) -> ItemPlan {
+                            still: String, movie: String, wallpaper: Bool, window: PresentationWindow? = nil, keyPhoto: KeyPhotoStill? = nil) -> ItemPlan {
         let facts = FileFacts(file)
         var item = CheckItem(kind: .movieOnly, movie: facts, pairedBy: .name)
         item.findings = PlanWriter.fileFindings(item)
@@ -289,12 +294,15 @@ public enum MakePlanner {
         var edits = ItemEdits(identifier: identifier, moment: shown, brand: true)
         edits.wallpaperKeys = wallpaper
         edits.window = window
+        edits.stillIsFrame = true
         var plan = PlanWriter.plan(item, edits: edits, acting: [], destinations: [clip: movie])
         guard plan.problems.isEmpty else { return plan }
         do {
-            var made = FilePlan(path: clip, destination: still, patch: try stillPatch(picture, tags: tags, identifier: identifier), identity: nil, identifier: identifier)
+            var made = FilePlan(path: clip, destination: still, patch: try stillPatch(picture, tags: tags, identifier: identifier, keyPhoto: keyPhoto),
+                                identity: nil, identifier: identifier)
             made.made = true
-            made.recordLedger([])
+            // A new key photo is compared with the old still: what it keeps of it, what stays behind.
+            made.recordLedger(keyPhoto.map { [LedgerInput(path: $0.path)] } ?? [])
             plan.files.insert(made, at: 0)
         } catch {
             plan.problems.append("\(still): \(error)")

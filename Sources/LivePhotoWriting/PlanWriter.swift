@@ -38,6 +38,7 @@ public enum PlanWriter {
                 movieEdits.captureDate = edits.captureDate
                 movieEdits.wallpaperKeys = edits.wallpaperKeys
                 movieEdits.window = edits.window
+                movieEdits.stillIsFrame = edits.stillIsFrame
                 if !movieEdits.isEmpty {
                     let file = MediaFile.inspect(path: movie.path, options: .check)
                     guard let model = file.movie, file.error == nil else { throw RepairProblem("\(movie.path): \(file.error?.description ?? "not a movie")") }

@@ -9,7 +9,7 @@ struct LPCheck: ParsableCommand {
         abstract: "Live Photo forensics and validation: read, check, report, repair and convert Apple Live Photos (and Android motion photos).",
         discussion: "`lpcheck DIR...` is `lpcheck check DIR...`.",
         version: Release.version,
-        subcommands: [Check.self, Scan.self, Dump.self, Repair.self, Make.self, Convert.self, Export.self, Strip.self, Rules.self]
+        subcommands: [Check.self, Scan.self, Dump.self, Repair.self, Make.self, Convert.self, Export.self, KeyPhoto.self, Strip.self, Rules.self]
     )
 
     /// The arguments ArgumentParser is given: `check`'s own when the first names no command and

@@ -15,6 +15,10 @@ public struct MovieEdits: Sendable {
     /// Show only this window of the movie (every track's edit list clipped, samples kept); the
     /// still-image-time placement is then in the window's time.
     public var window: PresentationWindow?
+    /// The still is the movie's own frame at the moment (make CLIP, keyphoto): the old
+    /// still-image-time track's other keys (the still-image transform from the camera's still to
+    /// its frame) are not carried to the new track.
+    public var stillIsFrame = false
 
     public init(contentIdentifier: String? = nil, stillImageTime: StillImagePlacement? = nil, quickTimeBrand: Bool = false, captureDate: CaptureDateEdit? = nil) {
         self.contentIdentifier = contentIdentifier
@@ -61,7 +65,12 @@ public enum MovieRewriter {
         var losses: [String] = []
         if let placement = edits.stillImageTime {
             let removed = Set(movie.stillImageTimeTracks.map(\.path))
-            if let old = movie.stillImageTimeTracks.first {
+            if let old = movie.stillImageTimeTracks.first, edits.stillIsFrame {
+                let others = old.declaredKeys.map(\.key).filter { $0 != LivePhotoKeys.stillImageTime }
+                if !others.isEmpty {
+                    notes.append("track \(old.id)'s keys \(others.joined(separator: ", ")) are not carried over: they relate the camera's still to its frame, and the new still is the frame")
+                }
+            } else if let old = movie.stillImageTimeTracks.first {
                 let trakBytes = childPaths(children).firstIndex(of: old.path).map { children[$0].bytes }
                 switch ReusedTrack.from(old, trakBytes: trakBytes, source: source, value: placement.value) {
                 case .success(let track):
