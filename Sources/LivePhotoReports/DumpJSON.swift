@@ -23,6 +23,7 @@ public enum DumpJSON {
         } else if file.format.isMovie {
             pairs.append(("stillImageTime", .null))
         }
+        if file.credentials != nil || file.credentialsProblem != nil { pairs.append(("contentCredentials", DumpCredentials.json(file))) }
         pairs.append(("error", file.error.map(error) ?? .null))
         pairs.append(("warnings", .array(file.warnings.map(error))))
         pairs.append(("stats", .object([

@@ -25,6 +25,7 @@ public enum DumpText {
                 out.line(2, "video frames: \(durations.frameCount), duration nominal \(durations.nominal) min \(durations.minimum) max \(durations.maximum) (timescale \(durations.timescale)\(durations.seconds(durations.nominal).map { ", nominal " + SecondsText.format($0) + " s" } ?? ""))")
             }
         }
+        for (depth, line) in DumpCredentials.lines(file) { out.line(depth, line.terminalSafe) }
         let capture = file.still.map(CaptureFacts.init(still:)) ?? file.movie.map(CaptureFacts.init(movie:))
         if let capture, !capture.isEmpty {
             out.line(1, "Capture (what the agreement rules compare)")

@@ -1,4 +1,5 @@
 import Foundation
+import LivePhotoFormats
 import LivePhotoObjectStore
 import LivePhotoTestSupport
 import Testing

@@ -1,0 +1,108 @@
+import Foundation
+import LivePhotoFormats
+import LivePhotoTestSupport
+import Testing
+
+/// `dump` on Content Credentials, held to c2pa-python (C2PA's reference implementation) on
+/// every file of `../shared/samples/c2pa`: the manifests, the active one, its claim generator
+/// and signer, and the binding verdict against its `assertion.dataHash.mismatch`.
+@Suite(.serialized, .enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
+struct ContentCredentialsTests {
+    /// c2pa-python's reading of each file, as JSON: its manifests' labels (the active last),
+    /// claim generators, signers' common name and issuer, and its validation codes.
+    static let oracle = """
+    import json, sys, c2pa
+    out = {}
+    for path in sys.argv[1:]:
+        try:
+            store = json.loads(c2pa.Reader(path).json())
+        except Exception as error:
+            out[path] = {'error': str(error)}
+            continue
+        manifests = store.get('manifests', {})
+        active = store.get('active_manifest')
+        info = manifests.get(active, {})
+        signature = info.get('signature_info') or {}
+        out[path] = {'count': len(manifests), 'active': active, 'generator': info.get('claim_generator'),
+                     'commonName': signature.get('common_name'), 'issuer': signature.get('issuer'),
+                     'codes': [status['code'] for status in store.get('validation_status') or []]}
+    print(json.dumps(out))
+    """
+
+    @Test("every file of ../shared/samples/c2pa: lpcheck's manifests, active label, claim generator and signer are c2pa-python's; the binding fails exactly where c2pa-python reports assertion.dataHash.mismatch, holds where it reports none, and a BMFF hash is said not recomputed; files without a store have none; dump's JSON follows its schema")
+    func againstC2PAPython() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        try Locations.require(Locations.pythonHas("c2pa"), "c2pa-python (PyPI)")
+        let folder = try #require(Locations.sharedSamples).appendingPathComponent("c2pa")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".tsv") }.sorted().map { folder.appendingPathComponent($0).path }
+        #expect(files.count >= 8, "\(files)")
+        let python = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", Self.oracle] + files)
+        #expect(python.status == 0, "\(python.stderr)")
+        let oracle = try #require(try JSONSerialization.jsonObject(with: python.stdout) as? [String: [String: Any]])
+        let dump = try ProcessResult.run(try #require(Locations.lpcheckBinary).path, ["dump", "--format", "json"] + files)
+        #expect(dump.status == 0, "\(dump.stderr)")
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("dump.schema.json"))
+        #expect(try validator.validate(json: dump.stdout).isEmpty)
+        let read = try #require(try JSONSerialization.jsonObject(with: dump.stdout) as? [[String: Any]])
+        #expect(read.count == files.count)
+        var mismatches = 0, holds = 0, bmff = 0, none = 0
+        for file in read {
+            let path = try #require(file["path"] as? String)
+            let name = (path as NSString).lastPathComponent
+            let expected = try #require(oracle[path], "c2pa-python did not read \(name)")
+            guard let credentials = file["contentCredentials"] as? [String: Any] else {
+                #expect((expected["error"] as? String ?? "").contains("ManifestNotFound"), "\(name): lpcheck finds no store, c2pa-python: \(expected)")
+                none += 1
+                continue
+            }
+            let manifests = credentials["manifests"] as? [[String: Any]] ?? []
+            #expect(manifests.count == expected["count"] as? Int, "\(name): \(manifests.count) manifests, c2pa-python \(expected["count"] ?? "?")")
+            #expect(credentials["activeManifest"] as? String == expected["active"] as? String, "\(name)")
+            let active = try #require(manifests.last)
+            #expect(active["claimGenerator"] as? String == expected["generator"] as? String, "\(name): \(active["claimGenerator"] ?? "none") against \(expected["generator"] ?? "none")")
+            let signer = active["signer"] as? String ?? ""
+            if let commonName = expected["commonName"] as? String { #expect(signer.contains("CN=\(commonName)"), "\(name): \(signer)") }
+            if let issuer = expected["issuer"] as? String { #expect(signer.contains("O=\(issuer)"), "\(name): \(signer)") }
+            let codes = expected["codes"] as? [String] ?? []
+            let binding = credentials["binding"] as? [String: Any] ?? [:]
+            let hard = active["hardBinding"] as? [String: Any] ?? [:]
+            if (hard["label"] as? String ?? "").hasPrefix("c2pa.hash.bmff") {
+                #expect(binding["holds"] is NSNull && (binding["detail"] as? String ?? "").contains("not recomputed"), "\(name): \(binding)")
+                #expect(!codes.contains { $0.hasPrefix("assertion.bmffHash") }, "\(name): c2pa-python finds its BMFF hash broken: \(codes)")
+                bmff += 1
+            } else {
+                let mismatch = codes.contains("assertion.dataHash.mismatch")
+                #expect(binding["holds"] as? Bool == !mismatch, "\(name): lpcheck \(binding), c2pa-python \(codes)")
+                if mismatch { mismatches += 1 } else { holds += 1 }
+            }
+        }
+        // Each verdict was met: the set is no blanket.
+        #expect(mismatches >= 1 && holds >= 2 && bmff >= 1 && none >= 3, "mismatch \(mismatches), holds \(holds), bmff \(bmff), none \(none)")
+    }
+
+    @Test("a store's bytes damaged anywhere (each of 400 seeded single-byte changes and 100 cuts of C.jpg's APP11 payload) give a reading, a problem or an error, never a crash, within a second each")
+    func hostileStores() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let path = try #require(Locations.sharedSamples).appendingPathComponent("c2pa/contentauth__c2pa-rs__C.jpg").path
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // The APP11 segment at byte 20: marker, length, then the payload.
+        let length = Int(bytes[22]) << 8 | Int(bytes[23])
+        #expect(bytes[20] == 0xFF && bytes[21] == 0xEB && length > 100)
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        var read = 0, refused = 0
+        for round in 0..<500 {
+            var copy = bytes
+            if round < 400 {
+                let at = 24 + Int(next() % UInt64(length - 2))
+                copy[at] = UInt8(truncatingIfNeeded: next())
+            } else {
+                // Cut inside the store: the segment's length kept, the file ending there.
+                copy = Array(copy.prefix(24 + Int(next() % UInt64(length - 2))))
+            }
+            let file = MediaFile.inspect(source: MemorySource(copy), path: "C.jpg", options: .full)
+            if file.credentials != nil { read += 1 } else { refused += 1 }
+        }
+        #expect(read + refused == 500 && read > 0 && refused > 0, "read \(read), refused \(refused)")
+    }
+}
