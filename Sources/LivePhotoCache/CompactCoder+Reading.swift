@@ -110,6 +110,13 @@ extension CompactCoder {
             facts.movie = try optional(movie)
             facts.capture = try optional(capture)
             facts.archive = try optional(string)
+            facts.credentials = try optional {
+                var credentials = CredentialsFacts(container: try string())
+                credentials.verified = try bool()
+                (credentials.activeManifest, credentials.signer) = (try optional(string), try optional(string))
+                (credentials.binding, credentials.detail) = (try optional(bool), try optional(string))
+                return credentials
+            }
             return facts
         }
 

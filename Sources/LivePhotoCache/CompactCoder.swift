@@ -98,6 +98,14 @@ enum CompactCoder {
             optional(facts.movie, movie)
             optional(facts.capture, capture)
             optional(facts.archive, string)
+            optional(facts.credentials) { credentials in
+                string(credentials.container)
+                bool(credentials.verified)
+                optional(credentials.activeManifest, string)
+                optional(credentials.signer, string)
+                optional(credentials.binding, bool)
+                optional(credentials.detail, string)
+            }
             // Thumbnails are kept in columns of their own, never with the facts.
         }
 

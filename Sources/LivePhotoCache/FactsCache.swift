@@ -25,7 +25,7 @@ public final class FactsCache: FactsStore, @unchecked Sendable {
     /// no number to raise; the number is raised by hand only when a field keeps its place and
     /// changes its meaning (9: a mirrored track matrix counts its quarter turns; 10: a
     /// fragmented movie's samples are read from its fragments).
-    public static let format = "lpcheck-facts-cache 10 (FileFacts field by field; thumbnails apart; the last unchanged run's outputs) layout "
+    public static let format = "lpcheck-facts-cache 11 (FileFacts field by field; thumbnails apart; the last unchanged run's outputs) layout "
         + layoutHash(CompactCoder.encode(Example.everyField()))
 
     /// FNV-1a, 64 bits, in hex: a fingerprint of the coder's layout, not a secret.

@@ -86,9 +86,13 @@ public struct Checker {
         return expanded
     }
 
+    /// Read each file's Content Credentials and recompute their binding (`--verify-credentials`).
+    public var verifyCredentials = false
+
     /// What `check` reads of each file.
     public var inspectOptions: InspectOptions {
-        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: false, boxTree: false, decodePlists: false, chunkTables: false, allItems: false, xmpProperties: false)
+        InspectOptions(standardExif: false, allTimedSamples: false, thumbnail: false, boxTree: false, decodePlists: false, chunkTables: false, allItems: false, xmpProperties: false,
+                       credentials: verifyCredentials)
     }
 
     /// Pairs the scanned files and runs the rules. The facts are moved out of `scanned` into the

@@ -145,6 +145,19 @@ public enum Example {
         return CheckItem(kind: .motionPhoto, still: still)
     }
 
+    /// A JPEG that carries Content Credentials in its APP11 segments: read or not, and whether
+    /// its binding holds.
+    static func signed(verified: Bool, binding: Bool?) -> FileFacts {
+        var facts = still("C.jpg", identifier: nil, format: .jpeg)
+        var credentials = CredentialsFacts(container: "jpeg-app11")
+        if verified {
+            (credentials.verified, credentials.activeManifest, credentials.signer, credentials.binding) = (true, "urn:uuid:b2b1f7fa", "CN=C2PA Signer", binding)
+            credentials.detail = binding == false ? "sha256 over the file but 20+45884 is 8eb9…, the manifest claims 86b1…" : "sha256 over the file but 20+45884 is the claimed 8166…"
+        }
+        facts.credentials = credentials
+        return facts
+    }
+
     /// Facts with every field of every type set to something other than its default (no nil,
     /// no empty list or string, no false, no zero): what the cache's coder and the records'
     /// reader are held to (`CompactCoderTests` checks that no field is left at its default).
@@ -197,6 +210,10 @@ public enum Example {
         movie.durationSeconds = 1.5
         facts.motionMovie = movie
         facts.archive = "shots/IMG_0001.livp"
+        var credentials = CredentialsFacts(container: "jpeg-app11")
+        (credentials.verified, credentials.activeManifest, credentials.signer) = (true, "urn:uuid:b2b1f7fa", "CN=C2PA Signer, O=C2PA Test Signing Cert")
+        (credentials.binding, credentials.detail) = (true, "sha256 over the file but 20+45884")
+        facts.credentials = credentials
         let capture = CaptureFacts()
         capture.time = CaptureTime(source: CaptureTime.exifSource(subSeconds: true, zone: true), clock: 1_760_312_174.753, offset: 46_800)
         capture.headerTime = 1_760_265_374

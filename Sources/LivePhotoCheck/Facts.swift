@@ -51,6 +51,10 @@ public struct FileFacts: Sendable, Codable {
         /// The `.livp` (zip) archive the file is a member of, read in place: its path is then
         /// `ARCHIVE:MEMBER`.
         public var archive: String? = nil
+
+        /// Content Credentials (C2PA): where the store is, and when they were read
+        /// (`check --verify-credentials`) the active manifest, its signer and its binding.
+        public var credentials: CredentialsFacts? = nil
     }
 
     /// The fields, in one object that copies share until one of them changes (copy on write):
@@ -175,6 +179,7 @@ extension FileFacts {
         let capture = file.still.map(CaptureFacts.init(still:)) ?? file.movie.map(CaptureFacts.init(movie:)) ?? file.sidecarDate.map(CaptureFacts.init(sidecar:))
         if let capture, !capture.isEmpty { fields.capture = capture }
         if let embedded = file.still?.embeddedMovie { fields.motionMovie = MovieFacts(embedded) }
+        fields.credentials = CredentialsFacts(file)
         storage = Storage(fields)
     }
 }

@@ -27,6 +27,8 @@ public enum RuleRegistry {
         NoVideoTrack.self,
         StillFormatUnsupported.self,
         ExtensionMismatch.self,
+        ContentCredentialsPresent.self,
+        ContentCredentialsUnbound.self,
         MovieNotQuickTime.self,
         MovieTooLong.self,
         MissingCdscReference.self,

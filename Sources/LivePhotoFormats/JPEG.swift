@@ -168,6 +168,13 @@ public struct JPEGStructure: Sendable {
             return nil
         case 0xE2: return starts("ICC_PROFILE") ? "ICC_PROFILE" : starts("MPF") ? "MPF" : nil
         case 0xEE: return starts("Adobe") ? "Adobe" : nil
+        case 0xEB:
+            // A JUMBF packet (common identifier JP, box instance, sequence) whose superbox's
+            // description box is of C2PA's manifest-store type: a store's first packet.
+            guard probe.count >= 28, starts("JP") else { return nil }
+            let at = probe.startIndex
+            return probe[(at + 12)..<(at + 16)].elementsEqual("jumb".utf8) && probe[(at + 20)..<(at + 24)].elementsEqual("jumd".utf8)
+                && probe[(at + 24)..<(at + 28)].elementsEqual("c2pa".utf8) ? "C2PA" : nil
         default: return nil
         }
     }

@@ -314,14 +314,20 @@ extension MediaFile {
     /// binding; a store that cannot be read is said, and the file stays read.
     mutating func readCredentials(_ source: ByteSource) {
         do {
-            if let jpeg = still?.jpeg {
-                credentials = try ContentCredentials.read(jpeg: jpeg.segments, source: source)
-            } else if let boxes = movie?.boxes ?? still?.boxes, !boxes.isEmpty {
-                credentials = try ContentCredentials.read(bmff: boxes, source: source)
-            }
+            credentials = try credentialsStore(source)
             credentialsBinding = try credentials?.binding(source: source)
         } catch {
             credentialsProblem = "\(error)"
         }
+    }
+}
+
+extension MediaFile {
+    /// The manifest store of this file as read (its JPEG segments or top-level boxes) from
+    /// `source`; nil when it has none. The binding is not computed.
+    public func credentialsStore(_ source: ByteSource) throws -> ContentCredentials? {
+        if let jpeg = still?.jpeg { return try ContentCredentials.read(jpeg: jpeg.segments, source: source) }
+        if let boxes = movie?.boxes ?? still?.boxes, !boxes.isEmpty { return try ContentCredentials.read(bmff: boxes, source: source) }
+        return nil
     }
 }

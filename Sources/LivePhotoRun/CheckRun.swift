@@ -30,6 +30,9 @@ public struct CheckRun {
     public var cache: String?
     public var options = ReportOptions()
     public var thumbnails = false
+    /// `--verify-credentials`: every file's C2PA store read and its binding recomputed; the
+    /// facts cache is left unused (its facts say where stores are, not whether they bind).
+    public var verifyCredentials = false
     /// Progress (done, total) and its end, when a progress bar is shown.
     public var progress: (@Sendable (Int, Int) -> Void)?
     public var finishProgress: (() -> Void)?
@@ -57,9 +60,10 @@ public struct CheckRun {
         checker.jobs = jobs
         ParallelPieces.jobs = jobs
         checker.progress = progress
+        checker.verifyCredentials = verifyCredentials
         let started = Date()
         var store: FactsCache?
-        if let cache {
+        if let cache, !verifyCredentials {
             let opened = FactsCache.open(cache, version: settings.version)
             for note in opened.notes { io.error("lpcheck: \(note)") }
             store = opened.cache

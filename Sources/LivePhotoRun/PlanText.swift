@@ -32,6 +32,7 @@ enum PlanText {
             } else if let problem = file.ledgerProblem {
                 lines.append("    ledger: \(problem.terminalSafe)")
             }
+            if let lost = file.credentialsLost { lines.append("    CONTENT CREDENTIALS: \(lost.terminalSafe) (--keep-credentials refuses this)") }
         }
         let needs = force ? "" : " (needs --force)"
         lines += plan.damage.map { "  DAMAGED INPUT: \($0.terminalSafe)\(needs)" }
@@ -61,9 +62,11 @@ enum PlanText {
         }
         let inputs = JSONValue.array(file.ledgerInputs.map { .object([("path", .string($0.path)), ("part", .optional($0.part?.rawValue))]) })
         guard let ledger = file.ledger else { return .object([("comparedWith", inputs), ("problem", .optional(file.ledgerProblem))]) }
-        return .object([
+        var fields: [(String, JSONValue)] = [
             ("comparedWith", inputs),
             ("kept", names(ledger.kept)), ("changed", names(ledger.changed)), ("added", names(ledger.added)), ("dropped", names(ledger.dropped)),
-        ])
+        ]
+        if let lost = file.credentialsLost { fields.append(("credentialsLost", .string(lost))) }
+        return .object(fields)
     }
 }

@@ -31,7 +31,7 @@ public struct StripRun {
         let items = report.items.filter(Stripper.strips)
         let showProgress = progress != nil && items.count >= 50
         var applying = RepairOptions()
-        applying.force = options.force
+        (applying.force, applying.keepCredentials) = (options.force, options.keepCredentials)
         let itemProgress: ((Int, Int) -> Void)? = showProgress ? progress.map { report in { report($0, $1) } } : nil
         let loop = PlanLoop(command: .strip, dryRun: dryRun, force: options.force)
         let results = loop.run(items, report: report, plan: { Stripper.plan($0, options: options, folder: output) },

@@ -145,6 +145,10 @@ public struct FilePlan: Sendable {
     public var ledgerProblem: String?
     /// What the ledger compares the output with.
     public var ledgerInputs: [LedgerInput] = []
+    /// An input carries Content Credentials that this output will not keep binding (its manifest
+    /// dropped, or its data hash over bytes this write changes): what and why. The plan says it,
+    /// the ledger records it, `--keep-credentials` refuses the write.
+    public var credentialsLost: String?
     /// The output is made, not edited (make's still from a movie's frame): it is read back
     /// under its own name, and `path` is only where its copied pieces come from.
     public var made = false

@@ -80,6 +80,10 @@ public enum PlanWriter {
     /// repair's, convert's, make's and export's. `progress` hears the codec helper's frames.
     public static func apply(_ plan: ItemPlan, options: RepairOptions, progress: (@Sendable (Int, Int) -> Void)? = nil) -> ItemOutcome {
         var outcome = ItemOutcome(plan: plan)
+        if options.keepCredentials, let lost = plan.files.compactMap(\.credentialsLost).first {
+            outcome.failure = "--keep-credentials: \(lost)"
+            return outcome
+        }
         var staged: [(FilePlan, SafeFileWriter.Staged)] = []
         do {
             staged = try stage(plan, options: options, progress: progress)

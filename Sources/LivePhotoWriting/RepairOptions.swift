@@ -20,6 +20,8 @@ public struct RepairOptions: Sendable {
     public var includeInfo = false
     /// Apply plans that lose something (keys of a track, the link between hard-linked names).
     public var force = false
+    /// Refuse a write after which an input's Content Credentials no longer bind.
+    public var keepCredentials = false
     /// Keep each replaced file's access and modification times (owner, group, mode and extended
     /// attributes are always kept).
     public var keepTimes = true

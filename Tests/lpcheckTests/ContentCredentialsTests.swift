@@ -106,3 +106,76 @@ struct ContentCredentialsTests {
         #expect(read + refused == 500 && read > 0 && refused > 0, "read \(read), refused \(refused)")
     }
 }
+
+extension ContentCredentialsTests {
+    @Test("make from a signed still (C2PA's C.jpg) and a movie: the plan names the credentials that will no longer bind (text, and the ledger's credentialsLost in make's schema), c2pa-python finds the written still's data hash broken, and --keep-credentials refuses the write with exit 1, writing nothing")
+    func writersSayCredentialsStopBinding() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        try Locations.require(Locations.pythonHas("c2pa"), "c2pa-python (PyPI)")
+        let shared = try #require(Locations.sharedSamples)
+        let still = shared.appendingPathComponent("c2pa/contentauth__c2pa-rs__C.jpg"), movie = shared.appendingPathComponent("LycheeOrg__Lychee/train.mov")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-c2pa-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let lpcheck = try #require(Locations.lpcheckBinary).path
+        let made = try ProcessResult.run(lpcheck, ["make", still.path, movie.path, "-o", work.appendingPathComponent("made").path, "--format", "json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("make.schema.json"))
+        #expect(try validator.validate(json: made.stdout).isEmpty)
+        let document = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Any])
+        let outputs = document["outputs"] as? [[String: Any]] ?? []
+        let stillOutput = try #require(outputs.first { ($0["path"] as? String ?? "").hasSuffix(".JPG") })
+        let lost = (stillOutput["ledger"] as? [String: Any])?["credentialsLost"] as? String ?? ""
+        #expect(lost.contains("will no longer bind") && lost.contains("CN=C2PA Signer"), "\(stillOutput)")
+        // The movie carried no credentials: nothing said of it.
+        #expect(outputs.filter { ($0["ledger"] as? [String: Any])?["credentialsLost"] != nil }.count == 1)
+        // c2pa-python agrees: the written still's data hash no longer matches.
+        let written = try #require(stillOutput["path"] as? String)
+        let oracle = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", Self.oracle, written])
+        #expect(oracle.text.contains("assertion.dataHash.mismatch"), "\(oracle.text)\(oracle.stderr)")
+        // The text plan says it too; --keep-credentials refuses.
+        let refused = work.appendingPathComponent("refused")
+        let kept = try ProcessResult.run(lpcheck, ["make", still.path, movie.path, "-o", refused.path, "--keep-credentials"])
+        #expect(kept.status == 1 && kept.text.contains("CONTENT CREDENTIALS:") && kept.stderr.contains("--keep-credentials"), "\(kept.text)\(kept.stderr)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: refused.path)) ?? []
+        #expect(left.isEmpty, "\(left)")
+    }
+}
+
+extension ContentCredentialsTests {
+    @Test("check names the credentials of exactly the files c2pa-python finds a manifest in (content-credentials, from headers alone: the store is not read); with --verify-credentials, content-credentials-unbound fires on exactly those c2pa-python reports assertion.dataHash.mismatch for, and the gate fails on it")
+    func checkNamesAndVerifies() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        try Locations.require(Locations.pythonHas("c2pa"), "c2pa-python (PyPI)")
+        let folder = try #require(Locations.sharedSamples).appendingPathComponent("c2pa")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".tsv") }.sorted().map { folder.appendingPathComponent($0).path }
+        let python = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", Self.oracle] + files)
+        let oracle = try #require(try JSONSerialization.jsonObject(with: python.stdout) as? [String: [String: Any]])
+        let signed = Set(oracle.filter { $0.value["count"] != nil }.map(\.key))
+        let broken = Set(oracle.filter { ($0.value["codes"] as? [String] ?? []).contains("assertion.dataHash.mismatch") }.map(\.key))
+        #expect(signed.count >= 4 && broken.count >= 1, "\(signed) \(broken)")
+        let lpcheck = try #require(Locations.lpcheckBinary).path
+        func findings(_ extra: [String]) throws -> (status: Int32, byRule: [String: Set<String>], bytesRead: Int) {
+            let run = try ProcessResult.run(lpcheck, ["check", folder.path, "--format", "json", "--no-progress", "--fail-on", "warning"] + extra)
+            let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+            var byRule: [String: Set<String>] = [:]
+            for item in report["items"] as? [[String: Any]] ?? [] {
+                for finding in item["findings"] as? [[String: Any]] ?? [] {
+                    if let rule = finding["rule"] as? String, let path = finding["path"] as? String { byRule[rule, default: []].insert(path) }
+                }
+            }
+            let read = (report["summary"] as? [String: Any])?["bytesRead"] as? Int ?? -1
+            return (run.status, byRule, read)
+        }
+        let plain = try findings([])
+        #expect(plain.byRule["content-credentials"] == signed && plain.byRule["content-credentials-unbound"] == nil, "\(plain.byRule)")
+        #expect(plain.status == 0)
+        let verified = try findings(["--verify-credentials"])
+        #expect(verified.byRule["content-credentials-unbound"] == broken, "\(verified.byRule)")
+        #expect(verified.byRule["content-credentials"] == signed.subtracting(broken), "\(verified.byRule)")
+        #expect(verified.status == 1)
+        // The plain check read less than the verifying one, which read every file bound by a
+        // data hash (the JPEGs) whole.
+        let sizes = try signed.filter { $0.hasSuffix(".jpg") }.map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0 }.reduce(0, +)
+        #expect(plain.bytesRead >= 0 && verified.bytesRead - plain.bytesRead >= sizes * 9 / 10, "read \(plain.bytesRead) plain, \(verified.bytesRead) verifying; the signed files hold \(sizes)")
+    }
+}

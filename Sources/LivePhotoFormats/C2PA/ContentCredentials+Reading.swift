@@ -91,7 +91,18 @@ extension ContentCredentials {
             let excluded = exclusions.map { "\($0.lowerBound)+\($0.count)" }.joined(separator: ", ")
             return computed == expected
                 ? Binding(holds: true, detail: "sha256 over the file but \(excluded.isEmpty ? "nothing" : excluded) is the claimed \(hex(expected))")
-                : Binding(holds: false, detail: "sha256 over the file but \(excluded.isEmpty ? "nothing" : excluded) is \(hex(computed)), the manifest claims \(hex(expected)): the file changed after signing")
+                : Binding(holds: false, detail: "sha256 over the file but \(excluded.isEmpty ? "nothing" : excluded) is \(hex(computed)), the manifest claims \(hex(expected)): the bytes are not those signed")
         }
+    }
+}
+
+extension MediaFile {
+    /// Where a manifest store is, found from what the readers already hold (a JPEG's APP11
+    /// labels, an ISO BMFF file's top-level boxes), without reading it: `jpeg-app11`,
+    /// `bmff-uuid`, or nil.
+    public var credentialsContainer: String? {
+        if let jpeg = still?.jpeg { return jpeg.segments.contains { $0.label == "C2PA" } ? "jpeg-app11" : nil }
+        let boxes = movie?.boxes ?? still?.boxes ?? []
+        return boxes.contains { $0.type == "uuid" && $0.userType == ContentCredentials.bmffUUID } ? "bmff-uuid" : nil
     }
 }

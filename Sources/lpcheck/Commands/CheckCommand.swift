@@ -138,6 +138,9 @@ struct Check: ParsableCommand {
     @Flag(help: "With an HTML report: the HEIC stills of the cards shown that have no EXIF thumbnail get one decoded by libheif (loaded at run time).")
     var thumbnails = false
 
+    @Flag(help: "Read each file's Content Credentials (C2PA) and recompute their binding (the whole file is read for it; the facts cache is not used). Without it, check names where they are from headers alone.")
+    var verifyCredentials = false
+
     func validate() throws {
         guard (paths.isEmpty && filesFrom == nil) != facts.isEmpty else { throw ValidationError("give folders or files to check (or --files-from), or --facts FILE (not both)") }
         guard stripPrefix == nil || !facts.isEmpty else { throw ValidationError("--strip-prefix goes with --facts") }
@@ -161,6 +164,7 @@ struct Check: ParsableCommand {
         (run.paths, run.facts, run.stripPrefix, run.prefix, run.boundedMemory) = (paths, facts, stripPrefix, prefix, boundedMemory)
         run.reports = format.enumerated().map { ($0.element.reporter, $0.offset < output.count ? output[$0.offset] : nil) }
         (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.options.limit, run.thumbnails) = (jobs ?? ProcessInfo.processInfo.activeProcessorCount, verbose, quiet, stats, cache, htmlLimit, thumbnails)
+        run.verifyCredentials = verifyCredentials
         if !noProgress && isatty(2) == 1 {
             run.progress = ProgressBar.update
             run.finishProgress = ProgressBar.finish

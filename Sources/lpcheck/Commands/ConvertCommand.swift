@@ -55,6 +55,9 @@ struct Convert: ParsableCommand {
     @Flag(help: "Replace existing outputs and apply plans that lose something (the plan names it).")
     var force = false
 
+    @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
+    var keepCredentials = false
+
     @Flag(help: "Do not show a progress bar.")
     var noProgress = false
 
@@ -68,6 +71,7 @@ struct Convert: ParsableCommand {
         var run = ConvertRun(target: to, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
         (run.options.time, run.options.frame, run.options.force, run.options.backup) = (placement.time, placement.frame, force, false)
+        run.options.keepCredentials = keepCredentials
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
         try exiting { try run.run() }
     }

@@ -63,6 +63,9 @@ struct KeyPhoto: ParsableCommand {
     @Flag(help: "Replace existing outputs.")
     var force = false
 
+    @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
+    var keepCredentials = false
+
     @OptionGroup(title: "Codec budget") var codecBudget: CodecBudgetOptions
 
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
@@ -83,6 +86,7 @@ struct KeyPhoto: ParsableCommand {
         run.clip.losslessStill = losslessStill
         run.clip.budget = codecBudget.budget
         (run.json, run.force, run.options.time, run.options.frame) = (format == .json, force, time, frame)
+        run.options.keepCredentials = keepCredentials
         (run.percent, run.dryRun) = (percent, dryRun)
         try exiting { try run.run() }
     }

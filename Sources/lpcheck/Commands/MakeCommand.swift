@@ -89,6 +89,9 @@ struct Make: ParsableCommand {
     @Flag(help: "Replace files already in the output folder, and write from an input with damage (the plan names it).")
     var force = false
 
+    @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
+    var keepCredentials = false
+
     @Option(help: "What the pair is for: photos (default) or wallpaper, which also writes the lock screen's keys of iOS 17 cameras (live-photo.auto, live-photo.vitality-score) and says what it cannot do without re-encoding.")
     var profile: Target = .photos
 
@@ -127,6 +130,7 @@ struct Make: ParsableCommand {
         }
         (run.clip.background, run.clip.codec) = (background.uppercased(), codec)
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
+        run.options.keepCredentials = keepCredentials
         try exiting { try run.run() }
     }
 }

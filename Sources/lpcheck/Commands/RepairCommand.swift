@@ -70,6 +70,9 @@ struct Repair: ParsableCommand {
     @Flag(help: "Apply plans that lose something (the plan names it).")
     var force = false
 
+    @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
+    var keepCredentials = false
+
     @Flag(help: "Do not keep the originals in .lpcheck-backup/.")
     var noBackup = false
 
@@ -86,6 +89,7 @@ struct Repair: ParsableCommand {
         (run.paths, run.dryRun) = (paths, dryRun)
         (run.options.prefer, run.options.time, run.options.frame, run.options.backup) = (prefer, placement.time, placement.frame, !noBackup)
         (run.options.includeInfo, run.options.force, run.options.keepTimes) = (includeInfo, force, !updateTimes)
+        run.options.keepCredentials = keepCredentials
         run.options.alignDates = alignDates
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
         try exiting { try run.run() }

@@ -47,6 +47,9 @@ struct Strip: ParsableCommand {
     @Flag(help: "Replace existing outputs and apply plans that lose more than the motion (the plan names it).")
     var force = false
 
+    @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
+    var keepCredentials = false
+
     @Flag(help: "Do not show a progress bar.")
     var noProgress = false
 
@@ -59,6 +62,7 @@ struct Strip: ParsableCommand {
     func run() throws {
         var options = StripOptions()
         (options.keepMovie, options.force) = (keepMovie, force)
+        options.keepCredentials = keepCredentials
         var run = StripRun(options: options, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
