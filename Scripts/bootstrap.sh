@@ -16,8 +16,8 @@ if command -v dpkg-query >/dev/null 2>&1; then
   # (lpcheck-codec; its libx265 and MJPEG encoders come with libavcodec59); run time: libcurl for s3://
   # paths (loaded by dlopen, nothing links it); tests: ExifTool and ffmpeg as oracles,
   # Chromium to load HTML reports, GNU parallel for the sharded scan, xmllint for the JUnit
-  # report's schema.
-  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libcurl4 libheif1 libimage-exiftool-perl ffmpeg chromium parallel libxml2-utils ${LPCHECK_EXTRA_PACKAGES:-}; do
+  # report's schema; openssl makes the test CA that signs camera stills with c2pa-python.
+  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libcurl4 libheif1 libimage-exiftool-perl ffmpeg chromium parallel libxml2-utils openssl ${LPCHECK_EXTRA_PACKAGES:-}; do
     have_pkg "$pkg" || need_packages+=("$pkg")
   done
   if [ ${#need_packages[@]} -gt 0 ]; then
