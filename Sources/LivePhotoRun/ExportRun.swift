@@ -34,7 +34,7 @@ public struct ExportRun {
         let encodes = options.form.order != nil || options.form == .gif
         let showProgress = progress != nil && items.count >= 50 && !encodes
         var applying = RepairOptions()
-        applying.force = options.force
+        (applying.force, applying.keepCredentials) = (options.force, options.keepCredentials)
         let frames = encodes ? progress : nil
         let apply: (ItemPlan) -> ItemOutcome = { plan in
             let outcome = PlanWriter.apply(plan, options: applying, progress: frames)
@@ -64,6 +64,7 @@ public struct ExportRun {
         if plan.problems.isEmpty, let file = plan.files.first {
             lines.append("  → \(file.destination.terminalSafe) (\(PlanText.sizeFirst(file)))")
             lines += plan.reasons.map { "    \($0.terminalSafe)" }
+            if let lost = file.credentialsLost { lines.append("    CONTENT CREDENTIALS: \(lost.terminalSafe) (--keep-credentials refuses this)") }
         } else {
             lines += plan.problems.map { "  cannot export: \($0.terminalSafe)" }
         }
@@ -96,6 +97,7 @@ public struct ExportRun {
                     ("notes", .array(result.plan.reasons.map(JSONValue.string))),
                     ("problems", .array(result.plan.problems.map(JSONValue.string))),
                     ("failure", .optional(result.plan.problems.isEmpty ? result.outcome?.failure : nil)),
+                    ("credentialsLost", .optional(file?.credentialsLost)),
                 ])
             })),
         ])

@@ -61,6 +61,8 @@ public struct ExportOptions: Sendable {
     public var container = MovieContainer.mov
     /// What a re-encoded form or a GIF may cost (held to the plan here, and by the codec helper).
     public var budget = CodecBudget.standard
+    /// Refuse an export after which the input's Content Credentials no longer bind.
+    public var keepCredentials = false
     public init(form: ExportForm) { self.form = form }
 }
 
@@ -169,6 +171,7 @@ public enum Exporter {
                 plan.reasons = made.patch.notes
             }
             file.newOutput = true
+            file.credentialsLost = (try? credentialsLost(file, input: sourcePath)) ?? nil
             plan.files = [file]
             if PathBytes.exists(destination) && !options.force { plan.problems.append("\(destination) exists (use --force to replace it)") }
         } catch let problem as RepairProblem {
@@ -178,6 +181,19 @@ public enum Exporter {
             plan.problems.append("\(sourcePath.isEmpty ? "the input" : sourcePath): \(error)")
         }
         return plan
+    }
+
+    /// Whether the input's Content Credentials stop binding in the export: a copied movie's are
+    /// looked for in the planned bytes (`FilePlan.credentialsLost`); what the codec helper makes
+    /// carries none.
+    static func credentialsLost(_ file: FilePlan, input: String) throws -> String? {
+        if let patch = file.patch {
+            return try FilePlan.credentialsLost([LedgerInput(path: input)], output: PatchSource(patch, original: try FileSource(path: input)), destination: file.destination)
+        }
+        let source = try FileSource(path: input)
+        let read = MediaFile.inspect(source: source, path: input, options: .check)
+        guard let active = try read.credentialsStore(source)?.active else { return nil }
+        return "\(input) carries Content Credentials (active manifest \(active.label)\(active.signer.map { ", signed by \($0)" } ?? "")); \(file.destination), made anew by the codec helper, will not carry them"
     }
 
     /// A GIF's frames, delays and size, as the codec helper will make them.

@@ -179,3 +179,31 @@ extension ContentCredentialsTests {
         #expect(plain.bytesRead >= 0 && verified.bytesRead - plain.bytesRead >= sizes * 9 / 10, "read \(plain.bytesRead) plain, \(verified.bytesRead) verifying; the signed files hold \(sizes)")
     }
 }
+
+extension ContentCredentialsTests {
+    @Test("export of a signed MP4 (C2PA's video1.mp4, --as movie): the plan and the JSON say whether its credentials still bind is not known (a BMFF hash, not recomputed), c2pa-python finds them broken, and --keep-credentials refuses with exit 1, writing nothing")
+    func exportSaysCredentialsAreLeft() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        try Locations.require(Locations.pythonHas("c2pa"), "c2pa-python (PyPI)")
+        let movie = try #require(Locations.sharedSamples).appendingPathComponent("c2pa/contentauth__c2pa-rs__video1.mp4")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-c2pa-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let lpcheck = try #require(Locations.lpcheckBinary).path
+        let exported = try ProcessResult.run(lpcheck, ["export", movie.path, "--as", "movie", "-o", work.appendingPathComponent("out").path, "--format", "json"])
+        #expect(exported.status == 0, "\(exported.text)\(exported.stderr)")
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("export.schema.json"))
+        #expect(try validator.validate(json: exported.stdout).isEmpty)
+        let item = try #require(((try JSONSerialization.jsonObject(with: exported.stdout) as? [String: Any])?["items"] as? [[String: Any]])?.first)
+        // The loop writer copies the uuid box with the rest; lpcheck does not recompute a BMFF
+        // hash, so it says it cannot know, and c2pa-python finds the hash broken.
+        #expect((item["credentialsLost"] as? String ?? "").contains("is not known: c2pa.hash.bmff.v2"), "\(item)")
+        let output = try #require(item["output"] as? String)
+        let oracle = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", Self.oracle, output])
+        #expect(oracle.text.contains("assertion.bmffHash.mismatch"), "\(oracle.text)")
+        let refused = work.appendingPathComponent("refused")
+        let kept = try ProcessResult.run(lpcheck, ["export", movie.path, "--as", "movie", "-o", refused.path, "--keep-credentials"])
+        #expect(kept.status == 1 && kept.text.contains("CONTENT CREDENTIALS:") && kept.text.contains("--keep-credentials"), "\(kept.text)\(kept.stderr)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: refused.path)) ?? []
+        #expect(left.isEmpty, "\(left)")
+    }
+}

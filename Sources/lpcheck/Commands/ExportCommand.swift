@@ -105,6 +105,9 @@ struct Export: ParsableCommand {
     @Flag(help: "Replace existing outputs, and export from movies the damage rules find damaged.")
     var force = false
 
+    @Flag(help: "Refuse an export after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
+    var keepCredentials = false
+
     @Flag(help: "Do not show a progress bar.")
     var noProgress = false
 
@@ -136,6 +139,7 @@ struct Export: ParsableCommand {
         options.keepsSound = audio != .drop
         options.container = container
         options.budget = codecBudget.budget
+        options.keepCredentials = keepCredentials
         var run = ExportRun(options: options, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
         if !noProgress && isatty(2) == 1 {
