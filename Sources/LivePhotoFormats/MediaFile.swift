@@ -316,6 +316,9 @@ extension MediaFile {
         do {
             credentials = try credentialsStore(source)
             credentialsBinding = try credentials?.binding(source: source)
+            if credentials == nil, let container = credentialsContainer {
+                credentialsProblem = "a C2PA \(container == "bmff-uuid" ? "uuid box" : "APP11 packet") is there, but no manifest store was read from it"
+            }
         } catch {
             credentialsProblem = "\(error)"
         }

@@ -49,7 +49,12 @@ extension FilePlan {
             let output = PatchSource(patch, original: try FileSource(path: path))
             let after = try Inventory.read(source: output, path: destination)
             ledger = PreservationLedger(input: before, output: after)
-            credentialsLost = try Self.credentialsLost(inputs, output: output, destination: destination)
+            do {
+                credentialsLost = try Self.credentialsLost(inputs, output: output, destination: destination)
+            } catch {
+                // A store that cannot be read leaves the ledger as it is and says what is not known.
+                credentialsLost = "whether the inputs' Content Credentials still bind in \(destination) is not known: \(error)"
+            }
         } catch {
             ledgerProblem = "not compared: \(error)"
         }

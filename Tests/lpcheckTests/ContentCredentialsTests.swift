@@ -80,7 +80,7 @@ struct ContentCredentialsTests {
         #expect(mismatches >= 1 && holds >= 2 && bmff >= 1 && none >= 3, "mismatch \(mismatches), holds \(holds), bmff \(bmff), none \(none)")
     }
 
-    @Test("a store's bytes damaged anywhere (each of 400 seeded single-byte changes and 100 cuts of C.jpg's APP11 payload) give a reading, a problem or an error, never a crash, within a second each")
+    @Test("a store's bytes damaged anywhere (each of 400 seeded single-byte changes and 100 cuts of C.jpg's APP11 payload) give a reading, a problem or an error, never a crash and never silence where a store is labelled")
     func hostileStores() throws {
         try Locations.require(Locations.hasSharedSamples, "../shared/samples")
         let path = try #require(Locations.sharedSamples).appendingPathComponent("c2pa/contentauth__c2pa-rs__C.jpg").path
@@ -102,8 +102,19 @@ struct ContentCredentialsTests {
             }
             let file = MediaFile.inspect(source: MemorySource(copy), path: "C.jpg", options: .full)
             if file.credentials != nil { read += 1 } else { refused += 1 }
+            // A store that is there and cannot be read is said, never passed over as none.
+            #expect(file.credentials != nil || file.credentialsProblem != nil || file.credentialsContainer == nil || file.error != nil,
+                    "round \(round): a C2PA store labelled and neither read nor said")
         }
         #expect(read + refused == 500 && read > 0 && refused > 0, "read \(read), refused \(refused)")
+        // The store's first manifest claiming more bytes than the store holds (its superbox's
+        // size, after the APP11 header, the store's header and its description): the file reads,
+        // the store is said not to.
+        var broken = bytes
+        #expect(broken[74..<78].elementsEqual("jumb".utf8), "C.jpg's first manifest is not where this test expects it")
+        broken.replaceSubrange(70..<74, with: [0x7F, 0xFF, 0xFF, 0xFF])
+        let file = MediaFile.inspect(source: MemorySource(broken), path: "C.jpg", options: .full)
+        #expect(file.error == nil && file.credentials == nil && (file.credentialsProblem ?? "").contains("JUMBF at byte"), "\(file.credentialsProblem ?? "no problem said")")
     }
 }
 

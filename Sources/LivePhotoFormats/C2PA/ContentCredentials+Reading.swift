@@ -31,9 +31,16 @@ extension ContentCredentials {
                 bytes += packet.payload[skip...]
             }
             let location = Location.jpegSegments(ordered.map { $0.segment.offset..<($0.segment.payloadOffset + Int64($0.segment.length)) })
-            // A box instance that holds other JUMBF (no C2PA store) is not this.
-            guard let credentials = try? ContentCredentials(store: bytes, location: location) else { continue }
-            return credentials
+            // A box instance that holds other JUMBF (no C2PA store) is not this; a C2PA store that
+            // cannot be read is said.
+            let isStore = bytes.count >= 28 && bytes[4..<8].elementsEqual("jumb".utf8) && bytes[12..<16].elementsEqual("jumd".utf8)
+                && bytes[16..<20].elementsEqual(storeType.utf8)
+            guard isStore else { continue }
+            do {
+                return try ContentCredentials(store: bytes, location: location)
+            } catch {
+                throw ParseError(.invalidValue, "the C2PA store in the APP11 segments from byte \(ordered.first?.segment.offset ?? 0): \(error)", offset: ordered.first?.segment.offset ?? 0)
+            }
         }
         return nil
     }
