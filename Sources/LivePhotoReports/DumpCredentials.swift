@@ -16,7 +16,8 @@ enum DumpCredentials {
         case nil: return "none"
         case .data(let algorithm, _, let exclusions)?:
             return "c2pa.hash.data (\(algorithm), excluding \(exclusions.map { "\($0.count) bytes at \($0.lowerBound)" }.joined(separator: ", ")))"
-        case .bmff(let label, let algorithm)?: return "\(label)\(algorithm.map { " (\($0))" } ?? "")"
+        case .bmff(let hash)?:
+            return "\(hash.label)\(hash.algorithm.map { " (\($0))" } ?? "")\(hash.exclusions.isEmpty ? "" : ", excluding \(hash.exclusions.map(\.xpath).joined(separator: ", "))")\(hash.hasMerkleTree ? ", a Merkle tree over fragments" : "")"
         }
     }
 
@@ -60,8 +61,11 @@ enum DumpCredentials {
                 case .data(let algorithm, let hash, let exclusions)?:
                     binding = .object([("label", .string("c2pa.hash.data")), ("algorithm", .string(algorithm)), ("hash", .string(hash.map { String($0, radix: 16).leftPadded(2) }.joined())),
                                        ("exclusions", .array(exclusions.map { .object([("offset", .int($0.lowerBound)), ("length", .int($0.upperBound - $0.lowerBound))]) }))])
-                case .bmff(let label, let algorithm)?:
-                    binding = .object([("label", .string(label)), ("algorithm", .optional(algorithm))])
+                case .bmff(let hash)?:
+                    var fields: [(String, JSONValue)] = [("label", .string(hash.label)), ("algorithm", .optional(hash.algorithm))]
+                    if let value = hash.hash { fields.append(("hash", .string(value.map { String($0, radix: 16).leftPadded(2) }.joined()))) }
+                    fields.append(("boxExclusions", .array(hash.exclusions.map { .string($0.xpath) })))
+                    binding = .object(fields)
                 case nil:
                     break
                 }

@@ -7,18 +7,18 @@ import Testing
 /// c2pa-python's before and after, and every plan says the credentials will not bind.
 @Suite(.serialized, .enabled(if: Locations.lpcheckBinary != nil, "lpcheck is not built"))
 struct SignedCameraTests {
-    /// Signs argv[2] into argv[3] with the chain and key in folder argv[1]; prints nothing.
+    /// Signs argv[2] into argv[3] (of media type argv[4]) with the chain and key in folder argv[1]; prints nothing.
     static let signer = """
     import c2pa, json, sys
-    folder, source, target = sys.argv[1:4]
+    folder, source, target, kind = sys.argv[1:5]
     info = c2pa.C2paSignerInfo(b"es256", open(folder + "/chain.pem", "rb").read(), open(folder + "/leaf.p8", "rb").read(), None)
     manifest = {"claim_generator_info": [{"name": "lpcheck-tests", "version": "1"}], "title": "signed camera still",
                 "assertions": [{"label": "c2pa.actions", "data": {"actions": [{"action": "c2pa.created", "digitalSourceType": "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture"}]}}]}
     with open(source, "rb") as s, open(target, "wb") as d:
-        c2pa.Builder(json.dumps(manifest)).sign(c2pa.Signer.from_info(info), "image/jpeg", s, d)
+        c2pa.Builder(json.dumps(manifest)).sign(c2pa.Signer.from_info(info), kind, s, d)
     """
 
-    /// c2pa-python's verdict on a file: "none" (no manifest), "mismatch" (its data hash), or "holds".
+    /// c2pa-python's verdict on a file: "none" (no manifest), "mismatch" (its data or BMFF hash), or "holds".
     static let verdict = """
     import c2pa, json, sys
     try:
@@ -27,7 +27,7 @@ struct SignedCameraTests {
         print("none" if "ManifestNotFound" in str(error) or "JumbfNotFound" in str(error) else "error: " + str(error))
         sys.exit(0)
     codes = [status["code"] for status in store.get("validation_status") or []]
-    print("mismatch" if "assertion.dataHash.mismatch" in codes else "holds")
+    print("mismatch" if "assertion.dataHash.mismatch" in codes or "assertion.bmffHash.mismatch" in codes else "holds")
     """
 
     func run(_ tool: String, _ arguments: [String]) throws -> ProcessResult {
@@ -95,7 +95,7 @@ struct SignedCameraTests {
         func lp(_ arguments: [String]) throws -> ProcessResult { try ProcessResult.run(lpcheck, arguments, timeout: 300) }
         func sign(_ source: URL, into target: URL) throws {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let signed = try run("python3", ["-c", Self.signer, work.path, source.path, target.path])
+            let signed = try run("python3", ["-c", Self.signer, work.path, source.path, target.path, "image/jpeg"])
             #expect(signed.status == 0, "\(signed.stderr)")
         }
         func expectSame(_ file: URL, _ expected: String, _ what: String) throws {
@@ -136,5 +136,49 @@ struct SignedCameraTests {
         let repaired = try lp(["repair", library.path, "--no-backup"])
         #expect(repaired.status == 0 && repaired.text.contains("CONTENT CREDENTIALS:") && repaired.text.contains("will no longer bind"), "\(repaired.text)\(repaired.stderr)")
         try expectSame(library.appendingPathComponent("train.jpg"), "mismatch", "repair")
+    }
+}
+
+extension SignedCameraTests {
+    @Test("a signed iPhone pair in HEIC and MOV (apple.HEIC + apple.MOV, each signed by c2pa-python: c2pa.hash.bmff.v3): both bind by lpcheck and c2pa-python and check --verify-credentials passes; strip --keep-movie and keyphoto say in their plans which credentials stop binding, and on every output lpcheck's verdict is c2pa-python's")
+    func heicAndMovie() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        try Locations.require(Locations.pythonHas("c2pa"), "c2pa-python (PyPI)")
+        let camera = try #require(Locations.sharedSamples).appendingPathComponent("Bai-Mirror__pyheic_struct")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-signed-bmff-\(UUID().uuidString)")
+        let pair = work.appendingPathComponent("pair")
+        try FileManager.default.createDirectory(at: pair, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        try makeCA(work)
+        for (name, kind) in [("apple.HEIC", "image/heic"), ("apple.MOV", "video/quicktime")] {
+            let signed = try run("python3", ["-c", Self.signer, work.path, camera.appendingPathComponent(name).path, pair.appendingPathComponent(name).path, kind])
+            #expect(signed.status == 0, "\(signed.stderr)")
+            let (ours, theirs) = (try lpcheckVerdict(pair.appendingPathComponent(name)), try oracleVerdict(pair.appendingPathComponent(name)))
+            #expect(ours == "holds" && theirs == "holds", "\(name): lpcheck \(ours), c2pa-python \(theirs)")
+        }
+        let lpcheck = try #require(Locations.lpcheckBinary).path
+        func lp(_ arguments: [String]) throws -> ProcessResult { try ProcessResult.run(lpcheck, arguments, timeout: 300) }
+        let check = try lp(["check", pair.path, "--verify-credentials", "--fail-on", "warning", "--no-progress", "--verbose"])
+        #expect(check.status == 0 && check.text.contains("1 pair") && !check.text.contains("content-credentials-unbound"), "\(check.text)")
+        // Each writer: every output whose input was signed is named in the plan, and the verdicts agree.
+        let writers: [(String, [String], [(String, String)])] = [
+            ("strip", ["strip", pair.path, "--keep-movie", "-o", work.appendingPathComponent("stripped").path],
+             [("stripped/apple.HEIC", "mismatch"), ("stripped/apple.MOV", "mismatch")]),
+            ("keyphoto", ["keyphoto", pair.appendingPathComponent("apple.HEIC").path, pair.appendingPathComponent("apple.MOV").path, "--percent", "30",
+                          "-o", work.appendingPathComponent("key").path], [("key/apple.HEIC", "none"), ("key/apple.MOV", "mismatch")]),
+        ]
+        for (name, arguments, outputs) in writers {
+            let result = try lp(arguments)
+            #expect(result.status == 0, "\(name): \(result.text)\(result.stderr)")
+            let said = result.text.components(separatedBy: "\n").filter { $0.contains("CONTENT CREDENTIALS:") }
+            for (output, expected) in outputs {
+                let file = work.appendingPathComponent(output)
+                let (ours, theirs) = (try lpcheckVerdict(file), try oracleVerdict(file))
+                #expect(ours == theirs && theirs == expected, "\(name) \(output): lpcheck \(ours), c2pa-python \(theirs), expected \(expected)")
+                let shown = file.path
+                #expect(said.contains { $0.contains(expected == "none" ? "\(shown) will not carry them" : "in \(shown) they will no longer bind: c2pa.hash.bmff.v3") },
+                        "\(name) \(output): \(said)")
+            }
+        }
     }
 }

@@ -65,7 +65,7 @@ extension ContentCredentials {
 
     /// Whether the active manifest's hard binding holds for the file's bytes.
     public struct Binding: Sendable, Equatable {
-        /// nil: not computed (a BMFF hash, an algorithm not read here, no hard binding).
+        /// nil: not computed (an algorithm other than sha256, a Merkle tree alone, boxes that cannot be read, no hard binding).
         public var holds: Bool?
         public var detail: String
     }
@@ -77,8 +77,8 @@ extension ContentCredentials {
         switch active.hardBinding {
         case nil:
             return Binding(holds: nil, detail: "the active manifest has no hard binding assertion")
-        case .bmff(let label, _):
-            return Binding(holds: nil, detail: "\(label): a BMFF hash, not recomputed by lpcheck")
+        case .bmff(let bmff):
+            return try Self.binding(bmff, source: source)
         case .data(let algorithm, let expected, let exclusions):
             guard algorithm.lowercased() == "sha256" else { return Binding(holds: nil, detail: "c2pa.hash.data by \(algorithm): lpcheck computes sha256 only") }
             var hasher = SHA256.Hasher()
@@ -93,13 +93,37 @@ extension ContentCredentials {
                 at = max(at, min(exclusion.upperBound, source.size))
             }
             let computed = hasher.finish()
-            let digits = Array("0123456789abcdef")
-            let hex = { (bytes: [UInt8]) in String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }) }
+            let hex = Self.hex
             let excluded = exclusions.map { "\($0.lowerBound)+\($0.count)" }.joined(separator: ", ")
             return computed == expected
                 ? Binding(holds: true, detail: "sha256 over the file but \(excluded.isEmpty ? "nothing" : excluded) is the claimed \(hex(expected))")
                 : Binding(holds: false, detail: "sha256 over the file but \(excluded.isEmpty ? "nothing" : excluded) is \(hex(computed)), the manifest claims \(hex(expected)): the bytes are not those signed")
         }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
+    }
+
+    /// A BMFF hash recomputed: the file-level hash, over the boxes its exclusions leave (and the
+    /// top-level offsets from v2 on). A box layout the exclusions cannot be placed in is not known.
+    static func binding(_ bmff: BMFFHash, source: ByteSource) throws -> Binding {
+        guard let expected = bmff.hash else {
+            return Binding(holds: nil, detail: "\(bmff.label): \(bmff.hasMerkleTree ? "a Merkle tree over fragments" : "no hash"), not recomputed by lpcheck")
+        }
+        let computed: [UInt8]?
+        do {
+            computed = try bmff.computed(source: source)
+        } catch let error as ParseError {
+            return Binding(holds: nil, detail: "\(bmff.label): the boxes to hash could not be read: \(error)")
+        }
+        guard let computed else { return Binding(holds: nil, detail: "\(bmff.label) by \(bmff.algorithm ?? "?"): lpcheck computes sha256 only") }
+        let what = "sha256 over the file but \(bmff.exclusions.map(\.xpath).joined(separator: ", "))\(bmff.hashesBoxOffsets ? ", with the top-level box offsets" : "")"
+        let merkle = bmff.hasMerkleTree ? " (its Merkle tree over fragments is not recomputed)" : ""
+        return computed == expected
+            ? Binding(holds: true, detail: "\(bmff.label): \(what) is the claimed \(hex(expected))\(merkle)")
+            : Binding(holds: false, detail: "\(bmff.label): \(what) is \(hex(computed)), the manifest claims \(hex(expected)): the bytes are not those signed")
     }
 }
 

@@ -1,7 +1,7 @@
 /// A C2PA manifest store (Content Credentials) as a file carries it: where (a JPEG's APP11 JUMBF
 /// segments, or an ISO BMFF file's C2PA `uuid` box), each manifest's claim generator, assertions
 /// by label, hard binding and signer; the last manifest is the active one. The signature itself
-/// is not verified: the binding (the hash over the file's bytes) is, by `ContentCredentials.binding`.
+/// is not verified: the binding (the hash over the file's bytes, a data hash or a BMFF hash) is, by `ContentCredentials.binding`.
 public struct ContentCredentials: Sendable, Equatable {
     public enum Location: Sendable, Equatable {
         /// A JPEG's APP11 segments (`JP`, box instance, sequence), each segment's whole range.
@@ -13,8 +13,8 @@ public struct ContentCredentials: Sendable, Equatable {
     public enum HardBinding: Sendable, Equatable {
         /// `c2pa.hash.data`: the hash of every byte of the file but the exclusions.
         case data(algorithm: String, hash: [UInt8], exclusions: [Range<Int64>])
-        /// `c2pa.hash.bmff` (v2, v3): a hash over boxes chosen by path; not recomputed here.
-        case bmff(label: String, algorithm: String?)
+        /// `c2pa.hash.bmff` (v1, v2, v3): a hash over an ISO BMFF file but boxes chosen by path.
+        case bmff(BMFFHash)
     }
 
     public struct Manifest: Sendable, Equatable {
@@ -61,6 +61,7 @@ public struct ContentCredentials: Sendable, Equatable {
     mutating func manifest(_ boxes: JUMBF, _ index: Int, _ bytes: [UInt8]) -> Manifest {
         let label = boxes.nodes[index].label ?? "(no label)"
         var manifest = Manifest(label: label)
+        var claimAlgorithm: String?
         func cbor(in superbox: Int) -> CBORValue? {
             guard let content = boxes.children(of: superbox).first(where: { boxes.nodes[$0].type == "cbor" }) else { return nil }
             do {
@@ -79,8 +80,8 @@ public struct ContentCredentials: Sendable, Equatable {
                     manifest.assertions.append(name)
                     if name.hasPrefix("c2pa.hash.data"), manifest.hardBinding == nil, let value = cbor(in: assertion) {
                         manifest.hardBinding = dataHash(value, label: "\(label)/\(name)")
-                    } else if name.hasPrefix("c2pa.hash.bmff"), manifest.hardBinding == nil {
-                        manifest.hardBinding = .bmff(label: name, algorithm: cbor(in: assertion)?["alg"]?.text)
+                    } else if name.hasPrefix("c2pa.hash.bmff"), manifest.hardBinding == nil, let value = cbor(in: assertion) {
+                        manifest.hardBinding = .bmff(BMFFHash(label: name, value, problems: &problems, where: "\(label)/\(name)"))
                     }
                 }
             case Self.claimType:
@@ -88,7 +89,8 @@ public struct ContentCredentials: Sendable, Equatable {
                     manifest.claimGenerator = claim["claim_generator"]?.text ?? claim["claim_generator_info"].flatMap(Self.generatorName)
                     manifest.title = claim["dc:title"]?.text
                     manifest.format = claim["dc:format"]?.text
-                    if case .data(let algorithm, let hash, let exclusions)? = manifest.hardBinding, algorithm.isEmpty, let alg = claim["alg"]?.text {
+                    claimAlgorithm = claim["alg"]?.text
+                    if case .data(let algorithm, let hash, let exclusions)? = manifest.hardBinding, algorithm.isEmpty, let alg = claimAlgorithm {
                         manifest.hardBinding = .data(algorithm: alg, hash: hash, exclusions: exclusions)
                     }
                 }
@@ -98,8 +100,15 @@ public struct ContentCredentials: Sendable, Equatable {
                 continue
             }
         }
-        if case .data(let algorithm, let hash, let exclusions)? = manifest.hardBinding, algorithm.isEmpty {
+        switch manifest.hardBinding {
+        case .data(let algorithm, let hash, let exclusions)? where algorithm.isEmpty:
             manifest.hardBinding = .data(algorithm: "sha256", hash: hash, exclusions: exclusions)
+        case .bmff(var hash)? where hash.algorithm == nil:
+            // Without its own `alg`, the claim's, else sha256.
+            hash.algorithm = claimAlgorithm ?? "sha256"
+            manifest.hardBinding = .bmff(hash)
+        default:
+            break
         }
         return manifest
     }
