@@ -31,6 +31,8 @@ public struct MakeRun {
     /// `keyphoto STILL MOVIE`: the pair's still, whose key photo the movie's frame replaces (its
     /// Exif and MakerNote carried over); make CLIP runs on the movie.
     public var keyPhotoOf: String?
+    /// keyphoto without --output: the new pair replaces the old one where it is (backups by `options.backup`).
+    public var inPlace = false
     /// The moment as a percent of the video's duration as its track states it (keyphoto
     /// --percent); a movie that gives none is left to the planner, which names it.
     public var percent: Double?
@@ -155,10 +157,10 @@ public struct MakeRun {
         }
         (request.options, request.identifier, request.movieSeconds, request.force) = (options, identifier, movieSeconds, force)
         var applying = self.options
-        (request.wallpaper, request.toMotionPhoto, request.keyPhotoOf) = (profile == .wallpaper, to == .motionPhoto, keyPhotoOf)
+        (request.wallpaper, request.toMotionPhoto, request.keyPhotoOf, request.inPlace) = (profile == .wallpaper, to == .motionPhoto, keyPhotoOf, inPlace)
         let made: MakePlanner.ClipPlan
         do {
-            made = try MakePlanner.clipPlan(request, prepareFolder: { if !dryRun { try OutputFolder.make(output, io: io) } }, progress: progress, finished: finishProgress)
+            made = try MakePlanner.clipPlan(request, prepareFolder: { if !dryRun && !inPlace { try OutputFolder.make(output, io: io) } }, progress: progress, finished: finishProgress)
         } catch let failure as MakePlanner.ClipFailure {
             io.error("lpcheck: \(failure.description.terminalSafe)")
             throw RunFailure(status: failure.status)
@@ -172,7 +174,7 @@ public struct MakeRun {
         say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true, shownAs: made.named == made.read ? [:] : [made.read: made.named]))
         plan.losses = []
         plan.proveClean = true
-        (applying.backup, applying.force) = (false, force)
+        (applying.backup, applying.force) = (inPlace && options.backup, force)
         if dryRun {
             record.withLock { $0.append(plan) }
             say("(dry run: nothing written)")

@@ -152,6 +152,10 @@ public struct FilePlan: Sendable {
     /// The output is made, not edited (make's still from a movie's frame): it is read back
     /// under its own name, and `path` is only where its copied pieces come from.
     public var made = false
+    /// A made output that replaces an input of another name (keyphoto in place: the new still
+    /// over the old one): written as a replacement is, the old file's owner, group and mode
+    /// kept, and backed up when backups are kept.
+    public var replaces = false
     /// A new file beside the inputs (export's): refused when its name is an input or a link,
     /// or an existing file without `--force`, when it is written.
     public var newOutput = false

@@ -12,6 +12,8 @@ public struct KeyPhotoStill: Sendable {
     let exif: [UInt8]?
     /// The old picture's stored size.
     let size: PixelSize?
+    /// The new pair replaces the old one where it is (keyphoto without --output), with backups or not.
+    var inPlace = false, backup = true
 
     init(_ path: String, movieIdentifier: String?, movie: String) throws {
         self.path = path
@@ -36,6 +38,10 @@ public struct KeyPhotoStill: Sendable {
     /// The plan's first reason: what is kept, what moves, what the new picture is.
     func reason(identifier: String, from old: Double, to new: Double, size new2: (width: Int, height: Int)) -> String {
         let sizes = "\(new2.width)×\(new2.height), the movie's frame" + (size.map { " (the old still: \($0.width)×\($0.height))" } ?? "")
-        return "a new key photo for \(path): the content identifier \(identifier) is kept in both files; the still moment moves from \(SecondsText.format(old)) s to \(SecondsText.format(new)) s; the new still is \(sizes); its Exif and MakerNote are the old still's (what else the old file holds, listed as dropped below, stays with it); the new pair takes the old one's place: kept beside it in one library, the two would share the identifier"
+        let place = !inPlace
+            ? "what else the old file holds, listed as dropped below, stays with it; the new pair takes the old one's place: kept beside it in one library, the two would share the identifier"
+            : backup ? "the new pair replaces the old one in place: what else the old still holds, listed as dropped below, is kept only in its backup (.lpcheck-backup/ beside it)"
+            : "the new pair replaces the old one in place, without a backup: what else the old still holds, listed as dropped below, is gone"
+        return "a new key photo for \(path): the content identifier \(identifier) is kept in both files; the still moment moves from \(SecondsText.format(old)) s to \(SecondsText.format(new)) s; the new still is \(sizes); its Exif and MakerNote are the old still's; \(place)"
     }
 }

@@ -23,6 +23,9 @@ extension MakePlanner {
         /// `keyphoto`: the still of the pair whose key photo is made anew; its Exif and MakerNote
         /// go to the new still, made true of the new picture.
         public var keyPhotoOf: String?
+        /// `keyphoto` without `--output`: the new still replaces `keyPhotoOf` and the movie is
+        /// rewritten where it is (the run asked for `--force`; the writer keeps backups).
+        public var inPlace = false
         public init(input: String, folder: String, settings: ClipSettings) { (self.input, self.folder, self.settings) = (input, folder, settings) }
     }
 
@@ -150,9 +153,13 @@ extension MakePlanner {
             }
         }
         try prepareFolder()
-        let (stillPath, moviePath) = outputs(named, folder: request.folder, format: settings.stillFormat)
+        var (stillPath, moviePath) = outputs(named, folder: request.folder, format: settings.stillFormat)
         let motionPhoto = motionPhotoPath(named, folder: request.folder, format: settings.stillFormat)
-        try refuseOutputs(request.toMotionPhoto ? [motionPhoto] : [stillPath, moviePath], inputs: [read, named], force: request.force)
+        if let old = request.keyPhotoOf, request.inPlace {
+            (stillPath, moviePath) = (old, read)
+        } else {
+            try refuseOutputs(request.toMotionPhoto ? [motionPhoto] : [stillPath, moviePath], inputs: [read, named], force: request.force)
+        }
         let size: (width: Int, height: Int)
         switch picture {
         case .heif(let image): size = (Int(image.width), Int(image.height))
@@ -164,6 +171,8 @@ extension MakePlanner {
         var keyPhoto: KeyPhotoStill?
         if let old = request.keyPhotoOf {
             do { keyPhoto = try KeyPhotoStill(old, movieIdentifier: orphan?.identifier, movie: read) } catch { throw fail("\(error)") }
+            keyPhoto?.inPlace = request.inPlace
+            keyPhoto?.backup = request.options.backup
         }
         let duration = movie.durationSeconds ?? 0
         var window = self.window(duration: duration, moment: moment.seconds, length: request.movieSeconds, longest: RuleContext().maxMovieSeconds)

@@ -301,6 +301,7 @@ public enum MakePlanner {
             var made = FilePlan(path: clip, destination: still, patch: try stillPatch(picture, tags: tags, identifier: identifier, keyPhoto: keyPhoto),
                                 identity: nil, identifier: identifier)
             made.made = true
+            made.replaces = keyPhoto?.inPlace ?? false
             // A new key photo is compared with the old still: what it keeps of it, what stays behind.
             made.recordLedger(keyPhoto.map { [LedgerInput(path: $0.path)] } ?? [])
             plan.files.insert(made, at: 0)

@@ -88,9 +88,9 @@ public enum PlanWriter {
         do {
             staged = try stage(plan, options: options, progress: progress)
             FaultInjection.step("verified")
-            for (_, file) in staged {
+            for (planned, file) in staged {
                 let inPlace = file.destination == file.original
-                outcome.written.append(try SafeFileWriter.commit(file, backup: options.backup && inPlace, keepTimes: options.keepTimes && inPlace))
+                outcome.written.append(try SafeFileWriter.commit(file, backup: options.backup && (inPlace || planned.replaces), keepTimes: options.keepTimes && inPlace))
             }
         } catch {
             for (_, file) in staged where !outcome.written.contains(where: { $0.path == file.destination }) { SafeFileWriter.discard(file) }
@@ -140,7 +140,7 @@ public enum PlanWriter {
         }
         switch file.content {
         case .patch(let patch):
-            return try SafeFileWriter.stage(patch, original: file.path, destination: file.destination, identity: file.identity)
+            return try SafeFileWriter.stage(patch, original: file.path, destination: file.destination, identity: file.identity, replacing: file.replaces)
         case .produced(let content):
             return try SafeFileWriter.stage(producedAs: file.destination, inputs: inputs) { output in try CodecHelper.produce(content, into: output, progress: progress) }
         }

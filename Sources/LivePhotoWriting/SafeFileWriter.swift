@@ -105,8 +105,9 @@ public enum SafeFileWriter {
 
     /// Writes `patch` (pieces of `original` and new bytes) to a temporary file beside `destination`.
     /// A replacement (`original == destination`, repair) writes the file a link points to; a new
-    /// file never goes through a link (`refuseNewOutput`).
-    public static func stage(_ patch: FilePatch, original: String, destination: String, identity: Identity?) throws -> Staged {
+    /// file never goes through a link (`refuseNewOutput`). `replacing`: a new file over an
+    /// existing one of another input (keyphoto in place) keeps that file's owner, group and mode.
+    public static func stage(_ patch: FilePatch, original: String, destination: String, identity: Identity?, replacing: Bool = false) throws -> Staged {
         let inPlace = original == destination
         if !inPlace { try refuseNewOutput(destination, inputs: [original]) }
         let destination = inPlace ? throughLinks(destination) : destination
@@ -114,10 +115,12 @@ public enum SafeFileWriter {
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + WriterTemporary.name(for: name, pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
-        var info = stat()
+        var info = stat(), replaced = stat()
         let hasOriginal = PathBytes.status(original, &info) == 0
-        // A replacement keeps the original's mode; a new file (make, convert) gets the umask's.
-        let mode = inPlace && hasOriginal ? mode_t(info.st_mode & 0o7777) : 0o666
+        let keeps = replacing && !inPlace && PathBytes.status(destination, &replaced) == 0
+        // A replacement keeps the original's mode (or the replaced file's); a new file (make,
+        // convert) gets the umask's.
+        let mode = inPlace && hasOriginal ? mode_t(info.st_mode & 0o7777) : keeps ? mode_t(replaced.st_mode & 0o7777) : 0o666
         let output = PathBytes.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard output >= 0 else {
             throw Failure("cannot create a temporary file beside \(destination): \(String(cString: strerror(errno)))")
@@ -156,6 +159,11 @@ public enum SafeFileWriter {
         var notes: [String] = []
         if inPlace && hasOriginal {
             notes = FileAttributes.copy(from: input, to: output, owner: info.st_uid, group: info.st_gid, mode: mode)
+        } else if keeps {
+            let old = PathBytes.open(destination, O_RDONLY)
+            guard old >= 0 else { throw Failure("cannot open \(destination): \(String(cString: strerror(errno)))") }
+            defer { close(old) }
+            notes = FileAttributes.copy(from: old, to: output, owner: replaced.st_uid, group: replaced.st_gid, mode: mode)
         }
         guard fsync(output) == 0 else { throw Failure("writing \(destination): fsync failed: \(String(cString: strerror(errno)))") }
         FaultInjection.step("fsync")

@@ -97,3 +97,42 @@ extension MakeClipTests {
                 "\(refused.text)\(refused.stderr)")
     }
 }
+
+extension MakeClipTests {
+    @Test("keyphoto in place (no --output): refused with exit 2 without --force, both files untouched; with --force the still's own path holds the movie's frame at the moment (its size, ExifTool's identifier the movie's), the movie's still-image-time moves there, owner mode 0640 is kept on both, the old files are in .lpcheck-backup/ byte for byte, and check passes; --still of another format is refused in place")
+    func keyPhotoInPlace() throws {
+        let work = try scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let (stillPath, moviePath) = Self.cameraPairs[1]
+        let still = work.appendingPathComponent("train.jpg"), movie = work.appendingPathComponent("train.mov")
+        try FileManager.default.copyItem(at: try sample(stillPath), to: still)
+        try FileManager.default.copyItem(at: try sample(moviePath), to: movie)
+        for file in [still, movie] { try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file.path) }
+        let before = (try Data(contentsOf: still), try Data(contentsOf: movie))
+        let identifier = try exif("Keys:ContentIdentifier", movie)
+        let refused = try lpcheck(["keyphoto", still.path, movie.path, "--time", "0.5"])
+        #expect(refused.status == 2 && refused.stderr.contains("--force"), "\(refused.text)\(refused.stderr)")
+        let otherFormat = try lpcheck(["keyphoto", still.path, movie.path, "--time", "0.5", "--force", "--still", "heic"])
+        #expect(otherFormat.status == 2 && otherFormat.stderr.contains("-o DIR"), "\(otherFormat.text)\(otherFormat.stderr)")
+        #expect((try Data(contentsOf: still), try Data(contentsOf: movie)) == before, "a refused keyphoto wrote")
+        let made = try lpcheck(["keyphoto", still.path, movie.path, "--time", "0.5", "--force"])
+        #expect(made.status == 0 && made.text.contains("replaces the old one in place"), "\(made.text)\(made.stderr)")
+        #expect(contents(work) == [".lpcheck-backup", "train.jpg", "train.mov"], "\(contents(work))")
+        // The still is the movie's frame: its size, and the pair's one identifier.
+        let frameSize = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x", movie.path]).text
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let stillSize = try exif("File:ImageWidth", still) + "x" + exif("File:ImageHeight", still)
+        #expect(stillSize == frameSize, "the still is \(stillSize), the movie's frame \(frameSize)")
+        #expect(try stillIdentifier(still) == identifier && exif("Keys:ContentIdentifier", movie) == identifier)
+        let moment = try #require(try stillMoment(movie))
+        #expect(abs(moment - 0.5) < 0.001, "the still-image-time at \(moment) s")
+        for file in [still, movie] {
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+            #expect(mode == 0o640, "\(file.lastPathComponent): mode \(String(mode ?? 0, radix: 8))")
+        }
+        let backups = work.appendingPathComponent(".lpcheck-backup")
+        #expect(try Data(contentsOf: backups.appendingPathComponent("train.jpg")) == before.0)
+        #expect(try Data(contentsOf: backups.appendingPathComponent("train.mov")) == before.1)
+        try expectClean(work)
+    }
+}

@@ -9,8 +9,11 @@ struct KeyPhoto: ParsableCommand {
         commandName: "keyphoto",
         abstract: "Give a Live Photo a new key photo: the movie's frame at a moment becomes the still, and the still-image-time moves with it.",
         discussion: """
-        keyphoto STILL MOVIE writes OUTPUT/<movie name>.HEIC (or .JPG, the old still's format; \
-        --still chooses) and OUTPUT/<movie name>.MOV. The still is the movie's frame at --time, \
+        keyphoto STILL MOVIE -o OUTPUT writes OUTPUT/<movie name>.HEIC (or .JPG, the old still's \
+        format; --still chooses) and OUTPUT/<movie name>.MOV. Without --output the new pair \
+        replaces the old one in place, and only with --force: the new still is written over \
+        STILL (in its format, keeping its owner, group and mode) and MOVIE is rewritten where it \
+        is; both old files are kept in .lpcheck-backup/ beside them unless --no-backup. The still is the movie's frame at --time, \
         --frame or --percent of the video's duration: an HEVC sync sample's coded picture as it \
         is with --lossless-still where the moment is one, else decoded and encoded by the codec \
         helper (the plan says which). It carries the old still's Exif and MakerNote (the content \
@@ -21,12 +24,14 @@ struct KeyPhoto: ParsableCommand {
         camera's still-image transform (which related its still to the frame) is not carried.
 
         STILL and MOVIE must be one Live Photo (the same content identifier, the movie with its \
-        still-image-time). The inputs are never written; an existing output waits for --force. \
+        still-image-time). With --output the inputs are never written; an existing output waits \
+        for --force. \
         The written still is read back and compared with the movie's frame at the marked moment \
         before anything is renamed.
 
-        Exit status: 0 written; 1 the writing or its read-back failed; 2 bad usage, inputs that \
-        are not one readable Live Photo, or an output that exists.
+        Exit status: 0 written; 1 the writing or its read-back failed; 2 bad usage (in place \
+        without --force among it), inputs that are not one readable Live Photo, or an output \
+        that exists.
         """
     )
 
@@ -45,8 +50,11 @@ struct KeyPhoto: ParsableCommand {
     @Option(help: "The new moment: this percent of the video's duration (0 to 100).")
     var percent: Double?
 
-    @Option(name: .shortAndLong, help: "Folder for the new pair (created if missing).")
-    var output: String
+    @Option(name: .shortAndLong, help: "Folder for the new pair (created if missing); without it the pair is replaced in place (with --force).")
+    var output: String?
+
+    @Flag(help: "In place: keep no backup of the old still and movie.")
+    var noBackup = false
 
     @Option(name: .customLong("still"), help: "The new still's format: heic or jpeg (default: the old still's).")
     var stillFormat: MakePlanner.StillFormat?
@@ -60,7 +68,7 @@ struct KeyPhoto: ParsableCommand {
     @Flag(help: "Print the plan only; write nothing (the still is made in memory: the plan states it).")
     var dryRun = false
 
-    @Flag(help: "Replace existing outputs.")
+    @Flag(help: "Replace existing outputs; without --output, replace the pair in place.")
     var force = false
 
     @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
@@ -71,7 +79,14 @@ struct KeyPhoto: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 
     func validate() throws {
-        try requireOutputPath(output)
+        if let output { try requireOutputPath(output) }
+        if output == nil && !force && !dryRun {
+            throw ValidationError("without --output, keyphoto replaces STILL and MOVIE in place: add --force (the old files are kept in .lpcheck-backup/ unless --no-backup), or write the new pair elsewhere with -o DIR")
+        }
+        if output == nil, let stillFormat, stillFormat != (MediaFile.inspect(path: still, options: .check).format == .jpeg ? .jpeg : .heic) {
+            throw ValidationError("in place, the new still keeps the old one's format and name: --still \(stillFormat.rawValue) needs -o DIR")
+        }
+        if output != nil && noBackup { throw ValidationError("--no-backup is for keyphoto in place (without --output): with -o nothing is replaced") }
         guard [time != nil, frame != nil, percent != nil].filter({ $0 }).count == 1 else { throw ValidationError("give one of --time, --frame and --percent") }
         if let time, !(time >= 0) { throw ValidationError("--time must be a number of seconds, 0 or more") }
         if let frame, frame < 0 { throw ValidationError("--frame must be 0 or more") }
@@ -79,8 +94,10 @@ struct KeyPhoto: ParsableCommand {
     }
 
     func run() throws {
-        var run = MakeRun(clip: movie, output: output, io: .standard)
+        var run = MakeRun(clip: movie, output: output ?? (still as NSString).deletingLastPathComponent, io: .standard)
         run.keyPhotoOf = still
+        run.inPlace = output == nil
+        run.options.backup = !noBackup
         let old = MediaFile.inspect(path: still, options: .check)
         run.clip.stillFormat = stillFormat ?? (old.format == .jpeg ? .jpeg : .heic)
         run.clip.losslessStill = losslessStill
