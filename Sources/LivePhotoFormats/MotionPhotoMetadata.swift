@@ -8,6 +8,9 @@
 public struct MotionPhotoMetadata: Sendable, Equatable {
     /// The primary image's frame time in µs; -1 when the sample gives none (the reader's default).
     public var primaryFrameTimestampUs: Int64 = -1
+    /// Where that time's eight bytes are (an offset in the movie the sample was read from); nil
+    /// when the sample gives none. keyphoto of a motion photo writes the new frame's time there.
+    public var primaryFrameTimestampOffset: Int64?
     /// The high-resolution track's scored frames' times, in the sample's order.
     public var highResFrameTimestampsUs: [Int64] = []
 
@@ -26,6 +29,7 @@ public struct MotionPhotoMetadata: Sendable, Equatable {
         guard var score = try descriptor(&outer, scoreTag) else { return metadata }
         _ = try score.u32()
         if var frame = try descriptor(&score, frameScoreTag) {
+            metadata.primaryFrameTimestampOffset = frame.offset + 4
             metadata.primaryFrameTimestampUs = try frameTimestamp(&frame)
         }
         if var track = try descriptor(&score, trackScoreTag) {

@@ -65,7 +65,9 @@ public struct MakeRun {
     }
 
     public func run() throws {
-        if let clipInput {
+        if let clipInput, keyPhotoOf == clipInput {
+            try runMotionPhotoKeyPhoto(clipInput)
+        } else if let clipInput {
             try runClip(clipInput)
         } else {
             try runPair()
@@ -78,13 +80,14 @@ public struct MakeRun {
     func document() -> JSONValue {
         let plans = record.current
         let last = plans.last
-        let inputs: [String] = keyPhotoOf.map { [$0, movie] } ?? clipInput.map { [$0] } ?? [still, movie]
+        let inputs: [String] = keyPhotoOf.map { $0 == movie ? [$0] : [$0, movie] } ?? clipInput.map { [$0] } ?? [still, movie]
         let command = keyPhotoOf == nil ? "make" : "keyphoto"
         return .object([
             ("tool", .string("lpcheck")), ("version", .string(Release.version)), ("command", .string(command)),
             ("inputs", .array(inputs.map(JSONValue.string))),
             ("dryRun", .bool(dryRun)),
-            ("to", .string(to.rawValue)),
+            // keyphoto of a motion photo writes a motion photo.
+            ("to", .string((keyPhotoOf != nil && keyPhotoOf == clipInput ? ConversionTarget.motionPhoto : to).rawValue)),
             ("identifier", .optional(plans.first?.edits.identifier ?? last?.files.first?.identifier)),
             ("moment", plans.first?.edits.moment.map { .object([("seconds", .double($0.seconds)), ("origin", .string($0.origin.rawValue))]) } ?? .null),
             ("outputs", PlanText.outputsJSON(last?.files ?? [])),

@@ -147,13 +147,13 @@ extension MakePlanner {
 
     /// Why the clip's plan is what it is: the window of a long clip, what a JPEG loses, the
     /// sample the still is, a matrix no orientation says, a sync sample decoded after all.
-    public static func clipReasons(frame: Frame, track: Track, window: PresentationWindow?, duration: Double, jpegFromFrame: Bool, notIntra: String?) -> [String] {
+    public static func clipReasons(frame: Frame, track: Track, window: PresentationWindow?, duration: Double, jpegFromFrame: Bool, notIntra: String?, heicOffered: Bool = true) -> [String] {
         var reasons: [String] = []
         let longest = RuleContext().maxMovieSeconds
         if let window {
             reasons.append("the clip lasts \(SecondsText.format(duration)) s: the movie shows \(SecondsText.format(window.duration)) s of it around the moment, from \(SecondsText.format(window.start)) s (Photos may trim or refuse a Live Photo movie over \(SecondsText.format(longest)) s; every sample is kept; --movie-seconds 0 shows it all)")
         }
-        if jpegFromFrame { reasons += jpegLosses(frame.description) }
+        if jpegFromFrame { reasons += jpegLosses(frame.description, heicOffered: heicOffered) }
         reasons.append("still: sample \(frame.sample.index + 1) of the video track, shown from \(SecondsText.format(frame.seconds)) s\(frame.isSync ? " (a sync sample)" : "")")
         if track.matrix.exifOrientation == nil {
             let m = track.matrix

@@ -182,14 +182,15 @@ public enum MakePlanner {
 
     /// What a JPEG still loses of the movie's picture, for the plan: bits beyond 8, and
     /// primaries other than sRGB's (BT.709), which the JPEG, carrying no ICC profile, does not keep.
-    public static func jpegLosses(_ description: SampleDescription) -> [String] {
+    /// `heicOffered`: whether `--still heic` is the way out (not for a JPEG motion photo's key photo).
+    public static func jpegLosses(_ description: SampleDescription, heicOffered: Bool = true) -> [String] {
         var notes: [String] = []
         if let depth = description.lumaBitDepth, depth > 8 {
-            notes.append("the movie is \(depth)-bit; a JPEG holds 8 bits a channel, so the still is 8-bit (--still heic keeps \(depth))")
+            notes.append("the movie is \(depth)-bit; a JPEG holds 8 bits a channel, so the still is 8-bit\(heicOffered ? " (--still heic keeps \(depth))" : "")")
         }
-        if let primaries = description.colourPrimaries, primaries != 1, primaries != 2 {
-            let name = [9: "BT.2020", 11: "DCI-P3", 12: "Display P3"][primaries] ?? "code \(primaries)"
-            notes.append("the movie's colour primaries are \(name); the JPEG is written as sRGB with no ICC profile, so its saturated colours show less saturated than the movie's (--still heic keeps them)")
+        // Only gamuts wider than sRGB's lose saturation (BT.601's and the like are about as wide).
+        if let primaries = description.colourPrimaries, let name = [9: "BT.2020", 11: "DCI-P3", 12: "Display P3"][primaries] {
+            notes.append("the movie's colour primaries are \(name); the JPEG is written as sRGB with no ICC profile, so its saturated colours show less saturated than the movie's\(heicOffered ? " (--still heic keeps them)" : "")")
         }
         return notes
     }
@@ -259,6 +260,11 @@ public enum MakePlanner {
             let carried = try keyPhoto.tiff(for: tags, identifier: identifier)
             (tiff, exifNote) = (carried.tiff, carried.note)
         }
+        return try stillPatch(picture, tiff: tiff, exifNote: exifNote)
+    }
+
+    /// The still's file around `picture`, with `tiff` as its Exif.
+    static func stillPatch(_ picture: StillPicture, tiff: [UInt8], exifNote: String) throws -> FilePatch {
         switch picture {
         case .heif(let image):
             var patch = try HEIFImageWriter.still(image, exif: tiff)

@@ -54,7 +54,7 @@ struct MakeClipTests {
         let frames = try ProcessResult.run(try tool("ffprobe"), ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", movie.path])
         let times = frames.text.split(separator: "\n").compactMap { Double($0.split(separator: ",").first ?? "") }
         let index = try #require(times.lastIndex { $0 <= moment + 1e-6 }, "ffprobe shows no frame at \(seconds) s")
-        let result = try ProcessResult.run(try tool("ffmpeg"), ["-v", "error", "-i", movie.path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
+        let result = try ProcessResult.run(try tool("ffmpeg"), ["-v", "error", "-i", movie.path, "-map", "0:v:0", "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
                                                                 "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", output.path])
         #expect(result.status == 0, "\(result.stderr)")
     }

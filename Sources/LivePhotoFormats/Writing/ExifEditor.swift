@@ -173,7 +173,8 @@ public struct NewStillTags: Sendable, Equatable {
 extension ExifEditor {
     /// A whole TIFF for a new still: IFD0 (device, orientation), the Exif IFD (dates, size, the
     /// Apple MakerNote holding the identifier), the GPS IFD. Big-endian, as Apple writes.
-    public static func newTIFF(_ tags: NewStillTags, identifier: String) -> [UInt8] {
+    /// `identifier` nil: no MakerNote (a still that is no Live Photo's, keyphoto of a motion photo).
+    public static func newTIFF(_ tags: NewStillTags, identifier: String?) -> [UInt8] {
         let writer = Writer(little: false)
         func ascii(_ tag: UInt16, _ text: String?) -> NewEntry? {
             guard let text else { return nil }
@@ -192,13 +193,13 @@ extension ExifEditor {
             let seconds = UInt32(hundredths.truncatingRemainder(dividingBy: 6_000))
             return [(whole, 1), (minutes, 1), (seconds, 100)]
         }
-        let note = makerNote(header: freshHeader, entries: [identifierEntry(identifier)], little: false)
+        let note = identifier.map { makerNote(header: freshHeader, entries: [identifierEntry($0)], little: false) }
         let exif: [NewEntry] = [
             NewEntry(tag: 0x9000, type: 7, count: 4, value: Array("0232".utf8)),
             ascii(0x9003, tags.dateTimeOriginal), ascii(0x9004, tags.dateTimeOriginal),
             ascii(0x9011, tags.offsetTimeOriginal), ascii(0x9291, tags.subSecTimeOriginal),
             short(0xA001, tags.colorSpace), long(0xA002, tags.pixelWidth), long(0xA003, tags.pixelHeight),
-            NewEntry(tag: TIFFLayout.makerNoteTag, type: 7, count: UInt32(note.count), value: note),
+            note.map { NewEntry(tag: TIFFLayout.makerNoteTag, type: 7, count: UInt32($0.count), value: $0) },
         ].compactMap { $0 }
         var gps: [NewEntry] = []
         if let latitude = tags.latitude, let longitude = tags.longitude, latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 {

@@ -1,7 +1,8 @@
 /// `lpcheck keyphoto`: the old still's Exif carried to the new one, made true of the new
 /// picture in place (the TIFF keeps its size and every offset).
 extension ExifEditor {
-    /// `tiff` with Orientation and PixelXDimension/PixelYDimension set to the new picture's, and
+    /// `tiff` with Orientation, PixelXDimension/PixelYDimension and IFD0's ImageWidth/ImageLength
+    /// (where the camera wrote them, as Pixels do) set to the new picture's, and
     /// IFD0's link to IFD1 cut (the thumbnail there shows the old picture): every other entry,
     /// the MakerNote with its identifier among them, as it was. Each change is noted. Throws when
     /// the new picture needs an Orientation the TIFF has no entry for.
@@ -33,6 +34,11 @@ extension ExifEditor {
         } else if orientation != 1 {
             throw WriteError(.unsupportedLayout, "\(path): the old still has no Orientation entry, and the new picture needs Orientation \(orientation)")
         }
+        let sized = [(UInt16(0x0100), width, "ImageWidth"), (UInt16(0x0101), height, "ImageLength")].compactMap { tag, value, name in
+            ifd0.first { $0.tag == tag }.map { ($0, value, name) }
+        }
+        for (entry, value, name) in sized { try put(value, into: entry, name) }
+        if !sized.isEmpty { notes.append("IFD0 ImageWidth × ImageLength \(width)×\(height)") }
         if let pointer = ifd0.first(where: { $0.tag == TIFFLayout.exifIFDPointer }) {
             let exif = try TIFFLayout.entries(tiff, at: Int(pointer.valueOrOffset), little: little, base: 0, path: path + "/ExifIFD")
             for (tag, value, name) in [(UInt16(0xA002), width, "PixelXDimension"), (UInt16(0xA003), height, "PixelYDimension")] {

@@ -113,8 +113,13 @@ public enum MotionPhotoWriter {
     /// A Motion Photo 1.0 JPEG: the still's bytes with the motion-photo XMP (directory of the
     /// primary image and the movie), then the movie as a self-contained MP4, last.
     public static func motionPhotoJPEG(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
+        try motionPhotoJPEG(still, source: source, video: try ISOMovieWriter.mp4(movie, source: movieSource), from: moviePath, timestampUs: timestampUs)
+    }
+
+    /// A Motion Photo 1.0 JPEG around `video`: an MP4's pieces, copied from `moviePath`
+    /// (a motion photo's own movie, as it is, for keyphoto).
+    public static func motionPhotoJPEG(_ still: Still, source: ByteSource, video: FilePatch, from moviePath: String, timestampUs: Int64) throws -> FilePatch {
         guard let jpeg = still.jpeg else { throw WriteError(.missingStructure, "no JPEG structure") }
-        let video = try ISOMovieWriter.mp4(movie, source: movieSource)
         let fields = XMPEditor.MotionFields(primaryMime: "image/jpeg", primaryPadding: 0, movieLength: video.outputSize, presentationTimestampUs: timestampUs)
         let segment = jpeg.segments.first { $0.label == "XMP" }
         let packet = try XMPEditor.settingMotionPhoto(jpeg.xmp?.bytes, fields: fields, path: "APP1 XMP")
@@ -140,6 +145,11 @@ public enum MotionPhotoWriter {
     /// box of its size, and after the last byte come the new `meta` (an XMP item added to `iinf`,
     /// `iloc` and `iref`), an `mdat` holding the XMP, and the `mpvd` box holding the MP4, last.
     public static func motionPhotoHEIC(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
+        try motionPhotoHEIC(still, source: source, video: try ISOMovieWriter.mp4(movie, source: movieSource), from: moviePath, timestampUs: timestampUs)
+    }
+
+    /// A Motion Photo 1.0 HEIC around `video`, copied from `moviePath`.
+    public static func motionPhotoHEIC(_ still: Still, source: ByteSource, video: FilePatch, from moviePath: String, timestampUs: Int64) throws -> FilePatch {
         guard let heif = still.heif, let meta = still.boxes.first(where: { $0.type == "meta" }) else { throw WriteError(.missingStructure, "no HEIF meta box") }
         // The properties go where Google's reader and libheif both read them: the XMP item that
         // describes the primary, else a new one. An item that describes another image (an HDR gain
@@ -150,7 +160,6 @@ public enum MotionPhotoWriter {
         // 21496-1 tone-map item (`tmap`) derived from it.
         let described = [primary] + heif.items.filter { $0.type == "tmap" }.map(\.id)
         guard described.allSatisfy({ $0 <= 0xFFFF }) else { throw WriteError(.fieldOverflow, "item IDs \(described) do not fit iref version 0") }
-        let video = try ISOMovieWriter.mp4(movie, source: movieSource)
         let mpvdHeader = video.outputSize + 8 <= Int64(UInt32.max) ? 8 : 16
         let fields = XMPEditor.MotionFields(primaryMime: "image/heic", primaryPadding: Int64(mpvdHeader), movieLength: video.outputSize, presentationTimestampUs: timestampUs)
         let packet = try XMPEditor.settingMotionPhoto(try existing.map { try heif.data(of: $0, from: source).bytes }, fields: fields, path: "XMP item")

@@ -7,7 +7,7 @@ import LivePhotoWriting
 struct KeyPhoto: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keyphoto",
-        abstract: "Give a Live Photo a new key photo: the movie's frame at a moment becomes the still, and the still-image-time moves with it.",
+        abstract: "Give a Live Photo or a motion photo a new key photo: the movie's frame at a moment becomes the still, and the still-image-time (or presentation timestamp) moves with it.",
         discussion: """
         keyphoto STILL MOVIE -o OUTPUT writes OUTPUT/<movie name>.HEIC (or .JPG, the old still's \
         format; --still chooses) and OUTPUT/<movie name>.MOV. Without --output the new pair \
@@ -23,6 +23,12 @@ struct KeyPhoto: ParsableCommand {
         movie's samples are copied; its still-image-time track marks the new moment, and the \
         camera's still-image transform (which related its still to the frame) is not carried.
 
+        keyphoto MOTION_PHOTO does the same for a motion photo alone (a Pixel's or Samsung's JPEG \
+        or HEIC): OUTPUT/<its name> (or, with --force, the file in place) holds the movie's frame \
+        at the moment in the motion photo's own format, the movie's bytes copied as they are, \
+        the presentation timestamp that frame's, the old still's Exif and MakerNote carried \
+        (Orientation and size made the new picture's), the XMP the Motion Photo 1.0 fields alone.
+
         STILL and MOVIE must be one Live Photo (the same content identifier, the movie with its \
         still-image-time). With --output the inputs are never written; an existing output waits \
         for --force. \
@@ -35,11 +41,11 @@ struct KeyPhoto: ParsableCommand {
         """
     )
 
-    @Argument(help: "The Live Photo's still.")
+    @Argument(help: "The Live Photo's still, or a motion photo.")
     var still: String
 
-    @Argument(help: "The Live Photo's movie.")
-    var movie: String
+    @Argument(help: "The Live Photo's movie (none for a motion photo).")
+    var movie: String?
 
     @Option(help: "The new moment: seconds into the movie.")
     var time: Double?
@@ -81,11 +87,13 @@ struct KeyPhoto: ParsableCommand {
     func validate() throws {
         if let output { try requireOutputPath(output) }
         if output == nil && !force && !dryRun {
-            throw ValidationError("without --output, keyphoto replaces STILL and MOVIE in place: add --force (the old files are kept in .lpcheck-backup/ unless --no-backup), or write the new pair elsewhere with -o DIR")
+            let what = movie == nil ? "the motion photo" : "STILL and MOVIE"
+            throw ValidationError("without --output, keyphoto replaces \(what) in place: add --force (the old file(s) kept in .lpcheck-backup/ unless --no-backup), or write elsewhere with -o DIR")
         }
         if output == nil, let stillFormat, stillFormat != (MediaFile.inspect(path: still, options: .check).format == .jpeg ? .jpeg : .heic) {
             throw ValidationError("in place, the new still keeps the old one's format and name: --still \(stillFormat.rawValue) needs -o DIR")
         }
+        if movie == nil && stillFormat != nil { throw ValidationError("a motion photo's new still keeps its format: --still is for a Live Photo (STILL MOVIE)") }
         if output != nil && noBackup { throw ValidationError("--no-backup is for keyphoto in place (without --output): with -o nothing is replaced") }
         guard [time != nil, frame != nil, percent != nil].filter({ $0 }).count == 1 else { throw ValidationError("give one of --time, --frame and --percent") }
         if let time, !(time >= 0) { throw ValidationError("--time must be a number of seconds, 0 or more") }
@@ -94,7 +102,7 @@ struct KeyPhoto: ParsableCommand {
     }
 
     func run() throws {
-        var run = MakeRun(clip: movie, output: output ?? (still as NSString).deletingLastPathComponent, io: .standard)
+        var run = MakeRun(clip: movie ?? still, output: output ?? (still as NSString).deletingLastPathComponent, io: .standard)
         run.keyPhotoOf = still
         run.inPlace = output == nil
         run.options.backup = !noBackup
