@@ -212,9 +212,13 @@ def find_box(data, kind, start=0):
     return at - 4
 
 
-def write_corrupt(still, movie, folder):
-    """Small broken files derived from our own samples; Tests/ expects a clear error for each."""
+def write_corrupt(still, movie, folder, identifier, broken_identifier):
+    """Small broken files derived from our own samples; Tests/ expects a clear error for each.
+    They carry an identifier of their own, so that `lpcheck Samples/` never takes the good
+    camera pair for one sharing its identifier with broken copies."""
     os.makedirs(folder, exist_ok=True)
+    still = still.replace(identifier.encode(), broken_identifier.encode())
+    movie = movie.replace(identifier.encode(), broken_identifier.encode())
     cases = {}
     moov = find_box(movie, b"moov")
     # A box whose size is smaller than its own header.
@@ -273,7 +277,7 @@ def main():
     write_still(jpeg, os.path.join(HERE, "hostile-metadata.jpg"), "<img src=x onerror=alert(1)>",
                 make=b"<script>document.title='pwned'</script>")
     write_corrupt(open(os.path.join(HERE, "camera-pair.jpg"), "rb").read(), open(os.path.join(HERE, "camera-pair.mov"), "rb").read(),
-                  os.path.join(HERE, "corrupt"))
+                  os.path.join(HERE, "corrupt"), camera_id, "0BAD5A3E-C0DE-4B7E-9F0C-2D5A7B9C1E34")
     with open(os.path.join(HERE, "plain-frame.jpg"), "wb") as out:
         out.write(jpeg)
     with open(os.path.join(HERE, "plain-clip.mov"), "wb") as out:

@@ -23,7 +23,7 @@ public struct Checker {
     public init(roots: [String]) { self.roots = roots }
 
     public func run() -> CheckReport {
-        var scanned = scan(Discovery(exclude: configuration.exclude).find(roots))
+        var scanned = scan(Discovery(exclude: configuration.exclude, include: configuration.include).find(roots))
         return report(&scanned)
     }
 

@@ -22,6 +22,8 @@ public struct Configuration: Sendable {
     /// Severity per rule; nil disables the rule.
     public var severities: [String: Severity?] = [:]
     public var exclude: [String] = []
+    /// `--include` (and quoted globs given as paths): a walk keeps only the files matching one.
+    public var include: [String] = []
     public var context = RuleContext()
     public var failOn: FailLevel?
     /// The target the check is for: which rules it reports (`Target.reports`).

@@ -37,6 +37,12 @@ public struct Discovery {
     }
     /// `exclude` compiled once, each distinct pattern once (a configuration's aliases repeat one).
     var excluding = Glob.Set([])
+    /// When not empty, the files a walk keeps are those matching one of these patterns (folders
+    /// are walked whatever their names; `--include`, and a quoted glob given as a path).
+    public var include: [String] = [] {
+        didSet { including = Glob.Set(include) }
+    }
+    var including = Glob.Set([])
 
     /// Whether the walk takes each file's stamp (`Result.stamps`): folder by folder (`Stamper`),
     /// each file by its name in its open folder (no path to look up again); with more than one
@@ -44,9 +50,11 @@ public struct Discovery {
     public var stamping = false
     public var jobs = 1
 
-    public init(exclude: [String] = [], stamping: Bool = false, jobs: Int = 1) {
+    public init(exclude: [String] = [], include: [String] = [], stamping: Bool = false, jobs: Int = 1) {
         self.exclude = exclude
         excluding = Glob.Set(exclude)
+        self.include = include
+        including = Glob.Set(include)
         self.stamping = stamping
         self.jobs = jobs
     }
@@ -180,6 +188,7 @@ public struct Discovery {
                 }
                 // The directory entry already says "regular file" for most entries: no stat needed.
                 if type == UInt8(DT_REG) {
+                    if isLeftOut(path) { continue }
                     if stamping {
                         toStamp.files.append((result.files.count, name))
                         result.stamps.append(nil)
@@ -196,6 +205,7 @@ public struct Discovery {
                 switch entryInfo.st_mode & S_IFMT {
                 case S_IFDIR: folders.append((path, entryInfo))
                 case S_IFREG:
+                    if isLeftOut(path) { continue }
                     result.files.append(path)
                     if stamping { result.stamps.append(FileStamp(entryInfo)) }
                 default: break
@@ -267,7 +277,7 @@ public struct Discovery {
     /// Nil when a walk never lists `path` (excluded, inside a hidden folder, no name); else
     /// whether it is a hidden file.
     func walkReaches(_ path: String) -> Bool? {
-        guard !isExcluded(path) else { return nil }
+        guard !isExcluded(path), !isLeftOut(path) else { return nil }
         let components = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." && $0 != ".." }
         guard let name = components.last, !components.dropLast().contains(where: { $0.hasPrefix(".") }) else { return nil }
         return name.hasPrefix(".")
@@ -306,5 +316,10 @@ public struct Discovery {
 
     func isExcluded(_ path: String) -> Bool {
         excluding.matches(path)
+    }
+
+    /// A file no include pattern matches, when there are some.
+    func isLeftOut(_ path: String) -> Bool {
+        !include.isEmpty && !including.matches(path)
     }
 }

@@ -113,7 +113,7 @@ public struct CheckRun {
         let objects = try settings.objectStore(for: paths + listed)
         checker.remote = objects.map(S3RemoteFiles.init)
         checker.readJobs = readJobs ?? (objects == nil ? nil : ObjectStoreOptions.defaultJobs)
-        let discovery = try settings.find(paths, listed: listed, discovery: Discovery(exclude: checker.configuration.exclude, stamping: store != nil, jobs: jobs),
+        let discovery = try settings.find(paths, listed: listed, discovery: Discovery(exclude: checker.configuration.exclude, include: checker.configuration.include, stamping: store != nil, jobs: jobs),
                                           objects: objects)
         // A check of folders with a cache: the inputs its outputs depend on, when they may be
         // written again from the cache or kept there (`replayable`; not for listed paths or
@@ -169,7 +169,7 @@ public struct CheckRun {
         // some would say bytes read that a replay does not read) and no file changed meanwhile.
         var inputs = made.inputs
         if let kept = inputs {
-            let walkedAgain = { runSettings().flatMap { RunInputs.bytes(settings: $0, discovery: Discovery(exclude: checker.configuration.exclude, stamping: true, jobs: jobs).find(paths)) } }
+            let walkedAgain = { runSettings().flatMap { RunInputs.bytes(settings: $0, discovery: Discovery(exclude: checker.configuration.exclude, include: checker.configuration.include, stamping: true, jobs: jobs).find(paths)) } }
             if report.bytesRead != 0 || store?.hits != made.walkedFiles || walkedAgain() != kept { inputs = nil }
         }
         var recorder: FactsCache.RunRecorder?

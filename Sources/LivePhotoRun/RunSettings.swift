@@ -19,6 +19,8 @@ public struct RunSettings: Sendable {
     public var io: RunIO
     /// How `s3://` paths are reached (check and scan).
     public var objectStoreOptions = ObjectStoreOptions()
+    /// `--exclude` patterns, added to the configuration's; `--include` patterns.
+    public var exclude: [String] = [], include: [String] = []
 
     public init(config: String?, baseline: String?, failOn: Configuration.FailLevel?, version: String, io: RunIO) {
         (self.config, self.baseline, self.failOn, self.version, self.io) = (config, baseline, failOn, version, io)
@@ -39,6 +41,8 @@ public struct RunSettings: Sendable {
             throw RunFailure(status: 2)
         }
         if let failOn { checker.configuration.failOn = failOn }
+        checker.configuration.exclude += exclude
+        checker.configuration.include += include
         if let expect { checker.configuration.context.expect = expect }
         if let contradiction = checker.configuration.contradiction {
             io.error("lpcheck: \(contradiction)")

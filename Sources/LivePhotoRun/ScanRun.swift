@@ -23,7 +23,7 @@ public struct ScanRun {
 
     public func run() throws {
         let checker = try settings.checker(paths)
-        let discovery = Discovery(exclude: checker.configuration.exclude)
+        let discovery = Discovery(exclude: checker.configuration.exclude, include: checker.configuration.include)
         let listed = try filesFrom.map { try Self.listedPaths($0, io: settings.io) } ?? []
         let objects = try settings.objectStore(for: paths + listed)
         let found = try settings.find(paths, listed: listed, discovery: discovery, objects: objects)

@@ -147,11 +147,14 @@ public struct ProcessResult: Sendable {
     public var stderr: String
     public var text: String { String(decoding: stdout, as: UTF8.self) }
 
-    /// Runs a program; a run longer than `timeout` seconds is killed and reported as `status == -1`.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double? = nil) throws -> ProcessResult {
+    /// Runs a program (in `currentDirectory` when given); a run longer than `timeout` seconds is
+    /// killed and reported as `status == -1`.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Double? = nil,
+                           currentDirectory: URL? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         if let environment { process.environment = environment }
         let out = Pipe()
         // Standard error goes to a file so that neither stream can fill up and block the child.

@@ -102,6 +102,12 @@ struct Check: ParsableCommand {
     @Option(help: SharedHelp.profile)
     var profile: Target?
 
+    @Option(help: SharedHelp.include)
+    var include: [String] = []
+
+    @Option(help: SharedHelp.exclude)
+    var exclude: [String] = []
+
     @Option(help: SharedHelp.endpointUrl)
     var endpointUrl: String?
 
@@ -158,10 +164,11 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        var run = CheckRun(settings: ConfigurationOptions.run(config: config, baseline: baseline, failOn: failOn, expect: expect, profile: profile))
+        var run = CheckRun(settings: ConfigurationOptions.run(config: config, baseline: baseline, failOn: failOn, expect: expect, profile: profile, include: include, exclude: exclude))
         run.settings.objectStoreOptions = ObjectStoreOptions(endpoint: endpointUrl, region: region, timeout: Double(timeout), maxListPages: maxListPages)
         (run.filesFrom, run.readJobs) = (filesFrom, jobs)
-        (run.paths, run.facts, run.stripPrefix, run.prefix, run.boundedMemory) = (paths, facts, stripPrefix, prefix, boundedMemory)
+        let roots = ConfigurationOptions.paths(paths, into: &run.settings)
+        (run.paths, run.facts, run.stripPrefix, run.prefix, run.boundedMemory) = (roots, facts, stripPrefix, prefix, boundedMemory)
         run.reports = format.enumerated().map { ($0.element.reporter, $0.offset < output.count ? output[$0.offset] : nil) }
         (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.options.limit, run.thumbnails) = (jobs ?? ProcessInfo.processInfo.activeProcessorCount, verbose, quiet, stats, cache, htmlLimit, thumbnails)
         run.verifyCredentials = verifyCredentials

@@ -36,6 +36,8 @@ enum SharedHelp {
     static let endpointUrl = ArgumentHelp("For s3:// paths: an S3-compatible service's address (path-style: URL/BUCKET/KEY). Default: AWS S3 of the region. Credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN) or ~/.aws/credentials (AWS_PROFILE).", valueName: "url")
     static let region: ArgumentHelp = "For s3:// paths: the region requests are signed for (default: AWS_REGION, AWS_DEFAULT_REGION, ~/.aws/config, else us-east-1)."
     static let timeout = ArgumentHelp("For s3:// paths: the whole seconds one try of a request may take, connecting to last byte (a deadline, not an idle limit); each request is tried 4 times at most.", valueName: "seconds")
+    static let include = ArgumentHelp("Check only the files whose path matches this pattern (repeatable; * within a name, ** across folders, ? one character; a pattern without / matches a name at any depth). A quoted pattern given as a path does the same for the folder before its first wildcard.", valueName: "pattern")
+    static let exclude = ArgumentHelp("Leave out files and folders whose path matches this pattern (repeatable), as the configuration's exclude.", valueName: "pattern")
     static let maxListPages: ArgumentHelp = "For s3:// paths: the pages one listing may take (1,000 keys a page on S3); a listing that goes on, or repeats a page's token, ends with an error."
 }
 
@@ -57,15 +59,30 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: SharedHelp.profile)
     var profile: Target?
 
-    var run: RunSettings { Self.run(config: config, baseline: baseline, failOn: failOn, expect: expect, profile: profile) }
+    @Option(help: SharedHelp.include)
+    var include: [String] = []
+
+    @Option(help: SharedHelp.exclude)
+    var exclude: [String] = []
+
+    var run: RunSettings { Self.run(config: config, baseline: baseline, failOn: failOn, expect: expect, profile: profile, include: include, exclude: exclude) }
 
     /// The run layer's settings from these options, saying what it has to say on standard
     /// output and standard error.
-    static func run(config: String?, baseline: String?, failOn: Configuration.FailLevel?, expect: Expectation?, profile: Target?) -> RunSettings {
+    static func run(config: String?, baseline: String?, failOn: Configuration.FailLevel?, expect: Expectation?, profile: Target?,
+                    include: [String] = [], exclude: [String] = []) -> RunSettings {
         var settings = RunSettings(config: config, baseline: baseline, failOn: failOn, version: LPCheck.configuration.version, io: .standard)
         settings.expect = expect
         settings.profile = profile
+        (settings.include, settings.exclude) = (include, exclude)
         return settings
+    }
+
+    /// The paths to walk, with quoted globs among them made folders and include patterns.
+    static func paths(_ given: [String], into settings: inout RunSettings) -> [String] {
+        let (roots, globs) = GlobPaths.split(given)
+        settings.include += globs
+        return roots
     }
 }
 

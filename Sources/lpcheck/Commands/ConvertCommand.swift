@@ -69,7 +69,7 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         var run = ConvertRun(target: to, output: output, settings: settings.run)
-        (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
+        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json)
         (run.options.time, run.options.frame, run.options.force, run.options.backup) = (placement.time, placement.frame, force, false)
         run.options.keepCredentials = keepCredentials
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }

@@ -141,7 +141,7 @@ struct Export: ParsableCommand {
         options.budget = codecBudget.budget
         options.keepCredentials = keepCredentials
         var run = ExportRun(options: options, output: output, settings: settings.run)
-        (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
+        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json)
         if !noProgress && isatty(2) == 1 {
             run.progress = form == .gif ? ProgressBar.framePasses : form.order != nil ? ProgressBar.frames : ProgressBar.items
             run.finishProgress = ProgressBar.finish

@@ -86,7 +86,7 @@ struct Repair: ParsableCommand {
 
     func run() throws {
         var run = RepairRun(settings: settings.run)
-        (run.paths, run.dryRun) = (paths, dryRun)
+        (run.paths, run.dryRun) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun)
         (run.options.prefer, run.options.time, run.options.frame, run.options.backup) = (prefer, placement.time, placement.frame, !noBackup)
         (run.options.includeInfo, run.options.force, run.options.keepTimes) = (includeInfo, force, !updateTimes)
         run.options.keepCredentials = keepCredentials

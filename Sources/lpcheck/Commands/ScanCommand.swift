@@ -38,11 +38,23 @@ struct Scan: ParsableCommand {
     @Option(help: "Files read at once (default: the number of cores; 32 when s3:// objects are read, whose reads wait on the network).")
     var jobs: Int?
 
-    @OptionGroup var settings: ConfigurationOptions
+    @Option(help: SharedHelp.config)
+    var config: String?
 
-    /// Taken as the other commands take it: scan draws no progress bar (its records stream).
-    @Flag(help: "No progress bar (scan draws none; taken as check, repair and convert take it).")
-    var noProgress = false
+    @Option(help: SharedHelp.include)
+    var include: [String] = []
+
+    @Option(help: SharedHelp.exclude)
+    var exclude: [String] = []
+
+    // Taken as check takes them, so one command line serves both, and doing nothing here (scan
+    // records facts; the gate, the baseline, the expectation, the profile and the progress bar
+    // are check's): left out of scan's help.
+    @Option(help: .hidden) var baseline: String?
+    @Option(help: .hidden) var failOn: Configuration.FailLevel?
+    @Option(help: .hidden) var expect: Expectation?
+    @Option(help: .hidden) var profile: Target?
+    @Flag(help: .hidden) var noProgress = false
 
     @OptionGroup var objectStore: ObjectStoreArguments
 
@@ -54,9 +66,10 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
-        var run = ScanRun(settings: settings.run)
+        var run = ScanRun(settings: ConfigurationOptions.run(config: config, baseline: nil, failOn: nil, expect: nil, profile: nil, include: include, exclude: exclude))
         run.settings.objectStoreOptions = objectStore.options
-        (run.paths, run.filesFrom, run.output, run.jobs) = (paths, filesFrom, output, jobs)
+        let roots = ConfigurationOptions.paths(paths, into: &run.settings)
+        (run.paths, run.filesFrom, run.output, run.jobs) = (roots, filesFrom, output, jobs)
         try exiting { try run.run() }
     }
 }

@@ -64,7 +64,7 @@ struct Strip: ParsableCommand {
         (options.keepMovie, options.force) = (keepMovie, force)
         options.keepCredentials = keepCredentials
         var run = StripRun(options: options, output: output, settings: settings.run)
-        (run.paths, run.dryRun, run.json) = (paths, dryRun, format == .json)
+        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json)
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
         try exiting { try run.run() }
     }
