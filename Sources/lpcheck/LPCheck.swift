@@ -31,9 +31,19 @@ struct LPCheck: ParsableCommand {
     static func mistypedCommand(_ given: [String], exists: (String) -> Bool) -> String? {
         guard let first = given.first, !first.isEmpty, !first.hasPrefix("-"), !first.contains("/"), !first.contains("://"),
               !configuration.subcommands.contains(where: { $0._commandName == first }), !exists(first) else { return nil }
-        let typed = Array(first.lowercased())
-        return configuration.subcommands.map { $0._commandName }.map { name in (name, editDistance(typed, Array(name))) }
-            .filter { $0.1 <= min(2, max(1, typed.count / 2)) }.min { $0.1 < $1.1 }?.0
+        return nearest(first, among: configuration.subcommands.map { $0._commandName })
+    }
+
+    /// The word of `words` nearest `typed`, within two edits (or half its length), if any.
+    static func nearest(_ typed: String, among words: [String]) -> String? {
+        let letters = Array(typed.lowercased())
+        let limit = min(2, max(1, letters.count / 2))
+        var best: (word: String, distance: Int)?
+        for word in words.sorted() {
+            let distance = editDistance(letters, Array(word))
+            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (word, distance) }
+        }
+        return best?.word
     }
 
     /// Levenshtein's distance (both words are short: a command's name and an argument).

@@ -80,4 +80,59 @@ struct TerminalConventionsTests {
         }
         #expect(good >= 4, "\(good) good items")
     }
+
+    @Test("--json is --format json (check's report on standard output follows its schema and has the same items; dump's and rules' are the same bytes); -q prints no summary and -v lists every item; --color always colours under NO_COLOR, never and auto (not a terminal) do not; rules ID shows one rule, rules --json follows its schema, a misspelt ID exits 2 naming the nearest")
+    func commonOptions() throws {
+        let pair = [Locations.samples.appendingPathComponent("camera-pair.jpg").path, Locations.samples.appendingPathComponent("camera-pair.mov").path]
+        let json = try lpcheck(["check", "--json", "--no-progress"] + pair)
+        let format = try lpcheck(["check", "--format", "json", "--no-progress"] + pair)
+        let validator = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("check.schema.json"))
+        let violations = try validator.validate(json: json.stdout)
+        let (aliasedPaths, spelledPaths) = (try checkedPaths(json), try checkedPaths(format))
+        #expect(json.status == 0 && violations.isEmpty, "\(violations)")
+        #expect(aliasedPaths == spelledPaths && !aliasedPaths.isEmpty)
+        for command in [["dump", pair[0]], ["rules"]] {
+            let (aliased, spelled) = (try lpcheck(command + ["--json"]), try lpcheck(command + ["--format", "json"]))
+            #expect(aliased.status == 0 && aliased.stdout == spelled.stdout && (aliased.text.hasPrefix("[") || aliased.text.hasPrefix("{")), "\(command)")
+        }
+        let quiet = try lpcheck(["check", "-q", "--no-progress"] + pair)
+        #expect(quiet.status == 0 && quiet.text.isEmpty, "\(quiet.text)")
+        let plain = try lpcheck(["check", "--no-progress"] + pair), verbose = try lpcheck(["check", "-v", "--no-progress"] + pair)
+        #expect(!plain.text.contains("pair \(pair[0])") && verbose.text.contains("pair \(pair[0])"), "\(verbose.text)")
+        let escape = "\u{1B}["
+        let always = try ProcessResult.run(try #require(Locations.lpcheckBinary).path, ["check", "--color", "always", "--no-progress"] + pair, environment: ["NO_COLOR": "1"])
+        let never = try lpcheck(["check", "--color", "never", "--no-progress"] + pair), auto = try lpcheck(["check", "--no-progress"] + pair)
+        #expect(always.text.contains(escape) && !never.text.contains(escape) && !auto.text.contains(escape), "\(always.text)")
+        let sometimes = try lpcheck(["check", "--color", "sometimes"] + pair)
+        #expect(sometimes.status == 2)
+        // rules ID, rules --json, and a misspelt identifier.
+        let one = try lpcheck(["rules", "movie-absent", "--json"])
+        let rules = try SchemaValidator(schemaURL: Locations.reports.appendingPathComponent("rules.schema.json"))
+        let ruleViolations = try rules.validate(json: one.stdout)
+        #expect(one.status == 0 && ruleViolations.isEmpty, "\(ruleViolations)")
+        let listed = (try JSONSerialization.jsonObject(with: one.stdout) as? [String: Any])?["rules"] as? [[String: Any]] ?? []
+        #expect(listed.map { $0["identifier"] as? String } == ["movie-absent"] && listed.first?["rationale"] != nil, "\(listed)")
+        let text = try lpcheck(["rules", "movie-absent"])
+        #expect(text.text.hasPrefix("movie-absent") && text.text.contains("why:") && text.text.split(separator: "\n").filter { !$0.hasPrefix(" ") }.count == 1, "\(text.text)")
+        let misspelt = try lpcheck(["rules", "movie-absnt"])
+        #expect(misspelt.status == 2 && misspelt.stderr.contains("did you mean movie-absent"), "\(misspelt.stderr)")
+    }
+
+    @Test("NO_COLOR turns colour off and leaves make's progress bar on a terminal (script(1) gives it one): a 60-frame GIF draws its frames")
+    func noColorKeepsTheBar() throws {
+        let script = try #require(Locations.tool("script"), "script (util-linux)")
+        let ffmpeg = try #require(Locations.tool("ffmpeg"), "ffmpeg")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-bar-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let gif = work.appendingPathComponent("sixty.gif")
+        let made = try ProcessResult.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=20", "-t", "3", gif.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let binary = try #require(Locations.lpcheckBinary).path
+        let run = try ProcessResult.run(script, ["-q", "-e", "-c", "'\(binary)' make '\(gif.path)' -o '\(work.appendingPathComponent("out").path)'", "/dev/null"],
+                                        environment: ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "TERM": "dumb"], timeout: 300)
+        #expect(run.status == 0, "\(run.text)\(run.stderr)")
+        #expect(run.text.contains("/60 frames"), "\(run.text)")
+    }
 }
+

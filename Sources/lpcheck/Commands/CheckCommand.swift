@@ -123,11 +123,17 @@ struct Check: ParsableCommand {
     @Option(help: "Files read at once, and threads that run the rules and render report items (default: the number of cores; files read at once 32 when s3:// objects are read, whose reads wait on the network).")
     var jobs: Int?
 
-    @Flag(help: "List every item, info findings and left-out files in the terminal summary.")
+    @Flag(help: "The same as --format json (the JSON report on standard output).")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "List every item, info findings and left-out files in the terminal summary.")
     var verbose = false
 
-    @Flag(help: "No terminal summary.")
+    @Flag(name: .shortAndLong, help: "No terminal summary.")
     var quiet = false
+
+    @Option(help: ArgumentHelp("Colour in the terminal summary: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
+    var color = "auto"
 
     @Flag(help: "No progress bar.")
     var noProgress = false
@@ -159,6 +165,8 @@ struct Check: ParsableCommand {
         guard output.count <= format.count else { throw ValidationError("--output given without a --format for it") }
         guard format.count - output.count <= 1 else { throw ValidationError("only one --format may go to standard output: give an --output for the others") }
         guard (jobs ?? 1) >= 1 && (jobs ?? 1) <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
+        guard ["auto", "always", "never"].contains(color) else { throw ValidationError("--color takes auto, always or never, not '\(color)'") }
+        guard !json || format.count == output.count else { throw ValidationError("--json writes the JSON report to standard output, where another --format already goes: give an --output for it") }
         guard htmlLimit >= 0 else { throw ValidationError("--html-limit must be 0 (no limit) or more") }
         try ObjectStoreArguments.validate(timeout: timeout, maxListPages: maxListPages)
     }
@@ -170,6 +178,7 @@ struct Check: ParsableCommand {
         let roots = ConfigurationOptions.paths(paths, into: &run.settings)
         (run.paths, run.facts, run.stripPrefix, run.prefix, run.boundedMemory) = (roots, facts, stripPrefix, prefix, boundedMemory)
         run.reports = format.enumerated().map { ($0.element.reporter, $0.offset < output.count ? output[$0.offset] : nil) }
+        if json, let reporter = CheckReporters.named("json") { run.reports.append((reporter, nil)) }
         (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.options.limit, run.thumbnails) = (jobs ?? ProcessInfo.processInfo.activeProcessorCount, verbose, quiet, stats, cache, htmlLimit, thumbnails)
         run.verifyCredentials = verifyCredentials
         if !noProgress && isatty(2) == 1 {
@@ -177,7 +186,7 @@ struct Check: ParsableCommand {
             run.finishProgress = ProgressBar.finish
         }
         run.outputIsTerminal = isatty(1) == 1
-        run.summaryColor = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        run.summaryColor = color == "always" || (color == "auto" && isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         (run.arguments, run.executablePath) = (Array(CommandLine.arguments.dropFirst()), Bundle.main.executablePath)
         try exiting { try run.run() }
     }

@@ -50,6 +50,9 @@ struct Convert: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output format: text or json (schema in Reports/convert.schema.json).")
     var format: OutputFormat = .text
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
     @OptionGroup var placement: PlacementOptions
 
     @Flag(help: "Replace existing outputs and apply plans that lose something (the plan names it).")
@@ -69,7 +72,7 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         var run = ConvertRun(target: to, output: output, settings: settings.run)
-        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json)
+        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json || json)
         (run.options.time, run.options.frame, run.options.force, run.options.backup) = (placement.time, placement.frame, force, false)
         run.options.keepCredentials = keepCredentials
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }

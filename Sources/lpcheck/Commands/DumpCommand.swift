@@ -22,6 +22,9 @@ struct Dump: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output format: text or json (one object per file; schema in Reports/dump.schema.json).")
     var format: Format = .text
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
     @Flag(help: "Print every entry of every sample table (text format).")
     var full = false
 
@@ -33,7 +36,7 @@ struct Dump: ParsableCommand {
 
     func run() throws {
         var run = DumpRun(io: .standard)
-        (run.files, run.json, run.full, run.stats) = (files, format == .json, full, stats)
+        (run.files, run.json, run.full, run.stats) = (files, format == .json || json, full, stats)
         try exiting { try run.run() }
     }
 }

@@ -102,6 +102,9 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output format: text or json (schema in Reports/export.schema.json).")
     var format: OutputFormat = .text
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
     @Flag(help: "Replace existing outputs, and export from movies the damage rules find damaged.")
     var force = false
 
@@ -141,7 +144,7 @@ struct Export: ParsableCommand {
         options.budget = codecBudget.budget
         options.keepCredentials = keepCredentials
         var run = ExportRun(options: options, output: output, settings: settings.run)
-        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json)
+        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json || json)
         if !noProgress && isatty(2) == 1 {
             run.progress = form == .gif ? ProgressBar.framePasses : form.order != nil ? ProgressBar.frames : ProgressBar.items
             run.finishProgress = ProgressBar.finish

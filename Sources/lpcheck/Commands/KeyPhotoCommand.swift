@@ -71,6 +71,9 @@ struct KeyPhoto: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output format: text or json (schema in Reports/make.schema.json, command keyphoto).")
     var format: OutputFormat = .text
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
     @Flag(help: "Print the plan only; write nothing (the still is made in memory: the plan states it).")
     var dryRun = false
 
@@ -110,7 +113,7 @@ struct KeyPhoto: ParsableCommand {
         run.clip.stillFormat = stillFormat ?? (old.format == .jpeg ? .jpeg : .heic)
         run.clip.losslessStill = losslessStill
         run.clip.budget = codecBudget.budget
-        (run.json, run.force, run.options.time, run.options.frame) = (format == .json, force, time, frame)
+        (run.json, run.force, run.options.time, run.options.frame) = (format == .json || json, force, time, frame)
         run.options.keepCredentials = keepCredentials
         (run.percent, run.dryRun) = (percent, dryRun)
         try exiting { try run.run() }

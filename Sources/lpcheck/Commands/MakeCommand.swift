@@ -58,6 +58,9 @@ struct Make: ParsableCommand {
     @Option(help: "text (default: the plan, then what was written) or json (one document of what was written, Reports/make.schema.json).")
     var format: Convert.OutputFormat = .text
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
     @Option(help: "make CLIP: live-photo (default: a still and a movie) or motion-photo (one NAME.MP.heic or NAME.MP.jpg, converted from that pair as convert --to motion-photo does).")
     var to: ConversionTarget = .livePhoto
 
@@ -123,9 +126,9 @@ struct Make: ParsableCommand {
         if let maxPixels { run.clip.limits.maxPixels = maxPixels }
         run.clip.budget = codecBudget.budget
         if let maxFrames { run.clip.maxFrames = maxFrames }
-        (run.clip.gifScale, run.to, run.json, run.movieSeconds) = (scale, to, format == .json, movieSeconds)
-        // A bar on a terminal only, not for JSON, not under NO_COLOR.
-        if !noProgress && format == .text && isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil {
+        (run.clip.gifScale, run.to, run.json, run.movieSeconds) = (scale, to, format == .json || json, movieSeconds)
+        // A bar on a terminal only, not for JSON (NO_COLOR turns colour off, not the bar).
+        if !noProgress && format == .text && !json && isatty(2) == 1 {
             (run.progress, run.finishProgress) = (ProgressBar.frames, ProgressBar.finish)
         }
         (run.clip.background, run.clip.codec) = (background.uppercased(), codec)

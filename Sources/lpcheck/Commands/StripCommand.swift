@@ -44,6 +44,9 @@ struct Strip: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output format: text or json (schema in Reports/strip.schema.json).")
     var format: OutputFormat = .text
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
     @Flag(help: "Replace existing outputs and apply plans that lose more than the motion (the plan names it).")
     var force = false
 
@@ -64,7 +67,7 @@ struct Strip: ParsableCommand {
         (options.keepMovie, options.force) = (keepMovie, force)
         options.keepCredentials = keepCredentials
         var run = StripRun(options: options, output: output, settings: settings.run)
-        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json)
+        (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json || json)
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
         try exiting { try run.run() }
     }

@@ -1,9 +1,11 @@
 import Foundation
+import LivePhotoReports
 
 /// A one-line progress bar on standard error.
 enum ProgressBar {
     static let lock = NSLock()
-    nonisolated(unsafe) static var lastPercent = -1
+    nonisolated(unsafe) static var line = ProgressLine()
+    nonisolated(unsafe) static var drawn = false
 
     @Sendable static func update(_ done: Int, _ total: Int) { draw(done, total, noun: "files") }
 
@@ -17,25 +19,17 @@ enum ProgressBar {
     @Sendable static func items(_ done: Int, _ total: Int) { draw(done, total, noun: "items") }
 
     static func draw(_ done: Int, _ total: Int, noun: String) {
-        // Counts come from other threads and from the codec helper: held to 0...total here,
-        // whatever a caller hands over, so that no count can break the bar.
-        guard total >= 50 else { return }
-        let done = min(max(done, 0), total)
-        let percent = done * 100 / max(total, 1)
         lock.lock()
         defer { lock.unlock() }
-        guard percent != lastPercent else { return }
-        lastPercent = percent
-        let width = 30
-        let filled = width * done / max(total, 1)
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        writeError("\r[\(bar)] \(percent)% \(done)/\(total) \(noun)")
+        guard let text = line.text(done: done, total: total, noun: noun, now: Double(DispatchTime.now().uptimeNanoseconds) / 1e9) else { return }
+        drawn = true
+        writeError("\r\u{1B}[K" + text)
     }
 
     static func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if lastPercent >= 0 { writeError("\r\u{1B}[K") }
-        lastPercent = -1
+        if drawn { writeError("\r\u{1B}[K") }
+        (line, drawn) = (ProgressLine(), false)
     }
 }
