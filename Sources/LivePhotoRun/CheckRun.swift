@@ -109,6 +109,16 @@ public struct CheckRun {
     func makeReport(_ checker: Checker, store: FactsCache?, started: Date) throws -> Made? {
         guard facts.isEmpty else { return try recordsReport(checker) }
         var checker = checker
+        if paths.contains(StandardInput.path) {
+            // `-`: one file, on standard input, checked alone (read once, never cached).
+            guard paths == [StandardInput.path], filesFrom == nil, store == nil else {
+                io.error("lpcheck: - (standard input) is one file checked alone: give no other path, --files-from or --cache with it")
+                throw RunFailure(status: 2)
+            }
+            checker.remote = StandardInputFile(bytes: try StandardInput.bytes(io: io))
+            var scanned = checker.scan(Discovery.Result(files: [StandardInput.path]))
+            return Made(report: checker.report(&scanned), walkedFiles: 1)
+        }
         let listed = try filesFrom.map { try ScanRun.listedPaths($0, io: io) } ?? []
         let objects = try settings.objectStore(for: paths + listed)
         checker.remote = objects.map(S3RemoteFiles.init)

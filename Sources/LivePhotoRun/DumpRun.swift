@@ -16,14 +16,21 @@ public struct DumpRun {
     public func run() throws {
         var inspected: [MediaFile] = []
         var failed = false
+        if files.filter({ $0 == StandardInput.path }).count > 1 {
+            io.error("lpcheck: - (standard input) may be given once")
+            throw RunFailure(status: 2)
+        }
         for path in files {
-            let file = MediaFile.inspect(path: path)
+            // `-`: the file on standard input, held in memory.
+            let given: ByteSource? = path == StandardInput.path ? MemorySource(try StandardInput.bytes(io: io)) : nil
+            let file = given.map { MediaFile.inspect(source: $0, path: path) } ?? MediaFile.inspect(path: path)
             failed = failed || file.error != nil
             if file.error == nil && file.kind == .unknown {
-                let head = (try? FileSource(path: path)).flatMap { try? $0.read(at: 0, count: Int(min($0.size, 4096))) } ?? []
-                if ZipArchive.isZip(head) {
+                let source: ByteSource? = given ?? (try? FileSource(path: path))
+                let head = source.flatMap { try? $0.read(at: 0, count: Int(min($0.size, 4096))) } ?? []
+                if ZipArchive.isZip(head), let source {
                     // An archive (a .livp): each member that is stored read in place, as a file of its own.
-                    let members = archiveMembers(path)
+                    let members = archiveMembers(path, source: source)
                     failed = failed || members.failed
                     for member in members.files {
                         if json { inspected.append(member) } else { io.output(DumpText.render(member, tableLimit: full ? nil : 8, stats: stats)) }
@@ -47,10 +54,9 @@ public struct DumpRun {
 
     /// A zip's members read through windows of it, named `ARCHIVE:MEMBER`; what cannot be read
     /// (a damaged archive, a compressed or encrypted member) is said on standard error.
-    func archiveMembers(_ path: String) -> (files: [MediaFile], failed: Bool) {
-        let archive: ZipArchive, source: FileSource
+    func archiveMembers(_ path: String, source: ByteSource) -> (files: [MediaFile], failed: Bool) {
+        let archive: ZipArchive
         do {
-            source = try FileSource(path: path)
             archive = try ZipArchive(source: source, path: path)
         } catch {
             io.error("lpcheck: \(path.terminalSafe): an archive lpcheck does not read: \("\(error)".terminalSafe)")

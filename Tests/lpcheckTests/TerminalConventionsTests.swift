@@ -134,5 +134,32 @@ struct TerminalConventionsTests {
         #expect(run.status == 0, "\(run.text)\(run.stderr)")
         #expect(run.text.contains("/60 frames"), "\(run.text)")
     }
+
+    /// Runs lpcheck with a file on its standard input.
+    func lpcheck(_ arguments: [String], input: URL) throws -> ProcessResult {
+        let binary = try #require(Locations.lpcheckBinary).path
+        let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try ProcessResult.run("/bin/sh", ["-c", quoted + " < '\(input.path)'"])
+    }
+
+    @Test("- reads one file from standard input: dump - gives what dump FILE gives (but the path), check - checks it alone (a plain photo passes, a still alone is still-only), and - beside another path, or twice, exits 2")
+    func standardInput() throws {
+        let still = Locations.samples.appendingPathComponent("camera-pair.jpg"), plain = Locations.samples.appendingPathComponent("plain-frame.jpg")
+        func withoutPath(_ data: Data) throws -> [Data] {
+            let files = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            return try files.map { file in try JSONSerialization.data(withJSONObject: file.filter { $0.key != "path" }, options: [.sortedKeys]) }
+        }
+        let piped = try lpcheck(["dump", "--json", "-"], input: still), named = try lpcheck(["dump", "--json", still.path])
+        let (pipedFiles, namedFiles) = (try withoutPath(piped.stdout), try withoutPath(named.stdout))
+        #expect(piped.status == 0 && pipedFiles == namedFiles && !namedFiles.isEmpty, "\(piped.stderr)")
+        let passes = try lpcheck(["check", "-", "--no-progress"], input: plain)
+        #expect(passes.status == 0 && passes.text.contains("1 not-live-photo"), "\(passes.text)\(passes.stderr)")
+        let alone = try lpcheck(["check", "-", "--json"], input: still)
+        let items = (try JSONSerialization.jsonObject(with: alone.stdout) as? [String: Any])?["items"] as? [[String: Any]] ?? []
+        #expect(alone.status == 1 && items.count == 1 && items.first?["kind"] as? String == "still-only" && items.first?["still"] as? String == "-", "\(items)")
+        let mixed = try lpcheck(["check", "-", Locations.samples.path], input: plain)
+        let twice = try lpcheck(["dump", "-", "-"], input: plain)
+        #expect(mixed.status == 2 && twice.status == 2 && mixed.stderr.contains("standard input") && twice.stderr.contains("once"), "\(mixed.stderr)\(twice.stderr)")
+    }
 }
 

@@ -56,7 +56,7 @@ struct Check: ParsableCommand {
         var isPage: Bool { reporter.isPage }
     }
 
-    @Argument(help: "Folders and files to check (s3://BUCKET/PREFIX for object storage).")
+    @Argument(help: "Folders and files to check (s3://BUCKET/PREFIX for object storage; - alone for one file on standard input).")
     var paths: [String] = []
 
     @Option(help: "Check the paths listed in this file too, one per line (- for standard input).")

@@ -31,7 +31,7 @@ struct Dump: ParsableCommand {
     @Flag(help: "Print the bytes read per file.")
     var stats = false
 
-    @Argument(help: "Files to read.")
+    @Argument(help: "Files to read (- for one on standard input).")
     var files: [String]
 
     func run() throws {
