@@ -56,6 +56,13 @@ public struct CheckRun {
     /// Runs the check and writes its outputs; throws `RunFailure` with status 1 (findings at or
     /// above the gate) or 2.
     public func run() throws {
+        // A report that cannot be written is said before the library is read, not after.
+        for path in files {
+            if let reason = ReportOutput.unwritable(path) {
+                io.error("lpcheck: cannot write \(path.terminalSafe): \(reason.terminalSafe); nothing was checked")
+                throw RunFailure(status: 2)
+            }
+        }
         var checker = try settings.checker(paths)
         checker.jobs = jobs
         ParallelPieces.jobs = jobs

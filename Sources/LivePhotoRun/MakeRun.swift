@@ -108,7 +108,6 @@ public struct MakeRun {
             io.error("lpcheck: \(movie.terminalSafe) is not a readable movie: \(movieFile.error?.description.terminalSafe ?? movieFile.format.rawValue)")
             throw RunFailure(status: 2)
         }
-        try OutputFolder.make(output, io: io)
         let base = ((still as NSString).lastPathComponent as NSString).deletingPathExtension
         let stillExtension = stillFile.format == .jpeg ? "JPG" : "HEIC"
         let destinations = [still: output + "/" + base + "." + stillExtension, movie: output + "/" + base + ".MOV"]
@@ -120,9 +119,13 @@ public struct MakeRun {
         do {
             plan = try MakePlanner.pairPlan(still: stillFile, movie: movieFile, identifier: chosen, options: options, destinations: destinations, wallpaper: profile == .wallpaper)
         } catch {
+            // The inputs cannot be made into the pair asked for (a frame past the movie's end, a
+            // still or movie its planner cannot read): the input's problem, nothing attempted.
             io.error("lpcheck: nothing written: \(error)")
-            throw RunFailure(status: 1)
+            throw RunFailure(status: 2)
         }
+        // The folder is made once the plan holds: a refused make leaves nothing behind.
+        try OutputFolder.make(output, io: io)
         say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true))
         // Losses are notes here (the inputs stay as they are); damage waits for --force.
         plan.losses = []

@@ -70,6 +70,22 @@ public enum ReportOutput {
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
+    /// Why a report could not be written at `path`, found before any work and without touching
+    /// it: a folder there, a folder missing or not a folder above it, no write permission; nil
+    /// when it can be.
+    public static func unwritable(_ path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a folder" }
+            return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno))
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let parent = folder.isEmpty ? "." : folder
+        guard stat(parent, &info) == 0 else { return "its folder \(parent): \(String(cString: strerror(errno)))" }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return "\(parent) is not a folder" }
+        return access(parent, W_OK | X_OK) == 0 ? nil : "its folder \(parent): \(String(cString: strerror(errno)))"
+    }
+
     public struct OutputError: LocalizedError {
         let reason: String
         public var errorDescription: String? { reason }

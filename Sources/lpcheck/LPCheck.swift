@@ -7,7 +7,14 @@ struct LPCheck: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lpcheck",
         abstract: "Live Photo forensics and validation: read, check, report, repair and convert Apple Live Photos (and Android motion photos).",
-        discussion: "`lpcheck DIR...` is `lpcheck check DIR...`.",
+        discussion: """
+        `lpcheck DIR...` is `lpcheck check DIR...`.
+
+        Exit status, the same for every command: 0 success (no finding at or above --fail-on; \
+        everything asked written); 1 findings at or above --fail-on, or a write that failed or \
+        was refused; 2 bad usage, an input that cannot be read or used as asked, or an output \
+        that exists (without --force) or cannot be written. Each command's --help says its own.
+        """,
         version: Release.version,
         subcommands: [Check.self, Scan.self, Dump.self, Repair.self, Make.self, Convert.self, Export.self, KeyPhoto.self, Strip.self, Rules.self]
     )

@@ -161,5 +161,28 @@ struct TerminalConventionsTests {
         let twice = try lpcheck(["dump", "-", "-"], input: plain)
         #expect(mixed.status == 2 && twice.status == 2 && mixed.stderr.contains("standard input") && twice.stderr.contains("once"), "\(mixed.stderr)\(twice.stderr)")
     }
+
+    @Test("exit codes are the same everywhere and said in --help: an input that cannot be made as asked (--frame past the movie, pair or clip) and an existing output exit 2 with nothing made; a report that cannot be written exits 2 before anything is read (no --stats line)")
+    func exitCodes() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-exit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let (still, movie) = (Locations.samples.appendingPathComponent("camera-pair.jpg").path, Locations.samples.appendingPathComponent("camera-pair.mov").path)
+        let pastPair = try lpcheck(["make", still, movie, "--frame", "1000", "-o", work.appendingPathComponent("pair").path])
+        let pastClip = try lpcheck(["make", movie, "--frame", "1000", "-o", work.appendingPathComponent("clip").path])
+        #expect(pastPair.status == 2 && pastClip.status == 2, "\(pastPair.stderr)\(pastClip.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("pair").path), "a refused make left its folder")
+        let made = try lpcheck(["make", still, movie, "-o", work.appendingPathComponent("twice").path])
+        let again = try lpcheck(["make", still, movie, "-o", work.appendingPathComponent("twice").path])
+        #expect(made.status == 0 && again.status == 2 && again.stderr.contains("--force"), "\(again.stderr)")
+        let unwritable = try lpcheck(["check", Locations.samples.path, "-f", "json", "-o", "/nonexistent-lpcheck-folder/x.json", "--stats", "--no-progress"])
+        #expect(unwritable.status == 2 && unwritable.stderr.contains("nothing was checked") && !unwritable.stderr.contains("stats:"), "\(unwritable.stderr)")
+        let folder = try lpcheck(["check", Locations.samples.path, "-f", "json", "-o", work.path])
+        #expect(folder.status == 2 && folder.stderr.contains("it is a folder"), "\(folder.stderr)")
+        let help = try lpcheck(["--help"])
+        #expect(help.text.contains("Exit status, the same for every command"), "\(help.text)")
+        for command in ["check", "scan", "dump", "repair", "make", "convert", "export", "keyphoto", "strip", "rules"] {
+            #expect(try lpcheck([command, "--help"]).text.contains("Exit status"), "\(command) --help says no exit status")
+        }
+    }
 }
 

@@ -37,6 +37,10 @@ struct Make: ParsableCommand {
         own delay: delays under 2 cs are shown as 10 cs, as browsers do. Each GIF pixel is shown \
         as a 2×2 block (--scale), so that 4:2:0 chroma keeps its colour; at --scale 1 odd sides \
         are padded to even ones, which 4:2:0 needs. The still is the GIF frame shown at the moment.
+
+        Exit status: 0 written (or, with --dry-run, planned); 1 the writing or its read-back \
+        failed; 2 bad usage, inputs that cannot be made into what is asked (unreadable, a moment \
+        past the movie's end, over a limit), or an output that exists.
         """
     )
 
