@@ -106,11 +106,12 @@ public struct Checker {
         files.removeAll()
         // Rules are pure functions of an item: run them on all cores.
         let rules = ruleRun
-        let checked = Parallel.map(items, jobs: jobs) { item -> (findings: [Finding], verdicts: Verdicts) in
+        let checked = Parallel.map(items, jobs: jobs) { item -> (findings: [Finding], verdicts: Verdicts, reasons: [VerdictReason]) in
             let findings = rules.findings(item)
-            return (findings, rules.verdicts(item, findings: findings))
+            let verdicts = rules.verdicts(item, findings: findings)
+            return (findings, verdicts, rules.reasons(item, findings: findings, verdicts: verdicts))
         }
-        for index in items.indices { (items[index].findings, items[index].verdicts) = checked[index] }
+        for index in items.indices { (items[index].findings, items[index].verdicts, items[index].verdictReasons) = checked[index] }
         return report(roots: scanned.roots, items: CheckItems(items), problems: scanned.problems, leftOut: leftOut)
     }
 

@@ -109,64 +109,96 @@ public struct Configuration: Sendable {
     static func configurationOf(_ node: Node) throws -> Configuration {
         var configuration = Configuration()
         guard case .mapping(let root) = node else { throw Problem(description: "expected a mapping at the top level") }
+        // Every problem is said at once, each with the nearest known name where one is near.
+        var problems: [String] = []
         for (keyNode, value) in root {
-            let key = try name(keyNode)
-            switch key {
-            case "profile":
-                guard let value = scalar(value).flatMap(Target.init(rawValue:)) else { throw Problem(description: "profile must be \(Target.sentence)") }
-                configuration.profile = value
-            case "expect":
-                guard let value = scalar(value).flatMap(Expectation.init(rawValue:)) else { throw Problem(description: "expect must be live-photo or motion-photo") }
-                configuration.context.expect = value
-            case "failOn":
-                guard let level = scalar(value).flatMap(FailLevel.init(rawValue:)) else { throw Problem(description: "failOn must be error, warning, info or never") }
-                configuration.failOn = level
-            case "rules":
-                guard case .mapping(let map) = value else { throw Problem(description: "'rules' must map rule identifiers to off/info/warning/error") }
-                for (identifierNode, value) in map {
-                    let identifier = try name(identifierNode)
-                    guard let rule = RuleRegistry.rule(identifier) else { throw Problem(description: "unknown rule '\(identifier)' (see `lpcheck rules`)") }
-                    guard case .scalar(let level) = value else { throw Problem(description: "rule '\(identifier)': give off, on, info, warning or error") }
-                    let text = Bool.construct(from: level).map { $0 ? "on" : "off" } ?? level.string
-                    switch text {
-                    case "off": configuration.severities[identifier] = .some(nil)
-                    case "on": configuration.severities[identifier] = rule.description.severity
-                    default:
-                        guard let severity = Severity(rawValue: text) else {
-                            throw Problem(description: "rule '\(identifier)': '\(text)' is not off, on, info, warning or error")
-                        }
-                        configuration.severities[identifier] = severity
-                    }
-                }
-            case "exclude":
-                guard case .sequence(let list) = value else { throw Problem(description: "'exclude' must be a list of patterns") }
-                guard list.count <= Limits.patterns else { throw Problem(description: "'exclude' lists \(list.count) patterns, more than the \(Limits.patterns) lpcheck matches") }
-                configuration.exclude = try list.map { item in
-                    guard let pattern = scalar(item) else { throw Problem(description: "'exclude' must be a list of patterns") }
-                    guard pattern.unicodeScalars.count <= Limits.patternLength else {
-                        throw Problem(description: "an 'exclude' pattern of \(pattern.unicodeScalars.count) characters, more than the \(Limits.patternLength) lpcheck matches")
-                    }
-                    return pattern
-                }
-            case "settings":
-                guard case .mapping(let map) = value else { throw Problem(description: "'settings' must be a mapping") }
-                for (settingNode, value) in map {
-                    let setting = try name(settingNode)
-                    guard case .scalar(let text) = value, let number = Double.construct(from: text), number > 0, number.isFinite else {
-                        throw Problem(description: "setting '\(setting)' must be a positive finite number")
-                    }
-                    switch setting {
-                    case "maxMovieSeconds": configuration.context.maxMovieSeconds = number
-                    case "frameDurationRatio": configuration.context.frameDurationRatio = number
-                    case "wallpaperMaxMovieSeconds": configuration.context.wallpaperMaxMovieSeconds = number
-                    default: throw Problem(description: "unknown setting '\(setting)' (maxMovieSeconds, frameDurationRatio, wallpaperMaxMovieSeconds)")
-                    }
-                }
-            default:
-                throw Problem(description: "unknown key '\(key)' (expected rules, exclude, settings, failOn, expect, profile)")
+            do {
+                try readKey(keyNode, value, into: &configuration, problems: &problems)
+            } catch let problem as Problem {
+                problems.append(problem.description)
             }
         }
-        return configuration
+        switch problems.count {
+        case 0: return configuration
+        case 1: throw Problem(description: problems[0])
+        default: throw Problem(description: "\(problems.count) problems:\n" + problems.map { "  - " + $0 }.joined(separator: "\n"))
+        }
+    }
+
+    static let keys = ["rules", "exclude", "settings", "failOn", "expect", "profile"]
+    static let settingNames = ["maxMovieSeconds", "frameDurationRatio", "wallpaperMaxMovieSeconds"]
+
+    /// One top-level key's value read into `configuration`; a rule's problem is added to
+    /// `problems` and the others read on.
+    static func readKey(_ keyNode: Node, _ value: Node, into configuration: inout Configuration, problems: inout [String]) throws {
+        let key = try name(keyNode)
+        switch key {
+        case "profile":
+            guard let value = scalar(value).flatMap(Target.init(rawValue:)) else { throw Problem(description: "profile must be \(Target.sentence)") }
+            configuration.profile = value
+        case "expect":
+            guard let value = scalar(value).flatMap(Expectation.init(rawValue:)) else { throw Problem(description: "expect must be live-photo or motion-photo") }
+            configuration.context.expect = value
+        case "failOn":
+            guard let level = scalar(value).flatMap(FailLevel.init(rawValue:)) else {
+                throw Problem(description: "failOn must be error, warning, info or never\(scalar(value).map { NearestWord.suggestion($0, among: FailLevel.allCases.map(\.rawValue)) } ?? "")")
+            }
+            configuration.failOn = level
+        case "rules":
+            guard case .mapping(let map) = value else { throw Problem(description: "'rules' must map rule identifiers to off/info/warning/error") }
+            for (identifierNode, value) in map {
+                do {
+                    try readRule(identifierNode, value, into: &configuration)
+                } catch let problem as Problem {
+                    problems.append(problem.description)
+                }
+            }
+        case "exclude":
+            guard case .sequence(let list) = value else { throw Problem(description: "'exclude' must be a list of patterns") }
+            guard list.count <= Limits.patterns else { throw Problem(description: "'exclude' lists \(list.count) patterns, more than the \(Limits.patterns) lpcheck matches") }
+            configuration.exclude = try list.map { item in
+                guard let pattern = scalar(item) else { throw Problem(description: "'exclude' must be a list of patterns") }
+                guard pattern.unicodeScalars.count <= Limits.patternLength else {
+                    throw Problem(description: "an 'exclude' pattern of \(pattern.unicodeScalars.count) characters, more than the \(Limits.patternLength) lpcheck matches")
+                }
+                return pattern
+            }
+        case "settings":
+            guard case .mapping(let map) = value else { throw Problem(description: "'settings' must be a mapping") }
+            for (settingNode, value) in map {
+                let setting = try name(settingNode)
+                guard case .scalar(let text) = value, let number = Double.construct(from: text), number > 0, number.isFinite else {
+                    throw Problem(description: "setting '\(setting)' must be a positive finite number")
+                }
+                switch setting {
+                case "maxMovieSeconds": configuration.context.maxMovieSeconds = number
+                case "frameDurationRatio": configuration.context.frameDurationRatio = number
+                case "wallpaperMaxMovieSeconds": configuration.context.wallpaperMaxMovieSeconds = number
+                default: throw Problem(description: "unknown setting '\(setting)'\(NearestWord.suggestion(setting, among: settingNames)) (\(settingNames.joined(separator: ", ")))")
+                }
+            }
+        default:
+            throw Problem(description: "unknown key '\(key)'\(NearestWord.suggestion(key, among: keys)) (expected \(keys.joined(separator: ", ")))")
+        }
+    }
+
+    /// One entry of `rules`: a known identifier and off, on or a severity.
+    static func readRule(_ identifierNode: Node, _ value: Node, into configuration: inout Configuration) throws {
+        let identifier = try name(identifierNode)
+        guard let rule = RuleRegistry.rule(identifier) else {
+            throw Problem(description: "unknown rule '\(identifier)'\(NearestWord.suggestion(identifier, among: RuleRegistry.descriptions.map(\.identifier))) (see `lpcheck rules`)")
+        }
+        guard case .scalar(let level) = value else { throw Problem(description: "rule '\(identifier)': give off, on, info, warning or error") }
+        let text = Bool.construct(from: level).map { $0 ? "on" : "off" } ?? level.string
+        switch text {
+        case "off": configuration.severities[identifier] = .some(nil)
+        case "on": configuration.severities[identifier] = rule.description.severity
+        default:
+            guard let severity = Severity(rawValue: text) else {
+                throw Problem(description: "rule '\(identifier)': '\(text)' is not off, on, info, warning or error")
+            }
+            configuration.severities[identifier] = severity
+        }
     }
 
     /// A mapping key: a scalar (a sequence or mapping as a key, YAML's `? [a]: b`, is refused).

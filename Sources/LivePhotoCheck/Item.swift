@@ -160,6 +160,8 @@ public struct CheckItem: Sendable {
     public var findings: [Finding] = []
     /// Whether the item will work on each target that judges its kind (`Targets/`).
     public var verdicts = Verdicts()
+    /// For each verdict other than pass, the rules whose errors decided it (empty when all pass).
+    public var verdictReasons: [VerdictReason] = []
 
     public struct Carriers: Sendable, Equatable {
         public var stills = 0

@@ -46,10 +46,33 @@ public struct RuleRun: Sendable {
         (self.active, self.unreported, self.judging, self.context, self.baseline) = (active, unreported, judging, context, baseline)
     }
 
-    /// Sets the item's findings and verdicts.
+    /// Sets the item's findings, verdicts and the reasons for those other than pass.
     public func check(_ item: inout CheckItem) {
         item.findings = findings(item)
         item.verdicts = verdicts(item, findings: item.findings)
+        item.verdictReasons = reasons(item, findings: item.findings, verdicts: item.verdicts)
+    }
+
+    /// The rules whose errors decided each verdict other than pass: for a fail, the rules of high
+    /// or medium confidence for the target; for uncertain, those of low confidence. Rules the
+    /// report does not show are run again here (only for items that do not pass).
+    public func reasons(_ item: CheckItem, findings: [Finding], verdicts: Verdicts) -> [VerdictReason] {
+        guard verdicts.anyNotPassing else { return [] }
+        var reasons: [VerdictReason] = []
+        func note(_ rule: String, _ effect: VerdictEffect, reported: Bool) {
+            for target in Target.allCases {
+                let decides = switch verdicts[target] {
+                case .fail?: effect.fails & target.bit != 0
+                case .uncertain?: effect.uncertain & target.bit != 0
+                default: false
+                }
+                let reason = VerdictReason(target: target, rule: rule, reported: reported)
+                if decides && !reasons.contains(reason) { reasons.append(reason) }
+            }
+        }
+        for finding in findings { if let effect = judging[finding.rule] { note(finding.rule, effect, reported: true) } }
+        for (rule, effect) in unreported where rule.fires(item, context: context) { note(RuleRegistry.describe(rule).identifier, effect, reported: false) }
+        return reasons
     }
 
     /// The item's verdict for each target that judges its kind, from its findings (`findings`)

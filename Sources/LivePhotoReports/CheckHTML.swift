@@ -34,7 +34,7 @@ public enum CheckHTML: Sendable {
         <header>
         <h1>lpcheck report</h1>
         <span class="verdict \(report.passed ? "pass" : "fail")">\(report.passed ? "PASS" : "FAIL")</span>
-         \(report.fileCount) files in \(report.items.count) items · \(report.count(.error)) errors · \(report.count(.warning)) warnings · \(report.count(.info)) infos · fail on \(report.failOn.rawValue)
+         \(CheckText.totals(report)) · \(Plural.count(report.count(.error), "error")) · \(Plural.count(report.count(.warning), "warning")) · \(Plural.count(report.count(.info), "info")) · fail on \(report.failOn.rawValue)
         </header>
         <main>
 
@@ -170,6 +170,7 @@ public enum CheckHTML: Sendable {
         }
         out += "<div>\n<span class=\"kind\">\(item.kind.rawValue)</span>\n"
         for (target, verdict) in item.verdicts.all { out += "<span class=\"verdict \(verdict.rawValue)\">\(target.rawValue): \(verdict.rawValue)</span>\n" }
+        for line in VerdictReasons.lines(item) { out += "<div class=\"because\">\(Markup.escape(line))</div>\n" }
         let files = [item.still?.path, item.movie?.path].compactMap { $0 }.map(Markup.escape).joined(separator: "<br>")
         out += "<div class=\"files\">\(files)</div>\n"
         if let original = item.duplicateOf {

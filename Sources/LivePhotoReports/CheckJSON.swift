@@ -117,6 +117,24 @@ public enum CheckJSON: Sendable {
             }
             fields.key("verdicts")
             write(item.verdicts, to: &fields)
+            // Why a verdict is not pass: present only then.
+            if !item.verdictReasons.isEmpty {
+                fields.key("verdictReasons")
+                fields.object { fields in
+                    for target in Target.allCases where item.verdictReasons.contains(where: { $0.target == target }) {
+                        fields.key(target.rawValue)
+                        fields.array { fields in
+                            for reason in item.verdictReasons where reason.target == target {
+                                fields.element()
+                                fields.object { fields in
+                                    fields.field("rule", reason.rule)
+                                    fields.field("reported", reason.reported)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             // Identifier groups, sidecars and same-named files: present when they say something
             // (absent means none, false or empty), so a plain pair costs no more than before.
             if let original = item.duplicateOf {

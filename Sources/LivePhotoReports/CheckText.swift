@@ -1,3 +1,4 @@
+import LivePhotoFormats
 import LivePhotoCheck
 
 /// The terminal summary of a check: per item (items with findings; all with `verbose`), per
@@ -22,6 +23,7 @@ public enum CheckText: Sendable {
             out += "\(paint(item.kind.rawValue, "1")) \(files)\(identifier)\n"
             let verdicts = item.verdicts.all
             if !verdicts.isEmpty { out += "  verdicts: " + verdicts.map { "\($0.target.rawValue) \($0.verdict.rawValue)" }.joined(separator: ", ") + "\n" }
+            for line in VerdictReasons.lines(item) { out += "  \(line)\n" }
             if let original = item.duplicateOf { out += "  \(item.hardLink ? "hard link of" : "copy of") \(original.terminalSafe)\n" }
             if let original = item.variantOf {
                 out += "  variant of " + [original.still, original.movie].compactMap { $0?.terminalSafe }.joined(separator: " + ") + "\n"
@@ -42,9 +44,9 @@ public enum CheckText: Sendable {
             out += "\nLeft out:\n"
             for file in report.leftOut { out += "  \(file.path.terminalSafe): \(file.reason.terminalSafe)\n" }
         }
-        let kinds = ItemKind.allCases.map { ($0, report.count($0)) }.filter { $0.1 > 0 }.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
-        out += "\n\(report.fileCount) files in \(report.items.count) items (\(kinds.isEmpty ? "none" : kinds))"
-        if report.ignoredFiles > 0 { out += "; \(report.ignoredFiles) other files left out" + (verbose ? "" : " (--verbose lists them)") }
+        let kinds = ItemKind.allCases.map { ($0, report.count($0)) }.filter { $0.1 > 0 }.map { Self.kinds($0.1, $0.0) }.joined(separator: ", ")
+        out += "\n\(Self.totals(report)) (\(kinds.isEmpty ? "none" : kinds))"
+        if report.ignoredFiles > 0 { out += "; \(Plural.count(report.ignoredFiles, "other file")) left out" + (verbose ? "" : " (--verbose lists them)") }
         out += "\n"
         let judged = Target.allCases.compactMap { target -> String? in
             let counts = Verdict.allCases.map { (verdict: $0, count: report.count(target, $0)) }.filter { $0.count > 0 }
@@ -52,11 +54,23 @@ public enum CheckText: Sendable {
         }
         if !judged.isEmpty { out += "verdicts: " + judged.joined(separator: "; ") + "\n" }
         let baselined = report.baselinedCount
-        out += "\(report.count(.error)) errors, \(report.count(.warning)) warnings, \(report.count(.info)) infos"
+        out += "\(Plural.count(report.count(.error), "error")), \(Plural.count(report.count(.warning), "warning")), \(Plural.count(report.count(.info), "info"))"
         if baselined > 0 { out += " (\(baselined) more accepted by the baseline)" }
         if !showInfo && !verbose && report.count(.info) > 0 { out += " (infos not listed: --verbose lists them)" }
         let verdict = report.passed ? paint("PASS", "32;1") : paint("FAIL", "31;1")
         out += ": \(verdict) (\(report.inputFailure ?? "fail on \(report.failOn.rawValue)"))\n"
         return out
+    }
+
+    /// "N files in M items", each noun as its count asks.
+    static func totals(_ report: CheckReport) -> String {
+        "\(Plural.count(report.fileCount, "file")) in \(Plural.count(report.items.count, "item"))"
+    }
+
+    /// A count of items of one kind: the kinds that are nouns take a plural ("2 pairs"), the
+    /// adjectives do not ("2 still-only").
+    static func kinds(_ count: Int, _ kind: ItemKind) -> String {
+        let nouns: Set<ItemKind> = [.pair, .duplicate, .variant, .motionPhoto]
+        return "\(count) \(kind.rawValue)\(count != 1 && nouns.contains(kind) ? "s" : "")"
     }
 }

@@ -6,7 +6,7 @@ import LivePhotoFormats
 enum DumpCredentials {
     static func where_(_ location: ContentCredentials.Location) -> String {
         switch location {
-        case .jpegSegments(let ranges): return "\(ranges.count) APP11 JUMBF segment(s) from byte \(ranges.first?.lowerBound ?? 0)"
+        case .jpegSegments(let ranges): return "\(Plural.count(ranges.count, "APP11 JUMBF segment")) from byte \(ranges.first?.lowerBound ?? 0)"
         case .bmffBox(let range): return "the C2PA uuid box at byte \(range.lowerBound) (\(range.count) bytes)"
         }
     }
@@ -24,7 +24,7 @@ enum DumpCredentials {
     static func lines(_ file: MediaFile) -> [(Int, String)] {
         if let problem = file.credentialsProblem { return [(1, "Content Credentials (C2PA)"), (2, "not read: \(problem)")] }
         guard let credentials = file.credentials else { return [] }
-        var lines: [(Int, String)] = [(1, "Content Credentials (C2PA): \(where_(credentials.location)), \(credentials.manifests.count) manifest(s)")]
+        var lines: [(Int, String)] = [(1, "Content Credentials (C2PA): \(where_(credentials.location)), \(Plural.count(credentials.manifests.count, "manifest"))")]
         for (index, manifest) in credentials.manifests.enumerated() {
             let active = index == credentials.manifests.count - 1 ? " (active)" : ""
             lines.append((2, "manifest \(manifest.label)\(active)"))

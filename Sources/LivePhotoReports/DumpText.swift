@@ -85,7 +85,7 @@ public enum DumpText {
                         ? ": the primary's XMP (what Google's motion-photo reader and libheif read)"
                         : ": Google's motion-photo reader falls back to it (no XMP item describes the primary); libheif gives the primary no XMP"
                     let declares = still.motionPhoto?.xmpItems?.contains { $0.item == item.id && $0.declaresMotionPhoto } == true ? "; its packet declares the motion photo" : ""
-                    line(2, "XMP item \(item.id) describes " + (targets.isEmpty ? "no item (no cdsc)" : "item(s) " + targets.map(String.init).joined(separator: ", ")) + read + declares)
+                    line(2, "XMP item \(item.id) describes " + (targets.isEmpty ? "no item (no cdsc)" : Plural.noun(targets.count, "item") + " " + targets.map(String.init).joined(separator: ", ")) + read + declares)
                 }
             }
             if let note = still.makerNote {
@@ -132,7 +132,7 @@ public enum DumpText {
             }
             if let trailer = motion.samsungTrailer { line(2, "Samsung trailer: \(trailer.upperBound - trailer.lowerBound) bytes at \(trailer.lowerBound)") }
             if let embedded {
-                line(2, "embedded movie: brand \(embedded.majorBrand?.description.terminalSafe ?? "none"), \(embedded.tracks.count) track(s)")
+                line(2, "embedded movie: brand \(embedded.majorBrand?.description.terminalSafe ?? "none"), \(Plural.count(embedded.tracks.count, "track"))")
                 for track in embedded.tracks {
                     let formats = track.sampleDescriptions.map { $0.format.description + ($0.mimeFormat.map { " (\($0))" } ?? "") }.joined(separator: ", ")
                     line(3, "track \(track.id): \(track.handler.description) \(formats)".terminalSafe)
@@ -145,7 +145,7 @@ public enum DumpText {
         mutating func motionPhotoMetadata(_ track: Track, depth: Int) {
             guard let metadata = track.motionPhotoMetadata else { return }
             let times = metadata.highResFrameTimestampsUs
-            line(depth, "motion-photo metadata (sample 1): primary image frame at \(metadata.primaryFrameTimestampUs) µs, \(times.count) scored high-resolution frame(s)"
+            line(depth, "motion-photo metadata (sample 1): primary image frame at \(metadata.primaryFrameTimestampUs) µs, \(Plural.count(times.count, "scored high-resolution frame"))"
                 + (times.isEmpty ? "" : " at " + times.prefix(8).map(String.init).joined(separator: ", ") + (times.count > 8 ? ", …" : "") + " µs"))
         }
 
@@ -154,7 +154,7 @@ public enum DumpText {
             boxes(movie.boxes, depth: 2)
             line(1, "movie: brand \(movie.majorBrand?.description.terminalSafe ?? "none"), timescale \(movie.timescale), duration \(movie.duration)\(movie.durationSeconds.map { " (" + SecondsText.format($0) + " s)" } ?? "")")
             if let fragments = movie.fragments {
-                line(1, "fragmented: \(fragments.count) fragment(s), \(fragments.runs) track run(s)\(fragments.randomAccess ? ", mfra" : "")\(fragments.fragmentDuration.map { ", mehd duration \($0)" } ?? ""): sample tables below list the fragments' samples\(fragments.headerDuration == 0 ? ", durations are their sums (the headers say 0)" : "")")
+                line(1, "fragmented: \(Plural.count(fragments.count, "fragment")), \(Plural.count(fragments.runs, "track run"))\(fragments.randomAccess ? ", mfra" : "")\(fragments.fragmentDuration.map { ", mehd duration \($0)" } ?? ""): sample tables below list the fragments' samples\(fragments.headerDuration == 0 ? ", durations are their sums (the headers say 0)" : "")")
             }
             if !movie.metadata.isEmpty {
                 line(1, "metadata (moov/meta, handler \(movie.metadataHandler?.description.terminalSafe ?? "none"))")

@@ -1,3 +1,4 @@
+import LivePhotoFormats
 import Foundation
 import LivePhotoCache
 import LivePhotoCheck
@@ -90,10 +91,10 @@ public struct CheckRun {
             let repeated = made.bounded?.repeatedRecords ?? made.repeatedRecords
             printStats(files: report.fileCount, pairs: report.count(.pair), bytesRead: report.bytesRead, started: started, store: store,
                        more: (made.bounded == nil ? "" : ", checked in bounded memory (records read again as the report is written)")
-                           + (repeated > 0 ? ", \(repeated) record(s) repeating an earlier record of the same path byte for byte kept once" : "")
+                           + (repeated > 0 ? ", \(Plural.count(repeated, "record")) repeating an earlier record of the same path byte for byte kept once" : "")
                            + (made.objects.map { objects in
                                let counted = objects.client.counters
-                               return ", \(counted.lists) listing page(s), \(counted.gets) ranged GET(s), \(counted.bodyBytes) bytes received, \(counted.retries) request(s) tried again"
+                               return ", \(Plural.count(counted.lists, "listing page")), \(Plural.count(counted.gets, "ranged GET")), \(counted.bodyBytes) bytes received, \(Plural.count(counted.retries, "request")) tried again"
                            } ?? ""))
         }
         if thumbnails && !shown.isEmpty { HEIFThumbnails.add(&made.report, items: shown, io: io) }

@@ -1,3 +1,4 @@
+import LivePhotoFormats
 import Foundation
 import LivePhotoCheck
 import LivePhotoReports
@@ -42,9 +43,9 @@ public struct ConvertRun {
             io.output(Self.document(results, target: target, dryRun: dryRun, version: settings.version).serialized() + "\n")
         } else {
             let verb = dryRun ? "would convert" : "converted"
-            let kind = target == .livePhoto ? "motion photo(s) and .livp pair(s)" : "Live Photo pair(s)"
-            io.output("\(items.count) \(kind) found in \(report.fileCount) files: \(results.count - failed) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").\n")
-            if unreadable > 0 { io.output("\(unreadable) file(s) not read (above): nothing converted from them.\n") }
+            let kind = target == .livePhoto ? "motion photos and .livp pairs" : "Live Photo pairs"
+            io.output("\(Plural.count(items.count, "item")) to convert (\(kind)) found in \(Plural.count(report.fileCount, "file")): \(results.count - failed) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").\n")
+            if unreadable > 0 { io.output("\(Plural.count(unreadable, "file")) not read (above): nothing converted from them.\n") }
             if dryRun { io.output("(dry run: nothing written)\n") }
         }
         if failed > 0 || unreadable > 0 { throw RunFailure(status: 1) }

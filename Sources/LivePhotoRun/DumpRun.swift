@@ -62,7 +62,7 @@ public struct DumpRun {
             io.error("lpcheck: \(path.terminalSafe): an archive lpcheck does not read: \("\(error)".terminalSafe)")
             return ([], true)
         }
-        if !json { io.output("\(path.terminalSafe): zip archive, \(archive.members.count) member(s)\(archive.zip64 ? " (zip64)" : "")\n") }
+        if !json { io.output("\(path.terminalSafe): zip archive, \(Plural.count(archive.members.count, "member"))\(archive.zip64 ? " (zip64)" : "")\n") }
         var files: [MediaFile] = []
         var failed = false
         for member in archive.members {

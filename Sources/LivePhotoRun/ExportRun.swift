@@ -52,8 +52,8 @@ public struct ExportRun {
         if json {
             io.output(Self.document(results, options: options, dryRun: dryRun, version: settings.version).serialized() + "\n")
         } else {
-            io.output("\(items.count) Live Photo pair(s) and motion photo(s) found in \(report.fileCount) files: \(results.count - failed) \(dryRun ? "would be exported" : "exported"), \(failed) \(dryRun ? "blocked" : "failed or refused").\n")
-            if unreadable > 0 { io.output("\(unreadable) file(s) not read (above): nothing exported from them.\n") }
+            io.output("\(Plural.count(items.count, "item")) to export (Live Photo pairs and motion photos) found in \(Plural.count(report.fileCount, "file")): \(results.count - failed) \(dryRun ? "would be exported" : "exported"), \(failed) \(dryRun ? "blocked" : "failed or refused").\n")
+            if unreadable > 0 { io.output("\(Plural.count(unreadable, "file")) not read (above): nothing exported from them.\n") }
             if dryRun { io.output("(dry run: nothing written)\n") }
         }
         if failed > 0 || unreadable > 0 { throw RunFailure(status: 1) }

@@ -1,3 +1,4 @@
+import LivePhotoFormats
 import Foundation
 import LivePhotoCheck
 import LivePhotoReports
@@ -63,14 +64,28 @@ public struct RepairRun {
         if plans.isEmpty {
             say("Nothing to repair in \(report.fileCount) files.")
         } else {
-            say("\(plans.count) item(s) planned: \(written) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
+            say("\(Plural.count(plans.count, "item")) planned: \(written) \(verb), \(failed) \(dryRun ? "blocked" : "failed or refused").")
         }
+        if !options.alignDates, let line = Self.alignDatesWouldFix(report.items.flatMap(\.findings)) { say(line) }
         if !remaining.isEmpty {
-            say("\(remaining.count) finding(s) at or above \(report.failOn.rawValue) remain that repair does not fix (lpcheck check lists them).")
+            say("\(Plural.count(remaining.count, "finding")) at or above \(report.failOn.rawValue) remain that repair does not fix (lpcheck check lists them).")
         }
         let unreadable = settings.refuseUnreadable(report)
         if dryRun { say("(dry run: nothing written)") }
         if failed > 0 || !remaining.isEmpty || unreadable > 0 { throw RunFailure(status: 1) }
+    }
+
+    /// The findings only `--align-dates` fixes, by rule, when there are some: repair leaves
+    /// dates alone unless asked (writing them changes what a library shows as the date).
+    static func alignDatesWouldFix(_ findings: [Finding]) -> String? {
+        var counts: [(rule: String, count: Int)] = []
+        for finding in findings where RuleRegistry.fixKind(finding.rule) == .captureTime {
+            if let index = counts.firstIndex(where: { $0.rule == finding.rule }) { counts[index].count += 1 } else { counts.append((finding.rule, 1)) }
+        }
+        guard !counts.isEmpty else { return nil }
+        let total = counts.reduce(0) { $0 + $1.count }
+        return "\(Plural.count(total, "finding")) that repair --align-dates would fix (\(counts.map { "\($0.rule): \($0.count)" }.joined(separator: ", "))): "
+            + "repair leaves capture dates alone unless asked, since writing them changes the date a library shows."
     }
 
     static func describe(_ plan: ItemPlan, force: Bool) -> String {

@@ -144,7 +144,7 @@ public enum Exporter {
             } else if let order = options.form.order {
                 guard let track = movie.primaryVideoTrack else { throw RepairProblem("\(sourcePath) has no video track") }
                 let frames = ShownFrames(movie, track: track)
-                guard frames.frames.count >= 2 else { throw RepairProblem("\(sourcePath) shows \(frames.frames.count) frame(s): nothing to \(order.rawValue)") }
+                guard frames.frames.count >= 2 else { throw RepairProblem("\(sourcePath) shows \(Plural.count(frames.frames.count, "frame")): nothing to \(order.rawValue)") }
                 let codec = options.codec ?? VideoCodec(sampleEntry: track.sampleDescriptions.first?.format)
                 let sequence = frames.sequence(order)
                 try holdToBudget(track, decodes: frames.decodes(order), options.budget, "\(sourcePath) \(order.rawValue)")

@@ -57,7 +57,7 @@ public enum PlanWriter {
             // Replacing a file that has other names splits them: the other names keep the old bytes.
             for file in plan.files where file.destination == file.path {
                 if let links = file.identity?.links, links > 1 {
-                    plan.losses.append("\(file.path) has \(links - 1) other name(s) (hard links); they would keep the old content")
+                    plan.losses.append("\(file.path) has \(Plural.count(Int(links) - 1, "other name")) (hard links); they would keep the old content")
                 }
             }
         } catch {

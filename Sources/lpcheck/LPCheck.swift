@@ -1,4 +1,5 @@
 import ArgumentParser
+import LivePhotoCheck
 import LivePhotoFormats
 import LivePhotoReports
 import LivePhotoRun
@@ -41,27 +42,6 @@ struct LPCheck: ParsableCommand {
         return nearest(first, among: configuration.subcommands.map { $0._commandName })
     }
 
-    /// The word of `words` nearest `typed`, within two edits (or half its length), if any.
-    static func nearest(_ typed: String, among words: [String]) -> String? {
-        let letters = Array(typed.lowercased())
-        let limit = min(2, max(1, letters.count / 2))
-        var best: (word: String, distance: Int)?
-        for word in words.sorted() {
-            let distance = editDistance(letters, Array(word))
-            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (word, distance) }
-        }
-        return best?.word
-    }
-
-    /// Levenshtein's distance (both words are short: a command's name and an argument).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        guard a.count <= 64, b.count <= 64 else { return Int.max }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + [Int](repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() { current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)) }
-            previous = current
-        }
-        return previous[b.count]
-    }
+    /// The word of `words` nearest `typed` (`NearestWord`).
+    static func nearest(_ typed: String, among words: [String]) -> String? { NearestWord.to(typed, among: words) }
 }

@@ -195,7 +195,7 @@ struct PairingTests {
         let items = Pairing.items([Example.still("a/IMG_1.JPG"), movie, copy, Example.still("a/DSC_5.JPG")]) { $0.isMovie && $1.isMovie }
         #expect(items.first { $0.movie?.path == "b/copy.MOV" }?.kind == .duplicate)
         let message = checked(items).first { $0.rule == "movie-absent" }?.message ?? ""
-        #expect(message.contains("the 2 movie(s) carrying its identifier"))
+        #expect(message.contains("the 2 movies carrying its identifier"))
         #expect(message.contains("belong to other items"))
         #expect(!message.contains("paired with other files"))
     }

@@ -29,6 +29,21 @@ struct ProfileTests {
         #expect(off.verdicts[.photos] == .fail && !off.findings.contains { $0.rule == "movie-missing-identifier" })
     }
 
+    @Test("every verdict other than pass names what decided it: the wallpaper's uncertain verdict of a JPEG pair names the low-confidence rules the Photos report does not list (reported false); a fail names the reported rule's finding; a switched-off rule that fails it is named unreported; a pass has no reason; the check report's JSON carries them in its schema")
+    func verdictReasons() throws {
+        let pair = Self.checked(Example.pair())
+        let wallpaper = pair.verdictReasons.filter { $0.target == .wallpaper }
+        #expect(!wallpaper.isEmpty && wallpaper.allSatisfy { !$0.reported } && pair.verdictReasons.allSatisfy { $0.target == .wallpaper }, "\(pair.verdictReasons)")
+        #expect(wallpaper.map(\.rule).contains("wallpaper-still-not-heic"), "\(wallpaper)")
+        let broken = Self.checked(Example.pair(movie: Example.movie(identifier: nil)))
+        let photos = broken.verdictReasons.filter { $0.target == .photos }
+        #expect(photos.contains { $0.rule == "movie-missing-identifier" && $0.reported } && photos.allSatisfy { rule in broken.findings.contains { $0.rule == rule.rule } }, "\(photos)")
+        let off = Self.checked(Example.pair(movie: Example.movie(identifier: nil))) { $0.severities["movie-missing-identifier"] = .some(nil) }
+        #expect(off.verdictReasons.contains { $0.target == .photos && $0.rule == "movie-missing-identifier" && !$0.reported }, "\(off.verdictReasons)")
+        let heic = Self.checked(Example.pair(still: Example.still("IMG_0001.HEIC", format: .heic)))
+        #expect(heic.verdictReasons.isEmpty && heic.verdicts[.photos] == .pass && heic.verdicts[.wallpaper] == .pass, "\(heic.verdictReasons)")
+    }
+
     @Test("motion photos get a google-photos verdict, nothing else; plain stills none")
     func googlePhotos() {
         let motion = Self.checked(Example.motionPhotoItem())

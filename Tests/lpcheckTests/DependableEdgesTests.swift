@@ -93,7 +93,7 @@ struct DependableEdgesTests {
         let binary = try #require(Locations.lpcheckBinary).path
         try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent("camera-pair.jpg"), to: scratch.appendingPathComponent("dumpp"))
         let named = try ProcessResult.run("/bin/sh", ["-c", "cd \"$1\" && \"$2\" dumpp", "sh", scratch.path, binary])
-        #expect(!named.stderr.contains("did you mean") && named.text.contains("1 files in 1 items"), "\(named.text)\(named.stderr)")
+        #expect(!named.stderr.contains("did you mean") && named.text.contains("1 file in 1 item"), "\(named.text)\(named.stderr)")
     }
 
     @Test("a file name that is not UTF-8, given as an argument, is the file it names (dump, check)")

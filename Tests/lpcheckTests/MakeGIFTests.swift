@@ -136,7 +136,7 @@ struct MakeGIFTests {
         let findings = text.split(separator: "\n").filter { $0.hasPrefix("  error ") || $0.hasPrefix("  warning ") || $0.hasPrefix("  info ") }
         if irregular {
             #expect(findings.count == 1 && findings[0].hasPrefix("  info irregular-frame-durations") && findings[0].contains("by design in a GIF's")
-                    && text.contains("0 errors, 0 warnings, 1 infos"), "\(name): \(text)")
+                    && text.contains("0 errors, 0 warnings, 1 info:"), "\(name): \(text)")
         } else {
             #expect(findings.isEmpty && text.contains("0 errors, 0 warnings, 0 infos"), "\(name): \(text)")
         }

@@ -184,5 +184,42 @@ struct TerminalConventionsTests {
             #expect(try lpcheck([command, "--help"]).text.contains("Exit status"), "\(command) --help says no exit status")
         }
     }
+
+    @Test("messages say why: a verdict that is not pass names the rules that decided it (text and JSON); repair with nothing to do names the findings --align-dates would fix (a camera pair whose still ExifTool dated a day early); a configuration's problems are listed at once, each with the nearest rule, key or value; counts take the right number (1 file in 1 item, 1 warning)")
+    func messagesSayWhy() throws {
+        let pair = [Locations.samples.appendingPathComponent("camera-pair.jpg").path, Locations.samples.appendingPathComponent("camera-pair.mov").path]
+        let text = try lpcheck(["check", "-v", "--no-progress"] + pair)
+        #expect(text.text.contains("wallpaper uncertain because of") && text.text.contains("wallpaper-still-not-heic") && text.text.contains("--profile wallpaper lists them"), "\(text.text)")
+        let report = try #require(try JSONSerialization.jsonObject(with: try lpcheck(["check", "--json"] + pair).stdout) as? [String: Any])
+        let reasons = ((report["items"] as? [[String: Any]])?.first?["verdictReasons"] as? [String: Any])?["wallpaper"] as? [[String: Any]] ?? []
+        #expect(reasons.contains { $0["rule"] as? String == "wallpaper-still-not-heic" && $0["reported"] as? Bool == false }, "\(reasons)")
+        // repair: the date it leaves alone, and why.
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-why-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        for name in ["train.jpg", "train.mov"] {
+            try FileManager.default.copyItem(at: try #require(Locations.sharedSamples).appendingPathComponent("LycheeOrg__Lychee/" + name), to: work.appendingPathComponent(name))
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: work.appendingPathComponent(name).path)
+        }
+        let dated = try ProcessResult.run(try #require(Locations.tool("exiftool")), ["-q", "-AllDates-=24", "-overwrite_original", work.appendingPathComponent("train.jpg").path])
+        #expect(dated.status == 0, "\(dated.stderr)")
+        let repair = try lpcheck(["repair", work.path, "--dry-run", "--no-progress"])
+        #expect(repair.text.contains("Nothing to repair in 2 files") && repair.text.contains("1 finding that repair --align-dates would fix (capture-time-mismatch: 1)"), "\(repair.text)")
+        let aligned = try lpcheck(["repair", work.path, "--dry-run", "--align-dates", "--no-progress"])
+        #expect(!aligned.text.contains("would fix (") && aligned.text.contains("fixes capture-time-mismatch"), "\(aligned.text)")
+        // A configuration with four mistakes: all four said, each with its nearest name.
+        let config = work.appendingPathComponent("bad.yml")
+        try "rules:\n  movie-absnt: off\n  capture-time-mismach: warning\nexclud:\n  - x\nfailOn: eror\n".write(to: config, atomically: true, encoding: .utf8)
+        let configured = try lpcheck(["check", "--config", config.path] + pair)
+        for expected in ["4 problems", "did you mean movie-absent?", "did you mean capture-time-mismatch?", "did you mean exclude?", "did you mean error?"] {
+            #expect(configured.status == 2 && configured.stderr.contains(expected), "\(expected): \(configured.stderr)")
+        }
+        // Plurals.
+        let one = try lpcheck(["check", "--no-progress", work.appendingPathComponent("train.jpg").path, work.appendingPathComponent("train.mov").path])
+        #expect(one.text.contains("2 files in 1 item (1 pair)") && one.text.contains("0 errors, 1 warning, 0 infos"), "\(one.text)")
+        let single = try lpcheck(["check", "--no-progress", pair[0]])
+        #expect(single.text.contains("1 file in 1 item (1 still-only)") && single.text.contains("1 error, 0 warnings"), "\(single.text)")
+    }
 }
 

@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// One identifier on files that cannot be told apart: a true conflict.
 enum IdentifierShared: FixableRule {
     static let fixKind = FixKind.identifier
@@ -14,7 +16,7 @@ enum IdentifierShared: FixableRule {
         if item.sharingCount + item.fileCount > Pairing.largeGroup {
             return [finding("The identifier \(identifier) is carried by \(item.sharingCount + item.fileCount) files (more than \(Pairing.largeGroup): only files of one folder and name were paired, the rest are not told apart), among them \(others).", item.primary)]
         }
-        return [finding("The identifier \(identifier) is also carried by \(item.sharingCount) other file(s) named like none of this item's files: \(others).", item.primary)]
+        return [finding("The identifier \(identifier) is also carried by \(Plural.count(item.sharingCount, "other file")) named like none of this item's files: \(others).", item.primary)]
     }
 
     static let examples: [RuleExample] = [

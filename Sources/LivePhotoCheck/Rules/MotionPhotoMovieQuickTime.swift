@@ -10,7 +10,7 @@ enum MotionPhotoMovieQuickTime: Rule {
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard let still = item.still, still.motionPhoto != nil, let movie = still.motionMovie, movie.brand == "qt  " else { return [] }
-        return [finding("The embedded movie's brand is 'qt  ' (QuickTime), not an MP4 brand\(movie.timedMetadataTrackCount > 0 ? ", with \(movie.timedMetadataTrackCount) Apple timed-metadata (mebx) track(s)" : "").", still)]
+        return [finding("The embedded movie's brand is 'qt  ' (QuickTime), not an MP4 brand\(movie.timedMetadataTrackCount > 0 ? ", with \(Plural.count(movie.timedMetadataTrackCount, "Apple timed-metadata (mebx) track"))" : "").", still)]
     }
 
     static let examples: [RuleExample] = [

@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// A Live Photo still whose movie is not there.
 enum MovieAbsent: Rule {
     static let description = RuleDescription(
@@ -24,7 +26,7 @@ enum Absence {
         let carriers = other == "movie" ? item.carriers.movies : item.carriers.stills
         if let identifier {
             parts.append(carriers == 0 ? "no \(other) of the scan carries its identifier \(identifier)"
-                         : "the \(carriers) \(other)(s) carrying its identifier \(identifier) belong to other items (paired, duplicates or variants)")
+                         : "the \(Plural.count(carriers, other)) carrying its identifier \(identifier) \(carriers == 1 ? "belongs to another item" : "belong to other items") (paired, duplicates or variants)")
         } else {
             parts.append("it has no identifier")
         }

@@ -1,3 +1,5 @@
+import LivePhotoFormats
+
 /// A Live Photo movie without a timed-metadata track declaring still-image-time.
 enum StillImageTimeMissing: FixableRule {
     static let fixKind = FixKind.stillImageTimeTrack
@@ -10,7 +12,7 @@ enum StillImageTimeMissing: FixableRule {
 
     static func check(_ item: CheckItem, context: RuleContext) -> [Finding] {
         guard item.kind == .pair || item.kind == .movieOnly, let movie = item.movie, let facts = movie.movie, facts.stillImageTimeTracks.isEmpty else { return [] }
-        let others = facts.timedMetadataTrackCount > 0 ? " (\(facts.timedMetadataTrackCount) timed-metadata track(s), none declaring it)" : ""
+        let others = facts.timedMetadataTrackCount > 0 ? " (\(Plural.count(facts.timedMetadataTrackCount, "timed-metadata track")), none declaring it)" : ""
         return [finding("No timed-metadata track declares com.apple.quicktime.still-image-time\(others).", movie)]
     }
 

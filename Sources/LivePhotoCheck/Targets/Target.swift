@@ -90,6 +90,16 @@ public enum Verdict: String, Sendable, CaseIterable {
     }
 }
 
+/// A rule whose error decided a verdict other than pass: `reported` false when the report does
+/// not show its finding (a rule of another profile, or switched off by the configuration, run
+/// for the verdict alone).
+public struct VerdictReason: Sendable, Equatable {
+    public var target: Target
+    public var rule: String
+    public var reported: Bool
+    public init(target: Target, rule: String, reported: Bool) { (self.target, self.rule, self.reported) = (target, rule, reported) }
+}
+
 /// An item's verdict for each target that judges its kind: two bits a target, so that a check
 /// of many items allocates nothing for them.
 public struct Verdicts: Sendable, Equatable {
@@ -117,6 +127,16 @@ public struct Verdicts: Sendable, Equatable {
             let shift = UInt32(2 * index)
             packed = packed & ~(3 << shift) | (newValue?.code ?? 0) << shift
         }
+    }
+
+    /// Whether any verdict is other than pass (the items whose reasons are kept).
+    public var anyNotPassing: Bool {
+        var rest = packed
+        while rest != 0 {
+            if rest & 3 > 1 { return true }
+            rest >>= 2
+        }
+        return false
     }
 
     /// The targets with a verdict, in `Target.allCases` order.

@@ -65,7 +65,7 @@ public enum LoopMovieWriter {
             }
             if track.sampleTable.timeToSample.allSatisfy({ $0.delta == 0 || $0.count == 0 }) {
                 let format = track.sampleDescriptions.first.map { " \($0.format)" } ?? ""
-                notes.append("drop track \(track.id) (\(track.handler)\(format)): its \(track.sampleTable.count) sample(s) last no time, so nothing of it plays or loops")
+                notes.append("drop track \(track.id) (\(track.handler)\(format)): its \(Plural.count(track.sampleTable.count, "sample")) last no time, so nothing of it plays or loops")
                 continue
             }
             if let refusal = container.refusal(track) { throw WriteError(.inconsistentInput, refusal) }

@@ -55,7 +55,7 @@ extension MovieRewriter {
             }
         }
         guard movieHeaders == 1 else { throw WriteError(.missingStructure, "moov has \(movieHeaders) mvhd boxes") }
-        return "mvhd and \(trackHeaders) track and media header(s)"
+        return "mvhd and \(trackHeaders) track and media \(Plural.noun(trackHeaders, "header"))"
     }
 
     /// `ftyp`, a new `moov` of `children` (its chunk offsets, given as the source's, moved), then

@@ -31,7 +31,7 @@ extension MovieRewriter {
         }
         children = rebuilt
         let freed = movie.boxes.filter { fragmentBoxes.contains($0.type) }
-        return ["join the movie's \(fragments.count) fragment(s) (\(fragments.runs) track run(s)) into ordinary sample tables, one chunk per run where its data lies, and drop mvex; "
+        return ["join the movie's \(Plural.count(fragments.count, "fragment")) (\(Plural.count(fragments.runs, "track run"))) into ordinary sample tables, one chunk per run where its data lies, and drop mvex; "
                 + "the \(freed.count) top-level fragment box(es) (\(Set(freed.map(\.type.description)).sorted().joined(separator: ", "))) become free space of their size: no sample moves"]
     }
 

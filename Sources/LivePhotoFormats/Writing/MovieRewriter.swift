@@ -86,7 +86,7 @@ public enum MovieRewriter {
             if !removed.isEmpty {
                 let paths = childPaths(children)
                 children = children.indices.filter { !removed.contains(paths[$0]) }.map { children[$0] }
-                notes.append("remove the old still-image-time track(s): \(movie.stillImageTimeTracks.map { "track \($0.id)" }.joined(separator: ", "))")
+                notes.append("remove the old still-image-time \(Plural.noun(movie.stillImageTimeTracks.count, "track")): \(movie.stillImageTimeTracks.map { "track \($0.id)" }.joined(separator: ", "))")
             }
             guard let video = movie.primaryVideoTrack else { throw WriteError(.missingStructure, "the movie has no video track to place the still on") }
             guard movie.timescale > 0 else { throw WriteError(.missingStructure, "the movie header has no timescale") }

@@ -91,7 +91,7 @@ struct KeyPhoto: ParsableCommand {
         if let output { try requireOutputPath(output) }
         if output == nil && !force && !dryRun {
             let what = movie == nil ? "the motion photo" : "STILL and MOVIE"
-            throw ValidationError("without --output, keyphoto replaces \(what) in place: add --force (the old file(s) kept in .lpcheck-backup/ unless --no-backup), or write elsewhere with -o DIR")
+            throw ValidationError("without --output, keyphoto replaces \(what) in place: add --force (the old \(movie == nil ? "file" : "files") kept in .lpcheck-backup/ unless --no-backup), or write elsewhere with -o DIR")
         }
         if output == nil, let stillFormat, stillFormat != (MediaFile.inspect(path: still, options: .check).format == .jpeg ? .jpeg : .heic) {
             throw ValidationError("in place, the new still keeps the old one's format and name: --still \(stillFormat.rawValue) needs -o DIR")
