@@ -150,13 +150,28 @@ public enum Converter {
             guard let member = archive.members.first(where: { $0.name == name && $0.readable }) else {
                 throw RepairProblem("\(archivePath) holds no stored member \(name) now")
             }
-            let output = folder + "/" + (name.split(separator: "/").last.map(String.init) ?? name)
+            let output = folder + "/" + unpackedName(name, isMovie: facts.isMovie)
             var file = FilePlan(path: archivePath, destination: output, patch: FilePatch(pieces: [.copy(member.data)], notes: ["the member \(name), copied as it is"]),
                                 identity: nil, identifier: facts.contentIdentifier)
             file.recordLedger([LedgerInput(path: archivePath, window: member.data)])
             plan.files.append(file)
         }
-        plan.reasons.append("unpacked from \(archivePath): its members' bytes, unchanged")
+        plan.reasons.append("unpacked from \(archivePath): its members' bytes, unchanged, under the names the camera gave them")
+    }
+
+    /// A `.livp` member's name as a loose file: iCloud.com names them after the still with a
+    /// second extension (`IMG_0001.JPG.jpeg`, `IMG_0001.JPG.mov`), which become `IMG_0001.JPG`
+    /// and `IMG_0001.MOV`; a member named as a camera names it keeps its name.
+    static func unpackedName(_ member: String, isMovie: Bool) -> String {
+        let name = member.split(separator: "/").last.map(String.init) ?? member
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        let stills: Set<String> = ["jpg", "jpeg", "heic", "heif"], movies: Set<String> = ["mov", "mp4"]
+        guard parts.count >= 3, let inner = parts.dropLast().last, stills.union(movies).contains(inner.lowercased()),
+              let outer = parts.last, stills.union(movies).contains(outer.lowercased()) else { return name }
+        let base = parts.dropLast(2).joined(separator: ".")
+        guard !base.isEmpty else { return name }
+        if isMovie { return base + "." + (movies.contains(inner.lowercased()) ? String(inner) : "MOV") }
+        return base + "." + (stills.contains(inner.lowercased()) ? String(inner) : String(outer))
     }
 
     static func planMotionPhoto(_ plan: inout ItemPlan, folder: String, options: RepairOptions, name: String?) throws {

@@ -41,6 +41,8 @@ extension MakePlanner {
     public struct GIFJob: Sendable {
         public var request: CodecRequest
         public var reasons: [String]
+        /// What the plan says before anything else (a GIF of one frame: nothing moves).
+        public var warning: String?
         /// The moment: where the still's frame starts on the GIF's timeline (and its movie's),
         /// so that the still-image-time marks the frame the still is.
         public var moment: Moment
@@ -96,10 +98,14 @@ extension MakePlanner {
         let padded = scale > 1 ? ", each GIF pixel a \(scale)×\(scale) block, \(structure.width * scale)×\(structure.height * scale)"
             : structure.width % 2 + structure.height % 2 > 0 ? ", padded to even sides" : ""
         let moment = Moment(seconds: Double(starts[still]) / 100, origin: asked ? .requested : .middle, value: -1)
-        return GIFJob(request: request, reasons: [
-            "movie: the GIF's \(structure.frames.count) frames composited over #\(settings.background) and encoded (\(settings.codec.name)\(padded)), each shown for its own delay (under 2 cs shown as 10 cs, as browsers do): \(SecondsText.format(Double(total) / 100)) s",
+        let reasons = [
+            "movie: the GIF's \(Plural.count(structure.frames.count, "frame")) composited over #\(settings.background) and encoded (\(settings.codec.name)\(padded)), \(structure.frames.count == 1 ? "shown" : "each shown") for its own delay (under 2 cs shown as 10 cs, as browsers do): \(SecondsText.format(Double(total) / 100)) s",
             "still: frame \(still + 1) of the GIF, as composited",
-        ], moment: moment)
+        ]
+        // A GIF of one frame makes a Live Photo that does not move: said first, still made.
+        let warning = structure.frames.count == 1
+            ? "NOTHING MOVES: the GIF has one frame, so the Live Photo's movie shows the still's picture for \(SecondsText.format(Double(total) / 100)) s and nothing moves when it plays" : nil
+        return GIFJob(request: request, reasons: reasons, warning: warning, moment: moment)
     }
 
     /// The GIF's movie, made by the helper into `file` as it comes; the still its answer ends with.

@@ -95,6 +95,7 @@ extension MakePlanner {
             let picture: StillPicture
             do { picture = try gifStill(answer, format: format, movie: staged.temporary, gif: gif) } catch { throw ClipFailure(status: 1, description: "nothing written: \(error)") }
             var planned = try clipPlan(request, read: staged.temporary, made: picture, reasons: job.reasons, moment: job.moment, prepareFolder: prepareFolder)
+            if let warning = job.warning { planned.plan.reasons.insert(warning, at: 0) }
             planned.intermediate = staged
             return planned
         } catch {

@@ -13,6 +13,8 @@ struct LivpTests {
 
     static let pairs = [("gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.HEIC", "gwy15__Apple-photo-to-UltraHDR-motion-photo/IMG_3853.MOV", "IMG_3853.livp", "IMG_3853.HEIC", "IMG_3853.MOV"),
                         ("LycheeOrg__Lychee/train.jpg", "LycheeOrg__Lychee/train.mov", "train.livp", "train.JPG.jpeg", "train.JPG.mov")]
+    /// The names unpacked members take: iCloud.com's doubled extensions become the camera's names.
+    static let unpackedNames = ["IMG_3853.HEIC": "IMG_3853.HEIC", "IMG_3853.MOV": "IMG_3853.MOV", "train.JPG.jpeg": "train.JPG", "train.JPG.mov": "train.MOV"]
 
     /// A folder of .livp archives, and beside it a folder of the same pairs loose.
     func folders() throws -> (archives: URL, loose: URL) { try Self.folders() }
@@ -91,7 +93,7 @@ struct LivpTests {
         #expect(items(try report(["check", archives.path, "--cache", cache.path])) == direct)
     }
 
-    @Test("convert --to live-photo unpacks each .livp into two files byte-identical to its members; --to motion-photo makes a motion photo from it directly, which passes every motion-photo rule")
+    @Test("convert --to live-photo unpacks each .livp into two files byte-identical to its members, named as the camera named them (train.JPG.jpeg and train.JPG.mov become train.JPG and train.MOV); --to motion-photo makes a motion photo from it directly, which passes every motion-photo rule")
     func converted() throws {
         let (archives, _) = try folders()
         let root = archives.deletingLastPathComponent()
@@ -100,11 +102,13 @@ struct LivpTests {
         let convert = try lpcheck(["convert", archives.path, "--to", "live-photo", "--output", unpacked.path])
         #expect(convert.status == 0, "\(convert.text)\(convert.stderr)")
         for (still, movie, _, stillName, movieName) in Self.pairs {
-            for (source, name) in [(still, stillName), (movie, movieName)] {
+            for (source, member) in [(still, stillName), (movie, movieName)] {
                 let original = try Data(contentsOf: try #require(SharedSamples.url(source)))
+                let name = try #require(Self.unpackedNames[member])
                 #expect(try Data(contentsOf: unpacked.appendingPathComponent(name)) == original, "\(name)")
             }
         }
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: unpacked.path)) ?? []).sorted() == Self.unpackedNames.values.sorted())
         let motion = root.appendingPathComponent("motion")
         let made = try lpcheck(["convert", archives.path, "--to", "motion-photo", "--output", motion.path])
         #expect(made.status == 0, "\(made.text)\(made.stderr)")

@@ -221,5 +221,22 @@ struct TerminalConventionsTests {
         let single = try lpcheck(["check", "--no-progress", pair[0]])
         #expect(single.text.contains("1 file in 1 item (1 still-only)") && single.text.contains("1 error, 0 warnings"), "\(single.text)")
     }
+
+    @Test("make from a GIF of one frame (Pillow's transparent.gif, one frame by its inventory and by ffprobe) says first that nothing moves, and still makes the pair; a GIF of many frames does not say it")
+    func oneFrameGIF() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let gifs = try #require(Locations.sharedSamples).appendingPathComponent("gifs")
+        let single = gifs.appendingPathComponent("python-pillow__Pillow__Tests_images_transparent.gif")
+        let frames = try ProcessResult.run(try #require(Locations.tool("ffprobe")), ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", single.path])
+        #expect(frames.text.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(frames.text)")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-gif1-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let made = try lpcheck(["make", single.path, "-o", work.appendingPathComponent("one").path, "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: made.stdout) as? [String: Any], "\(made.stderr)")
+        let reasons = document["reasons"] as? [String] ?? []
+        #expect(made.status == 0 && reasons.first?.hasPrefix("NOTHING MOVES") == true && (document["outputs"] as? [Any])?.count == 2, "\(reasons)")
+        let moving = try lpcheck(["make", gifs.appendingPathComponent("image-rs__image-gif__tests_samples_moon_impact.gif").path, "-o", work.appendingPathComponent("many").path])
+        #expect(moving.status == 0 && !moving.text.contains("NOTHING MOVES") && moving.text.contains("14 frames"), "\(moving.text)")
+    }
 }
 
