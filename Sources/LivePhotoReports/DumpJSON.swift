@@ -5,11 +5,12 @@ import LivePhotoFormats
 public enum DumpJSON {
     public static let schemaVersion = 1
 
-    public static func document(_ files: [MediaFile]) -> JSONValue { .array(files.map(object)) }
+    public static func document(_ files: [MediaFile], gifs: [String: GIFStructure] = [:]) -> JSONValue { .array(files.map { object($0, gif: gifs[$0.path]) }) }
 
-    public static func render(_ files: [MediaFile]) -> String { document(files).serialized() + "\n" }
+    /// `gifs`: the blocks of the animated GIFs among `files`, by path.
+    public static func render(_ files: [MediaFile], gifs: [String: GIFStructure] = [:]) -> String { document(files, gifs: gifs).serialized() + "\n" }
 
-    public static func object(_ file: MediaFile) -> JSONValue {
+    public static func object(_ file: MediaFile, gif: GIFStructure? = nil) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("path", .string(file.path)),
             ("kind", .string(file.kind.rawValue)),
@@ -31,7 +32,9 @@ public enum DumpJSON {
             ("largestRead", .int(Int64(file.stats.largestRead))),
         ])))
         if let still = file.still { pairs += self.still(still) }
+        if let embedded = file.still?.embeddedMovie { pairs.append(("embeddedMovie", .object(self.movie(embedded)))) }
         if let movie = file.movie { pairs += self.movie(movie) }
+        if let gif { pairs.append(("gif", self.gif(gif))) }
         if let capture = file.still.map(CaptureFacts.init(still:)) ?? file.movie.map(CaptureFacts.init(movie:)), !capture.isEmpty {
             pairs.append(("capture", self.capture(capture)))
         }
@@ -266,6 +269,22 @@ public enum DumpJSON {
                 ("headerDuration", .uint(fragments.headerDuration)), ("randomAccess", .bool(fragments.randomAccess)),
             ]))]
         } ?? [])
+    }
+
+    /// An animated GIF: screen, loop count, and each frame's place, delay and disposal.
+    static func gif(_ gif: GIFStructure) -> JSONValue {
+        .object([
+            ("version", .string(gif.version)), ("width", .int(Int64(gif.width))), ("height", .int(Int64(gif.height))),
+            ("loopCount", gif.loopCount.map { .int(Int64($0)) } ?? .null), ("complete", .bool(gif.complete)),
+            ("frames", .array(gif.frames.map { frame in
+                .object([
+                    ("offset", .int(Int64(frame.offset))), ("left", .int(Int64(frame.left))), ("top", .int(Int64(frame.top))),
+                    ("width", .int(Int64(frame.width))), ("height", .int(Int64(frame.height))), ("delay", .int(Int64(frame.delay))),
+                    ("disposal", .int(Int64(frame.disposal))), ("interlaced", .bool(frame.interlaced)),
+                    ("transparentIndex", frame.transparentIndex.map { .int(Int64($0)) } ?? .null), ("localPalette", .bool(frame.localPalette != nil)),
+                ])
+            })),
+        ])
     }
 
     static func track(_ movie: Movie, _ track: Track) -> JSONValue {

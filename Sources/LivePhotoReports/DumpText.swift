@@ -1,17 +1,17 @@
 import LivePhotoCheck
 import LivePhotoFormats
 
-/// `lpcheck dump` for people: the structure as a tree, then the decoded markers. All text that
+/// `lpcheck dump` for people: the Live Photo markers first (what pairs a still and a movie),
+/// Content Credentials and the capture facts, then the structure as a tree. All text that
 /// comes from the file is made terminal-safe.
 public enum DumpText {
-    /// `tableLimit`: how many entries of each sample table to print (nil: all).
-    public static func render(_ file: MediaFile, tableLimit: Int? = 8, stats: Bool = false) -> String {
+    /// `tableLimit`: how many entries of each sample table to print (nil: all). `gif`: an
+    /// animated GIF's blocks, when the file is one.
+    public static func render(_ file: MediaFile, tableLimit: Int? = 8, stats: Bool = false, gif: GIFStructure? = nil) -> String {
         var out = Output(limit: tableLimit)
         out.line(0, "\(file.path.terminalSafe): \(file.kind.rawValue), \(file.format.rawValue), \(file.size) bytes")
         if let error = file.error { out.line(1, "ERROR \(error.description.terminalSafe)") }
         for warning in file.warnings { out.line(1, "warning: \(warning.description.terminalSafe)") }
-        if let still = file.still { out.still(still) }
-        if let movie = file.movie { out.movie(movie) }
         out.line(1, "Live Photo markers")
         out.line(2, "content identifier: \(file.contentIdentifier?.terminalSafe ?? "none")")
         if let movie = file.movie {
@@ -31,6 +31,9 @@ public enum DumpText {
             out.line(1, "Capture (what the agreement rules compare)")
             for line in capture.lines { out.line(2, line.terminalSafe) }
         }
+        if let still = file.still { out.still(still) }
+        if let movie = file.movie { out.movie(movie) }
+        if let gif { out.gif(gif) }
         if stats { out.line(1, "stats: read \(file.stats.bytesRead) of \(file.size) bytes in \(file.stats.reads) reads") }
         return out.text
     }
@@ -38,16 +41,39 @@ public enum DumpText {
     struct Output {
         var text = ""
         let limit: Int?
+        /// Levels added to every line (a motion photo's embedded movie is shown inside it).
+        var indent = 0
 
         mutating func line(_ depth: Int, _ content: String) {
-            text += String(repeating: "  ", count: depth) + content + "\n"
+            text += String(repeating: "  ", count: depth + indent) + content + "\n"
         }
 
-        mutating func boxes(_ list: [Box], depth: Int) {
+        /// The box tree; an `ilst`'s children are named by the `keys` entry they give a value
+        /// for (their type is that entry's number).
+        mutating func boxes(_ list: [Box], depth: Int, keyIndices: Bool = false) {
             for box in list {
-                line(depth, "\(box.type.description.terminalSafe) @\(box.offset) size \(box.size)")
-                boxes(box.children, depth: depth + 1)
+                let name = keyIndices ? "key \(box.type.value)" : box.type.description.terminalSafe
+                line(depth, "\(name) @\(box.offset) size \(box.size)")
+                boxes(box.children, depth: depth + 1, keyIndices: box.type == "ilst")
             }
+        }
+
+        /// An animated GIF's screen, loop and frames: place, delay, disposal, palette, transparency.
+        mutating func gif(_ gif: GIFStructure) {
+            let loop = gif.loopCount.map { $0 == 0 ? "NETSCAPE2.0 loop count 0 (forever)" : "NETSCAPE2.0 loop count \($0)" } ?? "no loop extension (shown once)"
+            line(1, "GIF \(gif.version.terminalSafe) \(gif.width)×\(gif.height), \(Plural.count(gif.frames.count, "frame")), \(loop)\(gif.complete ? "" : ", no trailer: cut short")")
+            if let palette = gif.globalPalette { line(2, "global palette: \(palette.count) colours at \(palette.offset), background index \(gif.backgroundIndex)") }
+            let shown = limit.map { min($0, gif.frames.count) } ?? gif.frames.count
+            var start = 0
+            for (index, frame) in gif.frames.enumerated() {
+                if index < shown {
+                    let palette = frame.localPalette.map { ", local palette of \($0.count)" } ?? ""
+                    let transparent = frame.transparentIndex.map { ", transparent index \($0)" } ?? ""
+                    line(2, "frame \(index + 1) @\(frame.offset): \(frame.width)×\(frame.height) at (\(frame.left), \(frame.top)), delay \(frame.delay) cs (shown \(frame.shownDelay) cs from \(start) cs), disposal \(frame.disposal)\(frame.interlaced ? ", interlaced" : "")\(palette)\(transparent)")
+                }
+                start += frame.shownDelay
+            }
+            if gif.frames.count > shown { line(2, "… \(gif.frames.count - shown) more frames; --full shows all") }
         }
 
         mutating func list<T>(_ depth: Int, _ title: String, _ values: [T], _ show: (T) -> String) {
@@ -132,12 +158,15 @@ public enum DumpText {
             }
             if let trailer = motion.samsungTrailer { line(2, "Samsung trailer: \(trailer.upperBound - trailer.lowerBound) bytes at \(trailer.lowerBound)") }
             if let embedded {
-                line(2, "embedded movie: brand \(embedded.majorBrand?.description.terminalSafe ?? "none"), \(Plural.count(embedded.tracks.count, "track"))")
+                line(2, "embedded movie: brand \(embedded.majorBrand?.description.terminalSafe ?? "none"), \(Plural.count(embedded.tracks.count, "track")) (offsets below count from the movie's first byte)")
                 for track in embedded.tracks {
                     let formats = track.sampleDescriptions.map { $0.format.description + ($0.mimeFormat.map { " (\($0))" } ?? "") }.joined(separator: ", ")
                     line(3, "track \(track.id): \(track.handler.description) \(formats)".terminalSafe)
-                    motionPhotoMetadata(track, depth: 4)
                 }
+                // Each track with its sample tables, as a movie's are shown.
+                indent += 2
+                for track in embedded.tracks { self.track(embedded, track) }
+                indent -= 2
             }
         }
 

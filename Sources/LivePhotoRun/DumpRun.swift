@@ -15,6 +15,7 @@ public struct DumpRun {
     /// Status 1 when a file could not be read or was recognised as nothing.
     public func run() throws {
         var inspected: [MediaFile] = []
+        var gifs: [String: GIFStructure] = [:]
         var failed = false
         if files.filter({ $0 == StandardInput.path }).count > 1 {
             io.error("lpcheck: - (standard input) may be given once")
@@ -41,15 +42,37 @@ public struct DumpRun {
                 io.error("lpcheck: \(path.terminalSafe): not recognised: \(FileFormat.unrecognised(head))")
                 failed = true
             }
-            if json { inspected.append(file) } else { io.output(DumpText.render(file, tableLimit: full ? nil : 8, stats: stats)) }
+            // An animated GIF's blocks (the file read whole, within the GIF reader's bounds).
+            let gif = file.format == .gif ? Self.gif(given ?? (try? FileSource(path: path)), path: path, io: io) : nil
+            if let gif { gifs[path] = gif }
+            if json { inspected.append(file) } else { io.output(DumpText.render(file, tableLimit: full ? nil : 8, stats: stats, gif: gif)) }
         }
-        if json { io.output(DumpJSON.render(inspected)) }
+        if json { io.output(DumpJSON.render(inspected, gifs: gifs)) }
         if stats && json {
             for file in inspected {
                 io.error("stats: \(file.path.terminalSafe): read \(file.stats.bytesRead) of \(file.size) bytes in \(file.stats.reads) reads")
             }
         }
         if failed { throw RunFailure(status: 1) }
+    }
+
+    /// The most of a GIF dump reads to show its frames.
+    static let maxGIFBytes: Int64 = 256 << 20
+
+    /// A GIF's blocks; nil (said on standard error) when it is larger than `maxGIFBytes` or
+    /// its blocks cannot be read.
+    static func gif(_ source: ByteSource?, path: String, io: RunIO) -> GIFStructure? {
+        guard let source else { return nil }
+        guard source.size <= maxGIFBytes else {
+            io.error("lpcheck: \(path.terminalSafe): a GIF of \(source.size) bytes: its frames are listed up to \(maxGIFBytes >> 20) MiB")
+            return nil
+        }
+        do {
+            return try GIFStructure(try source.read(at: 0, count: Int(source.size)), path: path)
+        } catch {
+            io.error("lpcheck: \(path.terminalSafe): its GIF blocks cannot be read: \("\(error)".terminalSafe)")
+            return nil
+        }
     }
 
     /// A zip's members read through windows of it, named `ARCHIVE:MEMBER`; what cannot be read
