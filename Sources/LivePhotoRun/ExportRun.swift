@@ -43,8 +43,17 @@ public struct ExportRun {
         }
         let itemProgress: ((Int, Int) -> Void)? = showProgress ? progress.map { report in { report($0, $1) } } : nil
         let loop = PlanLoop(command: .export, dryRun: dryRun, force: options.force)
+        // The plan is said before the work (a bounce re-encodes for minutes), what became of it after.
         let results: [PlanLoop.Result] = loop.run(items, report: report, plan: { Exporter.plan($0, options: options, folder: output) }, apply: apply,
-                                                  told: { if !json { io.output(Self.describe($0.plan, outcome: $0.outcome) + "\n") } },
+                                                  planned: { plan in
+                                                      guard !json else { return }
+                                                      io.output(Self.describe(plan, outcome: nil) + "\n")
+                                                      io.flush()
+                                                  },
+                                                  told: { result in
+                                                      let lines = Self.outcomeLines(result.plan, outcome: result.outcome)
+                                                      if !json && !lines.isEmpty { io.output(lines.joined(separator: "\n") + "\n") }
+                                                  },
                                                   progress: itemProgress)
         if showProgress { finishProgress?() }
         let unreadable = settings.refuseUnreadable(report)
@@ -68,9 +77,16 @@ public struct ExportRun {
         } else {
             lines += plan.problems.map { "  cannot export: \($0.terminalSafe)" }
         }
+        lines += outcomeLines(plan, outcome: outcome)
+        return lines.joined(separator: "\n")
+    }
+
+    /// What became of a plan: failed, or the files written.
+    static func outcomeLines(_ plan: ItemPlan, outcome: ItemOutcome?) -> [String] {
+        var lines: [String] = []
         if let failure = outcome?.failure, plan.problems.isEmpty { lines.append("  FAILED, nothing written: \(failure.terminalSafe)") }
         lines += (outcome?.written ?? []).map { "  wrote \($0.path.terminalSafe)" }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     static func document(_ results: [PlanLoop.Result], options: ExportOptions, dryRun: Bool, version: String) -> JSONValue {

@@ -164,6 +164,13 @@ public struct MakeRun {
         (request.options, request.identifier, request.movieSeconds, request.force) = (options, identifier, movieSeconds, force)
         var applying = self.options
         (request.wallpaper, request.toMotionPhoto, request.keyPhotoOf, request.inPlace) = (profile == .wallpaper, to == .motionPhoto, keyPhotoOf, inPlace)
+        // A GIF's movie is encoded before the plan can be said whole: what will be encoded is
+        // said first (the encoding takes a while).
+        if !json, GIFStructure.isGIF(MakePlanner.head(clip)), let job = try? MakePlanner.gifJob(clip, settings: self.clip, options: options) {
+            let said = [job.warning, job.reasons.first.map { String($0.dropFirst("movie: ".count)) }].compactMap { $0 }.joined(separator: "; ")
+            say("making \(clip.terminalSafe)'s movie (re-encoded): \(said.terminalSafe)")
+            io.flush()
+        }
         let made: MakePlanner.ClipPlan
         do {
             made = try MakePlanner.clipPlan(request, prepareFolder: { if !dryRun && !inPlace { try OutputFolder.make(output, io: io) } }, progress: progress, finished: finishProgress)

@@ -53,8 +53,10 @@ struct PlanLoop {
 
     /// `plan` makes an item's plan, `apply` writes it, `told` hears each result as it comes;
     /// `progress` hears (done, total) after each item.
+    /// `planned` hears each plan before it is applied (a re-encoding export says what it will do
+    /// before the minutes it takes); `told` hears what became of it.
     func run(_ items: [CheckItem], report: CheckReport, plan: (CheckItem) -> ItemPlan, apply: (ItemPlan) -> ItemOutcome,
-             told: (Result) -> Void, progress: ((Int, Int) -> Void)?) -> [Result] {
+             planned announce: ((ItemPlan) -> Void)? = nil, told: (Result) -> Void, progress: ((Int, Int) -> Void)?) -> [Result] {
         var results: [Result] = []
         // Same-named inputs from different folders would land on one output: the first keeps
         // it, even with --force (which replaces files from before this run, not this run's own).
@@ -72,6 +74,7 @@ struct PlanLoop {
                 }
             }
             if planned.problems.isEmpty { for file in planned.files { claimed[file.destination] = inputs } } else { planned.files = [] }
+            announce?(planned)
             let outcome = dryRun ? nil : apply(planned)
             let result = Result(plan: planned, outcome: outcome, status: PlanStatus(planned, outcome, force: force))
             results.append(result)

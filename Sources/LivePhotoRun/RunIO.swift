@@ -9,9 +9,11 @@ public struct RunIO: Sendable {
     public var output: @Sendable (String) -> Void
     /// One line for standard error (the line end is the sink's).
     public var error: @Sendable (String) -> Void
+    /// Sends what `output` holds on now (a plan said before long work, even into a pipe).
+    public var flush: @Sendable () -> Void = {}
 
-    public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
-        (self.output, self.error) = (output, error)
+    public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, flush: @escaping @Sendable () -> Void = {}) {
+        (self.output, self.error, self.flush) = (output, error, flush)
     }
 }
 

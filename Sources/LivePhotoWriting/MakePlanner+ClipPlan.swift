@@ -229,7 +229,7 @@ extension MakePlanner {
     }
 
     /// A file's first bytes (empty when it cannot be read).
-    static func head(_ path: String) -> [UInt8] {
+    public static func head(_ path: String) -> [UInt8] {
         (try? FileSource(path: path)).flatMap { source in try? source.read(at: 0, count: Int(min(16, source.size))) } ?? []
     }
 }

@@ -238,5 +238,23 @@ struct TerminalConventionsTests {
         let moving = try lpcheck(["make", gifs.appendingPathComponent("image-rs__image-gif__tests_samples_moon_impact.gif").path, "-o", work.appendingPathComponent("many").path])
         #expect(moving.status == 0 && !moving.text.contains("NOTHING MOVES") && moving.text.contains("14 frames"), "\(moving.text)")
     }
+
+    @Test("a re-encoding export (--as bounce) and make from a GIF say what they will do before the work: stopped at their first write (LPCHECK_FAULT_STEP=1, an _exit that flushes nothing), their standard output already holds the plan")
+    func planBeforeWork() throws {
+        let binary = try #require(Locations.lpcheckBinary).path
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-first-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["LPCHECK_FAULT_STEP"] = "1"
+        let bounce = try ProcessResult.run(binary, ["export", Locations.samples.appendingPathComponent("camera-pair.mov").path, "--as", "bounce", "-o", work.appendingPathComponent("bounce").path],
+                                           environment: environment, timeout: 300)
+        #expect(bounce.status == 86 && bounce.text.contains("camera-pair.bounce.mov") && bounce.text.contains("re-encoded"), "\(bounce.status): \(bounce.text)")
+        let gif = work.appendingPathComponent("sixty.gif")
+        let made = try ProcessResult.run(try #require(Locations.tool("ffmpeg")), ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=20", "-t", "3", gif.path])
+        #expect(made.status == 0)
+        let fromGIF = try ProcessResult.run(binary, ["make", gif.path, "-o", work.appendingPathComponent("made").path], environment: environment, timeout: 300)
+        #expect(fromGIF.status == 86 && fromGIF.text.contains("making") && fromGIF.text.contains("60 frames"), "\(fromGIF.status): \(fromGIF.text)")
+    }
 }
 

@@ -88,7 +88,7 @@ struct ConfigurationOptions: ParsableArguments {
 
 extension RunIO {
     /// Standard output (Swift's buffered `print`) and standard error.
-    static let standard = RunIO(output: { print($0, terminator: "") }, error: { printError($0) })
+    static let standard = RunIO(output: { print($0, terminator: "") }, error: { printError($0) }, flush: { fflush(nil) })
 }
 
 /// Runs `body`, a run layer's call: its failure becomes the process's exit status.
