@@ -31,10 +31,11 @@ public struct ConvertRun {
         settings.removeLeftovers(report, folders: [output], dryRun: dryRun, json: json)
         let items = report.items.filter { target.converts($0) }
         let showProgress = progress != nil && items.count >= 50
-        let loop = PlanLoop(command: .convert, dryRun: dryRun, force: options.force)
+        var loop = PlanLoop(command: .convert, dryRun: dryRun, force: options.force)
+        loop.options = options
         let results = loop.run(items, report: report, plan: { Converter.plan($0, to: target, folder: output, options: options) },
                                apply: { PlanWriter.apply($0, options: options) },
-                               told: { if !json { io.output($0.text(force: options.force) + "\n") } },
+                               told: { if !json { io.output($0.text(options) + "\n") } },
                                progress: showProgress ? progress : nil)
         if showProgress { finishProgress?() }
         let unreadable = settings.refuseUnreadable(report)

@@ -35,6 +35,7 @@ public struct ExportRun {
         let showProgress = progress != nil && items.count >= 50 && !encodes
         var applying = RepairOptions()
         (applying.force, applying.keepCredentials) = (options.force, options.keepCredentials)
+        (applying.allowLoss, applying.allowDamaged) = (options.allowLoss, options.allowDamaged)
         let frames = encodes ? progress : nil
         let apply: (ItemPlan) -> ItemOutcome = { plan in
             let outcome = PlanWriter.apply(plan, options: applying, progress: frames)
@@ -42,7 +43,8 @@ public struct ExportRun {
             return outcome
         }
         let itemProgress: ((Int, Int) -> Void)? = showProgress ? progress.map { report in { report($0, $1) } } : nil
-        let loop = PlanLoop(command: .export, dryRun: dryRun, force: options.force)
+        var loop = PlanLoop(command: .export, dryRun: dryRun, force: options.force)
+        loop.options = applying
         // The plan is said before the work (a bounce re-encodes for minutes), what became of it after.
         let results: [PlanLoop.Result] = loop.run(items, report: report, plan: { Exporter.plan($0, options: options, folder: output) }, apply: apply,
                                                   planned: { plan in

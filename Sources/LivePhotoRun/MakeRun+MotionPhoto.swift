@@ -31,7 +31,7 @@ extension MakeRun {
             io.error("lpcheck: \(failure.description.terminalSafe)")
             throw RunFailure(status: failure.status)
         }
-        say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true))
+        say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true, allowLoss: options.allowLoss, allowDamaged: options.allowDamaged))
         plan.losses = []
         if dryRun {
             record.withLock { $0.append(plan) }

@@ -126,7 +126,7 @@ public struct MakeRun {
         }
         // The folder is made once the plan holds: a refused make leaves nothing behind.
         try OutputFolder.make(output, io: io)
-        say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true))
+        say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true, allowLoss: options.allowLoss, allowDamaged: options.allowDamaged))
         // Losses are notes here (the inputs stay as they are); damage waits for --force.
         plan.losses = []
         options.force = force
@@ -184,7 +184,7 @@ public struct MakeRun {
             return RunFailure(status: status)
         }
         var plan = made.plan
-        say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true, shownAs: made.named == made.read ? [:] : [made.read: made.named]))
+        say(PlanText.describe(plan, force: force, size: PlanText.newBytesFirst, inputKeepsLosses: true, shownAs: made.named == made.read ? [:] : [made.read: made.named], allowLoss: options.allowLoss, allowDamaged: options.allowDamaged))
         plan.losses = []
         plan.proveClean = true
         (applying.backup, applying.force) = (inPlace && options.backup, force)
@@ -213,7 +213,7 @@ public struct MakeRun {
                              movie: FileFacts(MediaFile.inspect(path: movie, options: .check)), pairedBy: .identifier)
         let base = ((named as NSString).lastPathComponent as NSString).deletingPathExtension
         let conversion = Converter.plan(item, to: .motionPhoto, folder: output, options: options, name: base)
-        say(PlanText.describe(conversion, force: force, size: PlanText.newBytesFirst))
+        say(PlanText.describe(conversion, force: force, size: PlanText.newBytesFirst, allowLoss: options.allowLoss, allowDamaged: options.allowDamaged))
         record.withLock { $0.append(plan) }
         let outcome = apply(conversion, options: options)
         if let failure = outcome.failure { throw fail(failure, 1) }

@@ -8,7 +8,7 @@ enum PlanStatus {
     case done
     /// A dry run: it would be written.
     case would
-    /// A problem found while planning, or (a dry run) a loss that waits for --force.
+    /// A problem found while planning, or (a dry run) a loss or damage not accepted.
     case blocked
     /// Writing or reading back failed; nothing was left.
     case failed
@@ -23,9 +23,9 @@ enum PlanStatus {
         }
     }
 
-    init(_ plan: ItemPlan, _ outcome: ItemOutcome?, force: Bool) {
+    init(_ plan: ItemPlan, _ outcome: ItemOutcome?, accepted: Bool) {
         guard let outcome else {
-            self = plan.problems.isEmpty && (!plan.needsForce || force) ? .would : .blocked
+            self = plan.problems.isEmpty && accepted ? .would : .blocked
             return
         }
         self = outcome.failure == nil ? .done : plan.problems.isEmpty ? .failed : .blocked
@@ -50,6 +50,8 @@ struct PlanLoop {
     var command: Command
     var dryRun: Bool
     var force: Bool
+    /// What the run accepts of a plan's losses and damage (--allow-loss, --allow-damaged, --force).
+    var options = RepairOptions()
 
     /// `plan` makes an item's plan, `apply` writes it, `told` hears each result as it comes;
     /// `progress` hears (done, total) after each item.
@@ -76,7 +78,7 @@ struct PlanLoop {
             if planned.problems.isEmpty { for file in planned.files { claimed[file.destination] = inputs } } else { planned.files = [] }
             announce?(planned)
             let outcome = dryRun ? nil : apply(planned)
-            let result = Result(plan: planned, outcome: outcome, status: PlanStatus(planned, outcome, force: force))
+            let result = Result(plan: planned, outcome: outcome, status: PlanStatus(planned, outcome, accepted: options.accepts(planned)))
             results.append(result)
             told(result)
             progress?(index + 1, items.count)
@@ -104,9 +106,9 @@ extension PlanLoop.Result {
     }
 
     /// The plan as convert and strip print it, then what became of it.
-    func text(force: Bool) -> String {
+    func text(_ options: RepairOptions) -> String {
         var after = outcome?.failure.map { ["  FAILED, nothing written: \($0.terminalSafe)"] } ?? []
         after += (outcome?.written ?? []).map { "  wrote \($0.path.terminalSafe)" }
-        return PlanText.describe(plan, force: force, size: PlanText.sizeFirst, after: after)
+        return PlanText.describe(plan, force: options.force, size: PlanText.sizeFirst, after: after, allowLoss: options.allowLoss, allowDamaged: options.allowDamaged)
     }
 }

@@ -18,7 +18,7 @@ enum PlanText {
     }
 
     static func describe(_ plan: ItemPlan, force: Bool, fixes: [String] = [], size: (FilePlan) -> String, inputKeepsLosses: Bool = false,
-                         leaves: [String] = [], after: [String] = [], shownAs: [String: String] = [:]) -> String {
+                         leaves: [String] = [], after: [String] = [], shownAs: [String: String] = [:], allowLoss: Bool = false, allowDamaged: Bool = false) -> String {
         // `shownAs`: an input read under another name (a GIF's movie is a writer's temporary) is
         // shown by the name the user gave.
         var lines = ["\(plan.item.kind.rawValue) " + plan.item.files.map { (shownAs[$0.path] ?? $0.path).terminalSafe }.joined(separator: " + ")]
@@ -34,9 +34,10 @@ enum PlanText {
             }
             if let lost = file.credentialsLost { lines.append("    CONTENT CREDENTIALS: \(lost.terminalSafe) (--keep-credentials refuses this)") }
         }
-        let needs = force ? "" : " (needs --force)"
-        lines += plan.damage.map { "  DAMAGED INPUT: \($0.terminalSafe)\(needs)" }
-        lines += plan.losses.map { inputKeepsLosses ? "  note: \($0.terminalSafe) (the input keeps them)" : "  LOSES: \($0.terminalSafe)\(needs)" }
+        // Each waits for its own flag (or --force, which accepts both as it did before them).
+        let damageNeeds = force || allowDamaged ? "" : " (needs --allow-damaged)", lossNeeds = force || allowLoss ? "" : " (needs --allow-loss)"
+        lines += plan.damage.map { "  DAMAGED INPUT: \($0.terminalSafe)\(damageNeeds)" }
+        lines += plan.losses.map { inputKeepsLosses ? "  note: \($0.terminalSafe) (the input keeps them)" : "  LOSES: \($0.terminalSafe)\(lossNeeds)" }
         lines += leaves
         lines += plan.problems.map { "  cannot: \($0.terminalSafe)" }
         return (lines + after).joined(separator: "\n")

@@ -31,9 +31,9 @@ public struct RepairRun {
         let showProgress = progress != nil && plans.count >= 50
         for (index, plan) in plans.enumerated() {
             if showProgress { progress?(index + 1, plans.count) }
-            say(Self.describe(plan, force: options.force))
+            say(Self.describe(plan, options: options))
             if dryRun {
-                if plan.problems.isEmpty && (!plan.needsForce || options.force) { succeeded.insert(plan.key) } else { failed += 1 }
+                if plan.problems.isEmpty && options.accepts(plan) { succeeded.insert(plan.key) } else { failed += 1 }
                 continue
             }
             let outcome = PlanWriter.apply(plan, options: options)
@@ -88,11 +88,12 @@ public struct RepairRun {
             + "repair leaves capture dates alone unless asked, since writing them changes the date a library shows."
     }
 
-    static func describe(_ plan: ItemPlan, force: Bool) -> String {
+    static func describe(_ plan: ItemPlan, options: RepairOptions) -> String {
         let condition = plan.settledBy.isEmpty ? "" : " (once \(plan.settledBy.map(\.terminalSafe).joined(separator: ", ")) get new identifiers)"
         var fixes = plan.fixes.map { "  fixes \($0.rule)\(condition): \($0.message.terminalSafe)" }
         if plan.files.isEmpty && plan.problems.isEmpty { fixes.append("  nothing to write in these files") }
-        return PlanText.describe(plan, force: force, fixes: fixes, size: PlanText.newBytesFirst,
-                                 leaves: plan.leaves.map { "  leaves \($0.rule) (\($0.severity.rawValue)): \($0.message.terminalSafe)" })
+        return PlanText.describe(plan, force: options.force, fixes: fixes, size: PlanText.newBytesFirst,
+                                 leaves: plan.leaves.map { "  leaves \($0.rule) (\($0.severity.rawValue)): \($0.message.terminalSafe)" },
+                                 allowLoss: options.allowLoss, allowDamaged: options.allowDamaged)
     }
 }

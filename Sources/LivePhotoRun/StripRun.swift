@@ -32,11 +32,13 @@ public struct StripRun {
         let showProgress = progress != nil && items.count >= 50
         var applying = RepairOptions()
         (applying.force, applying.keepCredentials) = (options.force, options.keepCredentials)
+        (applying.allowLoss, applying.allowDamaged) = (options.allowLoss, options.allowDamaged)
         let itemProgress: ((Int, Int) -> Void)? = showProgress ? progress.map { report in { report($0, $1) } } : nil
-        let loop = PlanLoop(command: .strip, dryRun: dryRun, force: options.force)
+        var loop = PlanLoop(command: .strip, dryRun: dryRun, force: options.force)
+        loop.options = applying
         let results = loop.run(items, report: report, plan: { Stripper.plan($0, options: options, folder: output) },
                                apply: { PlanWriter.apply($0, options: applying) },
-                               told: { if !json { io.output($0.text(force: options.force) + "\n") } }, progress: itemProgress)
+                               told: { if !json { io.output($0.text(applying) + "\n") } }, progress: itemProgress)
         if showProgress { finishProgress?() }
         let unreadable = settings.refuseUnreadable(report)
         let failed = results.filter { $0.status == .failed || $0.status == .blocked }.count

@@ -41,6 +41,8 @@ public enum LoopStart: String, Sendable, CaseIterable {
 
 public struct ExportOptions: Sendable {
     public var form: ExportForm
+    /// Accept the losses a plan names, and writing from damaged input (`RepairOptions`).
+    public var allowLoss = false, allowDamaged = false
     public var count = 3
     public var start = LoopStart.first
     public var force = false

@@ -226,8 +226,10 @@ public struct ItemPlan: Sendable {
         }
     }
 
-    /// What `apply` says when it refuses a plan that needs `--force`.
-    var refusal: String { "not applied without --force: " + (damage + losses).joined(separator: "; ") }
+    /// What `apply` says when it refuses a plan whose damage or losses were not accepted.
+    var refusal: String {
+        "not applied: " + (damage.map { "\($0) (needs --allow-damaged)" } + losses.map { "\($0) (needs --allow-loss)" }).joined(separator: "; ")
+    }
     /// The key `settledBy` names items by.
     public var key: String { item.files.map(\.path).joined(separator: " + ") }
 }

@@ -104,7 +104,7 @@ public enum PlanWriter {
     /// converted from a pair staged so). Nothing is left behind when it throws.
     public static func stage(_ plan: ItemPlan, options: RepairOptions, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [(FilePlan, SafeFileWriter.Staged)] {
         guard plan.problems.isEmpty else { throw RepairProblem(plan.problems.joined(separator: "; ")) }
-        guard !plan.needsForce || options.force else { throw RepairProblem(plan.refusal) }
+        guard options.accepts(plan) else { throw RepairProblem(plan.refusal) }
         var staged: [(FilePlan, SafeFileWriter.Staged)] = []
         do {
             let inputs = plan.item.files.map(\.path)

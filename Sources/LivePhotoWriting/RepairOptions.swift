@@ -18,8 +18,13 @@ public struct RepairOptions: Sendable {
     public var identifier: String?
     /// Also act on info findings (by default repair fixes errors and warnings only).
     public var includeInfo = false
-    /// Apply plans that lose something (keys of a track, the link between hard-linked names).
+    /// Replace existing outputs; and, as before the two flags below were split from it, apply
+    /// plans that lose something or write from damaged input.
     public var force = false
+    /// Apply plans that lose what they name (keys of a track, a vendor MakerNote, trailer records).
+    public var allowLoss = false
+    /// Apply plans that write from damaged input, carrying its damage on (adding none).
+    public var allowDamaged = false
     /// Refuse a write after which an input's Content Credentials no longer bind.
     public var keepCredentials = false
     /// Keep each replaced file's access and modification times (owner, group, mode and extended
@@ -29,4 +34,9 @@ public struct RepairOptions: Sendable {
     public var alignDates = false
 
     public init() {}
+
+    /// Whether a plan's losses and input damage are accepted: each by its own flag, or --force.
+    public func accepts(_ plan: ItemPlan) -> Bool {
+        (plan.losses.isEmpty || force || allowLoss) && (plan.damage.isEmpty || force || allowDamaged)
+    }
 }

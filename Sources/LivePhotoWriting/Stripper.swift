@@ -8,6 +8,8 @@ public struct StripOptions: Sendable {
     /// Photo keys and the still-image-time track left out).
     public var keepMovie = false
     public var force = false
+    /// Accept the losses a plan names, and writing from damaged input (`RepairOptions`).
+    public var allowLoss = false, allowDamaged = false
     /// Refuse a write after which an input's Content Credentials no longer bind.
     public var keepCredentials = false
     public init() {}

@@ -170,7 +170,7 @@ struct PairingTests {
         // The movie that carries the identifier exists: the message must not deny it.
         let absent = findings.first { $0.rule == "movie-absent" }
         #expect(absent?.message.contains("no movie of the scan carries") == false)
-        #expect(absent?.message.contains("belong to other items") == true)
+        #expect(absent?.message.contains("the 1 movie carrying its identifier") == true && absent?.message.contains("belongs to another item") == true, "\(absent?.message ?? "")")
     }
 
     @Test("a same-named movie that is unreadable or paired elsewhere is named, never denied")

@@ -105,7 +105,7 @@ struct RepairPromisesTests {
         #expect(link(movie.path, outside.appendingPathComponent("kept.MOV").path) == 0)
         let refused = try Scratch.lpcheck(["repair", folder.path])
         #expect(refused.status == 1)
-        #expect(refused.text.contains("LOSES:") && refused.text.contains("other name(s) (hard links)"), "\(refused.text)")
+        #expect(refused.text.contains("LOSES:") && refused.text.contains("1 other name (hard links)"), "\(refused.text)")
         #expect(MediaFile.inspect(path: movie.path).contentIdentifier == "F08C4D29-CD6A-47D9-9200-02BD19D9F3F2")
         let forced = try Scratch.lpcheck(["repair", "--force", folder.path])
         #expect(forced.status == 0, "\(forced.text)")

@@ -102,7 +102,7 @@ struct WritersRefuseTests {
         #expect(try Self.files(in: output).isEmpty)
     }
 
-    @Test("case 4: a cut JPEG still converts to nothing without --force (the plan names the damage); with --force it converts and says so")
+    @Test("case 4: a cut JPEG still converts to nothing without --allow-damaged (the plan names the damage and the flag); with it (no --force) it converts and says so")
     func truncatedStill() throws {
         let folder = try Self.pair("cut", still: 0.8)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -110,14 +110,14 @@ struct WritersRefuseTests {
         let convert = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path])
         #expect(convert.status == 1)
         #expect(convert.text.contains("DAMAGED INPUT: \(folder.path)/camera-pair.jpg is damaged (truncated-file)"))
-        #expect(convert.text.contains("(needs --force)"))
+        #expect(convert.text.contains("(needs --allow-damaged)"))
         #expect(try Self.files(in: output).isEmpty)
         let dry = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path, "--dry-run", "--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: dry.stdout) as? [String: Any])
         let item = try #require((document["items"] as? [[String: Any]])?.first)
         #expect(item["status"] as? String == "blocked")
         #expect((item["damage"] as? [String])?.count == 1)
-        let forced = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path, "--force"])
+        let forced = try Scratch.lpcheck(["convert", folder.path, "--to", "motion-photo", "--output", output.path, "--allow-damaged"])
         #expect(forced.status == 0)
         #expect(forced.text.contains("DAMAGED INPUT"))
         #expect(try Self.files(in: output) == ["camera-pair.MP.jpg"])

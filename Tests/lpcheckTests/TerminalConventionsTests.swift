@@ -256,5 +256,22 @@ struct TerminalConventionsTests {
         let fromGIF = try ProcessResult.run(binary, ["make", gif.path, "-o", work.appendingPathComponent("made").path], environment: environment, timeout: 300)
         #expect(fromGIF.status == 86 && fromGIF.text.contains("making") && fromGIF.text.contains("60 frames"), "\(fromGIF.status): \(fromGIF.text)")
     }
+
+    @Test("--force and accepting a loss are two things: a Pixel motion photo whose conversion loses its vendor MakerNote is blocked naming --allow-loss, converts with --allow-loss alone, and a second run with --allow-loss is refused for the existing output, which --force replaces")
+    func allowLossIsNotForce() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let pixel = try #require(Locations.sharedSamples).appendingPathComponent("googleinterns__motion-photos-filereader/PXL_20200710_061629144.MP.jpg").path
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-loss-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let out = work.appendingPathComponent("out").path
+        let blocked = try lpcheck(["convert", pixel, "--to", "live-photo", "-o", out])
+        #expect(blocked.status == 1 && blocked.text.contains("vendor MakerNote") && blocked.text.contains("(needs --allow-loss)"), "\(blocked.text)")
+        let accepted = try lpcheck(["convert", pixel, "--to", "live-photo", "-o", out, "--allow-loss"])
+        #expect(accepted.status == 0 && accepted.text.contains("wrote"), "\(accepted.text)\(accepted.stderr)")
+        let again = try lpcheck(["convert", pixel, "--to", "live-photo", "-o", out, "--allow-loss"])
+        #expect(again.status == 1 && again.text.contains("exists"), "\(again.text)")
+        let forced = try lpcheck(["convert", pixel, "--to", "live-photo", "-o", out, "--force"])
+        #expect(forced.status == 0, "\(forced.text)")
+    }
 }
 

@@ -29,7 +29,7 @@ public enum ISOMovieWriter {
         let data = movie.boxes.filter { $0.type != "ftyp" && $0.type != "moov" && !MovieRewriter.fragmentBoxes.contains($0.type) }
         var patch = try MovieRewriter.placingMedia(after: ftyp, children: children, data: data, source: source)
         let moovSize = patch.pieces.first.map { Int($0.count) - ftyp.count } ?? 0
-        notes.insert("ftyp '\(movie.majorBrand?.description ?? "none")' → 'mp42' (isom, mp42); moov (\(moovSize) bytes) first, \(data.count) box(es) of media copied after it with chunk offsets moved", at: 0)
+        notes.insert("ftyp '\(movie.majorBrand?.description ?? "none")' → 'mp42' (isom, mp42); moov (\(moovSize) bytes) first, \(Plural.count(data.count, "box", plural: "boxes")) of media copied after it with chunk offsets moved", at: 0)
         patch.notes = notes
         return patch
     }

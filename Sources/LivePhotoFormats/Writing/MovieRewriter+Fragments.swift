@@ -32,7 +32,7 @@ extension MovieRewriter {
         children = rebuilt
         let freed = movie.boxes.filter { fragmentBoxes.contains($0.type) }
         return ["join the movie's \(Plural.count(fragments.count, "fragment")) (\(Plural.count(fragments.runs, "track run"))) into ordinary sample tables, one chunk per run where its data lies, and drop mvex; "
-                + "the \(freed.count) top-level fragment box(es) (\(Set(freed.map(\.type.description)).sorted().joined(separator: ", "))) become free space of their size: no sample moves"]
+                + "the \(Plural.count(freed.count, "top-level fragment box", plural: "top-level fragment boxes")) (\(Set(freed.map(\.type.description)).sorted().joined(separator: ", "))) become free space of their size: no sample moves"]
     }
 
     /// One `trak` with its sample tables listing `track`'s samples and its header durations set.

@@ -55,8 +55,14 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var placement: PlacementOptions
 
-    @Flag(help: "Replace existing outputs and apply plans that lose something (the plan names it).")
+    @Flag(help: "Replace existing outputs; also accepts what --allow-loss and --allow-damaged accept.")
     var force = false
+
+    @Flag(help: "Apply plans that lose what they name (the LOSES lines) without --force.")
+    var allowLoss = false
+
+    @Flag(help: "Write from damaged input (the DAMAGED INPUT lines), carrying its damage on and adding none, without --force.")
+    var allowDamaged = false
 
     @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
     var keepCredentials = false
@@ -74,6 +80,7 @@ struct Convert: ParsableCommand {
         var run = ConvertRun(target: to, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json || json)
         (run.options.time, run.options.frame, run.options.force, run.options.backup) = (placement.time, placement.frame, force, false)
+        (run.options.allowLoss, run.options.allowDamaged) = (allowLoss, allowDamaged)
         run.options.keepCredentials = keepCredentials
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
         try exiting { try run.run() }

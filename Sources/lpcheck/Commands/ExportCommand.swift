@@ -105,8 +105,14 @@ struct Export: ParsableCommand {
     @Flag(help: "The same as --format json.")
     var json = false
 
-    @Flag(help: "Replace existing outputs, and export from movies the damage rules find damaged.")
+    @Flag(help: "Replace existing outputs; also accepts what --allow-loss and --allow-damaged accept.")
     var force = false
+
+    @Flag(help: "Apply plans that lose what they name (the LOSES lines) without --force.")
+    var allowLoss = false
+
+    @Flag(help: "Write from damaged input (the DAMAGED INPUT lines), carrying its damage on and adding none, without --force.")
+    var allowDamaged = false
 
     @Flag(help: "Refuse an export after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
     var keepCredentials = false
@@ -138,6 +144,7 @@ struct Export: ParsableCommand {
     func run() throws {
         var options = ExportOptions(form: form)
         (options.count, options.start, options.force, options.codec, options.quality) = (count, start, force, codec, quality)
+        (options.allowLoss, options.allowDamaged) = (allowLoss, allowDamaged)
         (options.width, options.rate, options.dither, options.palette) = (width, fps, dither, palette)
         options.keepsSound = audio != .drop
         options.container = container

@@ -77,8 +77,14 @@ struct KeyPhoto: ParsableCommand {
     @Flag(help: "Print the plan only; write nothing (the still is made in memory: the plan states it).")
     var dryRun = false
 
-    @Flag(help: "Replace existing outputs; without --output, replace the pair in place.")
+    @Flag(help: "Replace existing outputs; without --output, replace the pair in place; also accepts what --allow-loss and --allow-damaged accept.")
     var force = false
+
+    @Flag(help: "Apply plans that lose what they name (the LOSES lines) without --force.")
+    var allowLoss = false
+
+    @Flag(help: "Write from damaged input (the DAMAGED INPUT lines), carrying its damage on and adding none, without --force.")
+    var allowDamaged = false
 
     @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
     var keepCredentials = false
@@ -114,6 +120,7 @@ struct KeyPhoto: ParsableCommand {
         run.clip.losslessStill = losslessStill
         run.clip.budget = codecBudget.budget
         (run.json, run.force, run.options.time, run.options.frame) = (format == .json || json, force, time, frame)
+        (run.options.allowLoss, run.options.allowDamaged) = (allowLoss, allowDamaged)
         run.options.keepCredentials = keepCredentials
         (run.percent, run.dryRun) = (percent, dryRun)
         try exiting { try run.run() }

@@ -93,8 +93,14 @@ struct Make: ParsableCommand {
 
     @OptionGroup(title: "Codec budget (make CLIP)") var codecBudget: CodecBudgetOptions
 
-    @Flag(help: "Replace files already in the output folder, and write from an input with damage (the plan names it).")
+    @Flag(help: "Replace files already in the output folder; also accepts what --allow-loss and --allow-damaged accept.")
     var force = false
+
+    @Flag(help: "Apply plans that lose what they name (the LOSES lines) without --force.")
+    var allowLoss = false
+
+    @Flag(help: "Write from damaged input (the DAMAGED INPUT lines), carrying its damage on and adding none, without --force.")
+    var allowDamaged = false
 
     @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
     var keepCredentials = false
@@ -137,6 +143,7 @@ struct Make: ParsableCommand {
         }
         (run.clip.background, run.clip.codec) = (background.uppercased(), codec)
         (run.identifier, run.force, run.options.time, run.options.frame, run.profile) = (identifier, force, placement.time, placement.frame, profile)
+        (run.options.allowLoss, run.options.allowDamaged) = (allowLoss, allowDamaged)
         run.options.keepCredentials = keepCredentials
         try exiting { try run.run() }
     }

@@ -67,8 +67,14 @@ struct Repair: ParsableCommand {
     @Flag(help: "Write the still's capture instant into its movie where the capture-time rules find they disagree (creationdate key, mvhd/tkhd/mdhd times; nothing else).")
     var alignDates = false
 
-    @Flag(help: "Apply plans that lose something (the plan names it).")
+    @Flag(help: "Accept what --allow-loss and --allow-damaged accept (repair replaces its files in place, backed up).")
     var force = false
+
+    @Flag(help: "Apply plans that lose what they name (the LOSES lines) without --force.")
+    var allowLoss = false
+
+    @Flag(help: "Write from damaged input (the DAMAGED INPUT lines), carrying its damage on and adding none, without --force.")
+    var allowDamaged = false
 
     @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
     var keepCredentials = false
@@ -89,6 +95,7 @@ struct Repair: ParsableCommand {
         (run.paths, run.dryRun) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun)
         (run.options.prefer, run.options.time, run.options.frame, run.options.backup) = (prefer, placement.time, placement.frame, !noBackup)
         (run.options.includeInfo, run.options.force, run.options.keepTimes) = (includeInfo, force, !updateTimes)
+        (run.options.allowLoss, run.options.allowDamaged) = (allowLoss, allowDamaged)
         run.options.keepCredentials = keepCredentials
         run.options.alignDates = alignDates
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }

@@ -47,8 +47,14 @@ struct Strip: ParsableCommand {
     @Flag(help: "The same as --format json.")
     var json = false
 
-    @Flag(help: "Replace existing outputs and apply plans that lose more than the motion (the plan names it).")
+    @Flag(help: "Replace existing outputs; also accepts what --allow-loss and --allow-damaged accept.")
     var force = false
+
+    @Flag(help: "Apply plans that lose what they name (the LOSES lines) without --force.")
+    var allowLoss = false
+
+    @Flag(help: "Write from damaged input (the DAMAGED INPUT lines), carrying its damage on and adding none, without --force.")
+    var allowDamaged = false
 
     @Flag(help: "Refuse a write after which an input's Content Credentials (C2PA) no longer bind; the plan names them either way.")
     var keepCredentials = false
@@ -65,6 +71,7 @@ struct Strip: ParsableCommand {
     func run() throws {
         var options = StripOptions()
         (options.keepMovie, options.force) = (keepMovie, force)
+        (options.allowLoss, options.allowDamaged) = (allowLoss, allowDamaged)
         options.keepCredentials = keepCredentials
         var run = StripRun(options: options, output: output, settings: settings.run)
         (run.paths, run.dryRun, run.json) = (ConfigurationOptions.paths(paths, into: &run.settings), dryRun, format == .json || json)

@@ -23,7 +23,7 @@ enum ProgressBar {
         defer { lock.unlock() }
         guard let text = line.text(done: done, total: total, noun: noun, now: Double(DispatchTime.now().uptimeNanoseconds) / 1e9) else { return }
         drawn = true
-        writeError("\r\u{1B}[K" + text)
+        writeError("\r" + text + "\u{1B}[K")
     }
 
     static func finish() {
