@@ -2,7 +2,8 @@ import Foundation
 import LivePhotoCheck
 import LivePhotoFormats
 
-/// One self-contained HTML page for QA: inline CSS, no scripts, no network. A card per item with
+/// One self-contained HTML page for QA: inline CSS, one inline script (the filters, allowed by its
+/// hash), no network. A card per item with
 /// the still's EXIF thumbnail where the file has one, the identifiers side by side, a timeline of
 /// the movie's frames with the still moment, and the findings with their fixes. Every string from a
 /// file is escaped.
@@ -24,7 +25,7 @@ public enum CheckHTML: Sendable {
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src \(scriptSource)">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>lpcheck report</title>
         <style>
@@ -73,6 +74,7 @@ public enum CheckHTML: Sendable {
             out += cutNote(report, cut: ranked.filter { !chosen.contains($0) }, shown: shown.count, limit: limit)
         }
         let listed = Set(report.countsByRule.map(\.rule))
+        out += filterBar(report, shown: shown, folders: folders)
         for folder in folders {
             let visible = folder.items.filter { position[$0] != nil }
             guard !visible.isEmpty else { continue }
@@ -85,16 +87,17 @@ public enum CheckHTML: Sendable {
             if visible.count < folder.items.count { counts += " · \(folder.items.count - visible.count) not shown" }
             out += "<details class=\"folder\"\(failing ? " open" : "")><summary><code>\(Markup.escape(folder.name))</code> <span class=\"counts\">\(counts)</span></summary>\n"
             for item in visible {
-                out += card(report.items[item], fixes: fixes, anchor: "item-\(position[item] ?? 0)", listed: listed)
+                out += card(report.items[item], fixes: fixes, anchor: "item-\(position[item] ?? 0)", listed: listed, folder: folder.name)
             }
             out += "</details>\n"
         }
-        out += "</main>\n</body>\n</html>\n"
+        out += "</main>\n<script>\(filterScript)</script>\n</body>\n</html>\n"
         return out
     }
 
-    /// Items grouped by folder (the still's, else the movie's), worst folders first, then by name;
-    /// within a folder, failing items first, each in report order.
+    /// Items grouped by folder (the still's, else the movie's), worst folders first, then those
+    /// that hold Live Photos or motion photos (never folded below a folder of ordinary files),
+    /// then by name; within a folder, failing items first, each in report order.
     static func sections(_ report: CheckReport) -> [(name: String, rank: Int, items: [Int])] {
         var byFolder: [String: [Int]] = [:]
         for (index, item) in report.items.enumerated() {
@@ -108,7 +111,15 @@ public enum CheckHTML: Sendable {
                 return a != b ? a < b : left < right
             }
             return (name, items.first.map { rank(report.items[$0]) } ?? 3, items)
-        }.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.name < $1.name }
+        }.sorted { a, b in
+            let (live, other) = (holdsLivePhotos(report, a.items), holdsLivePhotos(report, b.items))
+            return a.rank != b.rank ? a.rank < b.rank : live != other ? live : a.name < b.name
+        }
+    }
+
+    /// Whether a folder holds a Live Photo (or a half of one) or a motion photo.
+    static func holdsLivePhotos(_ report: CheckReport, _ items: [Int]) -> Bool {
+        items.contains { [.pair, .motionPhoto, .stillOnly, .movieOnly].contains(report.items[$0].kind) }
     }
 
     /// The items that get a card, in page order (their stills are the ones that need a
@@ -159,9 +170,9 @@ public enum CheckHTML: Sendable {
         }
     }
 
-    static func card(_ item: CheckItem, fixes: [String: String], anchor: String, listed: Set<String>) -> String {
+    static func card(_ item: CheckItem, fixes: [String: String], anchor: String, listed: Set<String>, folder: String = ".") -> String {
         let worst = item.findings.filter { !$0.baselined }.map(\.severity).max()
-        var out = "<section class=\"card \(worst?.rawValue ?? "clean")\" id=\"\(anchor)\">\n"
+        var out = "<section class=\"card \(worst?.rawValue ?? "clean")\" id=\"\(anchor)\"\(filterAttributes(item, folder: folder))>\n"
         if let thumbnail = item.still?.thumbnail {
             let type = thumbnail.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpeg"
             out += "<img class=\"thumb\" alt=\"thumbnail\" src=\"data:image/\(type);base64,\(Data(thumbnail).base64EncodedString())\">\n"

@@ -7,21 +7,25 @@ import Testing
 /// The HTML report loaded by a real headless browser (Chromium from the system packages).
 @Suite(.enabled(if: Locations.tool("chromium") != nil, "chromium is not installed (Scripts/bootstrap.sh installs it)"))
 struct HTMLBrowserTests {
-    static func dumpDOM(_ html: String) throws -> String {
+    static func dumpDOM(_ html: String, fragment: String = "") throws -> String { try load(html, fragment: fragment).dom }
+
+    /// The page as Chromium leaves it after its script ran (`fragment`: the address's `#…`),
+    /// and what Chromium logged (console messages and Content-Security-Policy violations).
+    static func load(_ html: String, fragment: String = "") throws -> (dom: String, log: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-report-\(UUID().uuidString).html")
         try Data(html.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         let result = try ProcessResult.run(try #require(Locations.tool("chromium")), [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--user-data-dir=\(profile.path)", "--virtual-time-budget=2000", "--dump-dom", file.absoluteString,
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--enable-logging=stderr", "--v=0",
+            "--user-data-dir=\(profile.path)", "--virtual-time-budget=2000", "--dump-dom", file.absoluteString + fragment,
         ])
         #expect(result.status == 0, "chromium: \(result.stderr.suffix(500))")
-        return result.text
+        return (result.text, result.stderr)
     }
 
-    @Test("a report on our samples, hostile metadata included, loads with every card and runs no script")
+    @Test("a report on our samples, hostile metadata included, loads with every card and runs no script but its own (the filters, allowed by hash)")
     func samplesReport() throws {
         let checker = Checker(roots: [Locations.samples.path])
         var report = checker.run()
@@ -32,9 +36,39 @@ struct HTMLBrowserTests {
         #expect(dom.contains("<title>lpcheck report</title>"), "the page did not load or a script changed the title")
         #expect(!dom.contains("pwned</title>"))
         #expect(dom.components(separatedBy: "<section class=\"card").count - 1 == report.items.count)
-        #expect(!dom.lowercased().contains("<script"))
+        #expect(dom.lowercased().components(separatedBy: "<script").count - 1 == 1, "a script other than the filters'")
         #expect(dom.contains("&lt;script&gt;document.title="))
         #expect(dom.contains("data:image/jpeg;base64,") || report.items.allSatisfy { $0.still?.thumbnail == nil })
         #expect(dom.contains("<svg class=\"timeline\""))
     }
+
+    @Test("the filters work in Chromium: given in the address, kind, rule, verdict, severity and text keep exactly the cards the report says match (hidden attributes in the DOM Chromium leaves), folders left empty hide, the count says so, and the page's CSP reports no violation")
+    func filters() throws {
+        var report = Checker(roots: [Locations.samples.path]).run()
+        Checker.addThumbnails(&report, items: Array(report.items.indices), jobs: 2, store: nil)
+        let html = CheckHTML.render(report)
+        func kept(_ dom: String) -> Int {
+            dom.components(separatedBy: "<section class=\"card").dropFirst().filter { !$0.prefix(while: { $0 != ">" }).contains(" hidden") }.count
+        }
+        let all = try Self.load(html)
+        #expect(kept(all.dom) == report.items.count && all.dom.contains("\(report.items.count) of \(report.items.count) cards shown"), "\(kept(all.dom))")
+        #expect(!all.log.contains("Content Security Policy") && !all.log.contains("Refused to"), "\(all.log.suffix(800))")
+        let pairs = report.items.filter { $0.kind == .pair }.count
+        let byKind = try Self.dumpDOM(html, fragment: "#kind=pair")
+        #expect(pairs >= 2 && kept(byKind) == pairs && byKind.contains("\(pairs) of \(report.items.count) cards shown"), "\(kept(byKind)) of \(pairs)")
+        let absent = report.items.filter { $0.findings.contains { $0.rule == "movie-absent" } }.count
+        let byRule = kept(try Self.dumpDOM(html, fragment: "#rule=movie-absent"))
+        #expect(absent >= 1 && byRule == absent)
+        let failing = report.items.filter { $0.verdicts[.photos] == .fail }.count
+        let byVerdict = kept(try Self.dumpDOM(html, fragment: "#verdict=photos:fail"))
+        #expect(failing >= 1 && byVerdict == failing)
+        let errors = report.items.filter { $0.findings.contains { $0.severity == .error && !$0.baselined } }.count
+        let bySeverity = kept(try Self.dumpDOM(html, fragment: "#severity=error"))
+        #expect(bySeverity == errors)
+        let text = try Self.dumpDOM(html, fragment: "#text=hostile-metadata")
+        #expect(kept(text) == 1, "\(kept(text))")
+        // A filter that keeps nothing in a folder hides the folder.
+        #expect(text.components(separatedBy: "<details class=\"folder\"").dropFirst().filter { $0.prefix(while: { $0 != ">" }).contains("hidden") }.count >= 1)
+    }
 }
+
