@@ -26,15 +26,23 @@ extension CheckHTML {
           var keep = (!v.kind || card.getAttribute('data-kind') === v.kind) && (!v.verdict || has(card, 'verdicts', v.verdict))
             && (!v.rule || has(card, 'rules', v.rule)) && (!v.severity || card.getAttribute('data-severity') === v.severity)
             && (!v.folder || card.getAttribute('data-folder') === v.folder) && (!text || card.textContent.toLowerCase().indexOf(text) >= 0);
+          // The attribute says it; the style does it (a card's own display would show it anyway).
           card.hidden = !keep;
+          card.style.display = keep ? '' : 'none';
           if (keep) count += 1;
         });
         var filtering = names.some(function (name) { return v[name] !== ''; });
         folders.forEach(function (details) {
           var kept = details.querySelectorAll('section.card:not([hidden])').length;
           details.hidden = kept === 0;
+          details.style.display = kept === 0 ? 'none' : '';
           if (filtering && kept > 0) details.open = true;
         });
+        if (filtering && !scrolled) {
+          var first = cards.filter(function (card) { return !card.hidden; })[0];
+          if (first) first.scrollIntoView();
+          scrolled = true;
+        }
         document.getElementById('shown').textContent = count + ' of ' + cards.length + ' cards shown';
         var params = new URLSearchParams();
         names.forEach(function (name) { if (v[name]) params.set(name, v[name]); });
@@ -42,7 +50,7 @@ extension CheckHTML {
           try { history.replaceState(null, '', '#' + params.toString()); } catch (e) {}
         }
       }
-      var given = new URLSearchParams(location.hash.slice(1));
+      var given = new URLSearchParams(location.hash.slice(1)), scrolled = false;
       names.forEach(function (name) { if (given.has(name) && form.elements[name]) form.elements[name].value = given.get(name); });
       form.addEventListener('input', apply);
       form.addEventListener('change', apply);

@@ -12,6 +12,12 @@ public enum Locations {
 
     public static let samples = packageRoot.appendingPathComponent("Samples")
     public static let reports = packageRoot.appendingPathComponent("Reports")
+    /// What tests leave for people to look at (screenshots): `.build/test-output`, outside git.
+    public static var testOutput: URL {
+        let url = packageRoot.appendingPathComponent(".build/test-output")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
 
     /// `../shared/samples` beside the project, or nil when absent (tests then skip).
     public static let sharedSamples: URL? = {

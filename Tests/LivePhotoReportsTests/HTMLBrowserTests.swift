@@ -48,7 +48,12 @@ struct HTMLBrowserTests {
         Checker.addThumbnails(&report, items: Array(report.items.indices), jobs: 2, store: nil)
         let html = CheckHTML.render(report)
         func kept(_ dom: String) -> Int {
-            dom.components(separatedBy: "<section class=\"card").dropFirst().filter { !$0.prefix(while: { $0 != ">" }).contains(" hidden") }.count
+            // A card kept has neither the hidden attribute nor display: none (which a card's own display would override).
+            dom.components(separatedBy: "<section class=\"card").dropFirst().filter { card in
+                let tag = card.prefix(while: { $0 != ">" })
+                #expect(tag.contains(" hidden") == tag.contains("display: none"), "\(tag)")
+                return !tag.contains(" hidden")
+            }.count
         }
         let all = try Self.load(html)
         #expect(kept(all.dom) == report.items.count && all.dom.contains("\(report.items.count) of \(report.items.count) cards shown"), "\(kept(all.dom))")
@@ -69,6 +74,31 @@ struct HTMLBrowserTests {
         #expect(kept(text) == 1, "\(kept(text))")
         // A filter that keeps nothing in a folder hides the folder.
         #expect(text.components(separatedBy: "<details class=\"folder\"").dropFirst().filter { $0.prefix(while: { $0 != ">" }).contains("hidden") }.count >= 1)
+    }
+
+    @Test("screenshots for people to look at: the summary and a camera pair's card, as headless Chromium draws them, are written to .build/test-output (PNG files, each of the size asked)")
+    func screenshots() throws {
+        var report = Checker(roots: [Locations.samples.path]).run()
+        Checker.addThumbnails(&report, items: Array(report.items.indices), jobs: 2, store: nil)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-shot-\(UUID().uuidString).html")
+        try Data(CheckHTML.render(report).utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for (name, fragment) in [("report-summary.png", ""), ("report-card.png", "#kind=pair&text=camera-pair")] {
+            let shot = Locations.testOutput.appendingPathComponent(name)
+            try? FileManager.default.removeItem(at: shot)
+            let profile = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-chromium-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: profile) }
+            let result = try ProcessResult.run(try #require(Locations.tool("chromium")), [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--hide-scrollbars",
+                "--user-data-dir=\(profile.path)", "--virtual-time-budget=2000", "--window-size=1200,900", "--screenshot=\(shot.path)", file.absoluteString + fragment,
+            ], timeout: 120)
+            #expect(result.status == 0, "chromium: \(result.stderr.suffix(400))")
+            let png = [UInt8](try Data(contentsOf: shot))
+            // The PNG signature, then IHDR's width and height (big-endian, bytes 16–23).
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 24, "\(name) is no PNG")
+            let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
+            #expect(width == 1200 && height == 900, "\(name): \(width)×\(height)")
+        }
     }
 }
 
