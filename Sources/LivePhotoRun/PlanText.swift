@@ -61,7 +61,7 @@ enum PlanText {
         func names(_ list: [PreservationLedger.Name]) -> JSONValue {
             .array(list.map { .object([("area", .string($0.area.rawValue)), ("name", .string($0.name))]) })
         }
-        let inputs = JSONValue.array(file.ledgerInputs.map { .object([("path", .string($0.path)), ("part", .optional($0.part?.rawValue))]) })
+        let inputs = JSONValue.array(file.ledgerInputs.map { .object([("path", .string($0.shownAs ?? $0.path)), ("part", .optional($0.part?.rawValue))]) })
         guard let ledger = file.ledger else { return .object([("comparedWith", inputs), ("problem", .optional(file.ledgerProblem))]) }
         var fields: [(String, JSONValue)] = [
             ("comparedWith", inputs),

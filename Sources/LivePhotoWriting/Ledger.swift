@@ -7,6 +7,8 @@ public struct LedgerInput: Sendable, Equatable {
     public var part: Inventory.Part?
     /// The bytes of `path` that are the input (a `.livp`'s member), when not the whole file.
     public var window: Range<Int64>?
+    /// How a plan names it, when `path` is a writer's temporary (a GIF's movie, made first).
+    public var shownAs: String?
     public init(path: String, part: Inventory.Part? = nil, window: Range<Int64>? = nil) { (self.path, self.part, self.window) = (path, part, window) }
 }
 

@@ -97,6 +97,12 @@ extension MakePlanner {
             var planned = try clipPlan(request, read: staged.temporary, made: picture, reasons: job.reasons, moment: job.moment, prepareFolder: prepareFolder)
             if let warning = job.warning { planned.plan.reasons.insert(warning, at: 0) }
             planned.intermediate = staged
+            // The movie made from the GIF is a writer's temporary: plans name it by the GIF.
+            for index in planned.plan.files.indices {
+                for input in planned.plan.files[index].ledgerInputs.indices where planned.plan.files[index].ledgerInputs[input].path == staged.temporary {
+                    planned.plan.files[index].ledgerInputs[input].shownAs = "the movie made from \(gif)"
+                }
+            }
             return planned
         } catch {
             SafeFileWriter.discard(staged)
