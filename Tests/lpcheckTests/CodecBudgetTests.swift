@@ -46,8 +46,10 @@ struct CodecBudgetTests {
         let lowered = try lpcheck(["make", small.path, "-o", scratch.appendingPathComponent("small").path, "--max-total-pixels", "100"])
         #expect(lowered.status == 2 && lowered.stderr.contains("more than the 100 allowed (--max-total-pixels)"), "\(lowered.stderr)")
         let made = try lpcheck(["make", small.path, "-o", scratch.appendingPathComponent("made").path])
-        // The plan's header names the GIF, never the writer's temporary its movie is made in.
-        #expect(made.status == 0 && made.text.hasPrefix("movie-only \(small.path)\n") && !made.text.contains("lpcheck-tmp"), "\(made.text.prefix(300))\(made.stderr)")
+        // What it will encode is said first, then the plan, whose header names the GIF, never the
+        // writer's temporary its movie is made in.
+        #expect(made.status == 0 && made.text.hasPrefix("making \(small.path)'s movie") && made.text.contains("\nmovie-only \(small.path)\n") && !made.text.contains("lpcheck-tmp"),
+                "\(made.text.prefix(300))\(made.stderr)")
     }
 
     @Test("a 1280×1280 H.264 movie of one sync sample then 1,199 frames is refused by export --as reverse before decoding (its group of pictures would hold 2.9 GB): exit 1 naming --max-memory, under 10 s of CPU and 500 MB, nothing written; the helper holds the same budget by itself")
