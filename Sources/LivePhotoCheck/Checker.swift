@@ -108,8 +108,8 @@ public struct Checker {
         let rules = ruleRun
         let checked = Parallel.map(items, jobs: jobs) { item -> (findings: [Finding], verdicts: Verdicts, reasons: [VerdictReason]) in
             let findings = rules.findings(item)
-            let verdicts = rules.verdicts(item, findings: findings)
-            return (findings, verdicts, rules.reasons(item, findings: findings, verdicts: verdicts))
+            let judged = rules.judged(item, findings: findings)
+            return (findings, judged.verdicts, judged.reasons)
         }
         for index in items.indices { (items[index].findings, items[index].verdicts, items[index].verdictReasons) = checked[index] }
         return report(roots: scanned.roots, items: CheckItems(items), problems: scanned.problems, leftOut: leftOut)

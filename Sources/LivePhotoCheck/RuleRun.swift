@@ -49,17 +49,42 @@ public struct RuleRun: Sendable {
     /// Sets the item's findings, verdicts and the reasons for those other than pass.
     public func check(_ item: inout CheckItem) {
         item.findings = findings(item)
-        item.verdicts = verdicts(item, findings: item.findings)
-        item.verdictReasons = reasons(item, findings: item.findings, verdicts: item.verdicts)
+        (item.verdicts, item.verdictReasons) = judged(item, findings: item.findings)
     }
 
-    /// The rules whose errors decided each verdict other than pass: for a fail, the rules of high
-    /// or medium confidence for the target; for uncertain, those of low confidence. Rules the
-    /// report does not show are run again here (only for items that do not pass).
-    public func reasons(_ item: CheckItem, findings: [Finding], verdicts: Verdicts) -> [VerdictReason] {
-        guard verdicts.anyNotPassing else { return [] }
+    /// The item's verdict for each target that judges its kind, from its findings (`findings`)
+    /// and the unreported rules: fail on an error of a rule of high or medium confidence for the
+    /// target, uncertain on errors of low confidence alone.
+    public func verdicts(_ item: CheckItem, findings: [Finding]) -> Verdicts { judged(item, findings: findings).verdicts }
+
+    /// The verdicts and, for each other than pass, the rules whose errors decided it (for a fail,
+    /// rules of high or medium confidence for the target; for uncertain, of low confidence), in
+    /// one pass: each rule the report does not show runs once, as before.
+    public func judged(_ item: CheckItem, findings: [Finding]) -> (verdicts: Verdicts, reasons: [VerdictReason]) {
+        // Bits, not collections: this runs on every item of a check.
+        var judged: UInt32 = 0
+        for entry in judgedKinds where entry.kind == item.kind { judged = entry.targets }
+        guard judged != 0 else { return (Verdicts(), []) }
+        var fails: UInt32 = 0, uncertain: UInt32 = 0
+        var deciding: [(rule: String, effect: VerdictEffect, reported: Bool)] = []
+        for finding in findings {
+            if let effect = judging[finding.rule] {
+                (fails, uncertain) = (fails | effect.fails, uncertain | effect.uncertain)
+                deciding.append((finding.rule, effect, true))
+            }
+        }
+        for (rule, effect) in unreported where (effect.fails | effect.uncertain) & judged & ~fails != 0 && rule.fires(item, context: context) {
+            (fails, uncertain) = (fails | effect.fails, uncertain | effect.uncertain)
+            deciding.append((RuleRegistry.describe(rule).identifier, effect, false))
+        }
+        var verdicts = Verdicts()
+        for index in 0..<Target.names.count {
+            let bit = UInt32(1) << UInt32(index)
+            if judged & bit != 0 { verdicts[slot: index] = fails & bit != 0 ? .fail : uncertain & bit != 0 ? .uncertain : .pass }
+        }
+        guard verdicts.anyNotPassing else { return (verdicts, []) }
         var reasons: [VerdictReason] = []
-        func note(_ rule: String, _ effect: VerdictEffect, reported: Bool) {
+        for (rule, effect, reported) in deciding {
             for target in Target.allCases {
                 let decides = switch verdicts[target] {
                 case .fail?: effect.fails & target.bit != 0
@@ -70,30 +95,7 @@ public struct RuleRun: Sendable {
                 if decides && !reasons.contains(reason) { reasons.append(reason) }
             }
         }
-        for finding in findings { if let effect = judging[finding.rule] { note(finding.rule, effect, reported: true) } }
-        for (rule, effect) in unreported where rule.fires(item, context: context) { note(RuleRegistry.describe(rule).identifier, effect, reported: false) }
-        return reasons
-    }
-
-    /// The item's verdict for each target that judges its kind, from its findings (`findings`)
-    /// and the unreported rules: fail on an error of a rule of high or medium confidence for the
-    /// target, uncertain on errors of low confidence alone.
-    public func verdicts(_ item: CheckItem, findings: [Finding]) -> Verdicts {
-        // Bits, not collections: this runs on every item of a check.
-        var judged: UInt32 = 0
-        for entry in judgedKinds where entry.kind == item.kind { judged = entry.targets }
-        guard judged != 0 else { return Verdicts() }
-        var fails: UInt32 = 0, uncertain: UInt32 = 0
-        for finding in findings { if let effect = judging[finding.rule] { (fails, uncertain) = (fails | effect.fails, uncertain | effect.uncertain) } }
-        for (rule, effect) in unreported where (effect.fails | effect.uncertain) & judged & ~fails != 0 && rule.fires(item, context: context) {
-            (fails, uncertain) = (fails | effect.fails, uncertain | effect.uncertain)
-        }
-        var verdicts = Verdicts()
-        for index in 0..<Target.names.count {
-            let bit = UInt32(1) << UInt32(index)
-            if judged & bit != 0 { verdicts[slot: index] = fails & bit != 0 ? .fail : uncertain & bit != 0 ? .uncertain : .pass }
-        }
-        return verdicts
+        return (verdicts, reasons)
     }
 
     /// Every active rule's findings on `item`, graded and checked against the baseline.
