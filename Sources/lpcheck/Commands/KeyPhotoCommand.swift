@@ -25,15 +25,18 @@ struct KeyPhoto: ParsableCommand {
 
         keyphoto MOTION_PHOTO does the same for a motion photo alone (a Pixel's or Samsung's JPEG \
         or HEIC): OUTPUT/<its name> (or, with --force, the file in place) holds the movie's frame \
-        at the moment in the motion photo's own format, the movie's bytes copied as they are, \
-        the presentation timestamp that frame's, the old still's Exif and MakerNote carried \
-        (Orientation and size made the new picture's), the XMP the Motion Photo 1.0 fields alone.
+        at the moment in the motion photo's own format, the movie's bytes copied as they are but \
+        a Google metadata track's primary-frame time (set to the new timestamp, as Google's \
+        checker asks), the presentation timestamp that frame's, the old still's Exif and \
+        MakerNote carried (Orientation and size made the new picture's), the XMP the Motion \
+        Photo 1.0 fields alone; it is read back as a motion photo (movie last, timestamp, \
+        Google's rules) before it is renamed.
 
         STILL and MOVIE must be one Live Photo (the same content identifier, the movie with its \
         still-image-time). With --output the inputs are never written; an existing output waits \
         for --force. \
-        The written still is read back and compared with the movie's frame at the marked moment \
-        before anything is renamed.
+        A Live Photo's written still is read back and compared with the movie's frame at the \
+        marked moment before anything is renamed.
 
         Exit status: 0 written; 1 the writing or its read-back failed; 2 bad usage (in place \
         without --force among it), inputs that are not one readable Live Photo, or an output \
