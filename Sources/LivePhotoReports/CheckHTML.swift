@@ -214,6 +214,11 @@ public enum CheckHTML: Sendable {
             out += "</div>\n"
         }
         if let movie = item.movie?.movie { out += timeline(movie) }
+        // A motion photo's embedded movie, its presentation timestamp marked (-1 or none: no mark).
+        if item.movie == nil, let embedded = item.still?.motionMovie {
+            let timestamp = item.still?.motionPhoto?.presentationTimestampUs.flatMap { $0 >= 0 ? Double($0) / 1_000_000 : nil }
+            out += timeline(embedded, moment: .some(timestamp), label: "timestamp")
+        }
         if !item.findings.isEmpty {
             out += "<ul class=\"findings\">\n"
             for finding in item.findings {
@@ -260,8 +265,9 @@ public enum CheckHTML: Sendable {
         return sign + String(rounded / scale) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 
-    static func timeline(_ movie: MovieFacts) -> String {
-        let moment = movie.stillImageTime?.seconds
+    /// `moment`: the instant marked (default: the still-image-time), named `label`.
+    static func timeline(_ movie: MovieFacts, moment given: Double?? = nil, label: String = "still") -> String {
+        let moment = given ?? movie.stillImageTime?.seconds
         // The movie's duration bounds the drawing (the edit list may cut the last frame short).
         let end = max(movie.durationSeconds ?? movie.frames.map(\.end).max() ?? 0, moment ?? 0)
         guard end > 0 else { return "" }
@@ -297,7 +303,7 @@ public enum CheckHTML: Sendable {
         out += "<text x=\"\(x(0))\" y=\"50\">0 s</text><text x=\"\(x(end))\" y=\"50\" text-anchor=\"end\">\(fixed(end, 3)) s</text>"
         if let moment {
             out += "<line class=\"still\" x1=\"\(x(moment))\" y1=\"6\" x2=\"\(x(moment))\" y2=\"40\"/>"
-            out += "<text x=\"\(x(moment))\" y=\"8\" text-anchor=\"middle\">still \(fixed(moment, 3)) s</text>"
+            out += "<text x=\"\(x(moment))\" y=\"8\" text-anchor=\"middle\">\(label) \(fixed(moment, 3)) s</text>"
         }
         out += "\n</svg>\n"
         return out

@@ -100,5 +100,24 @@ struct HTMLBrowserTests {
             #expect(width == 1200 && height == 900, "\(name): \(width)×\(height)")
         }
     }
+
+    @Test("a motion photo's card draws its embedded movie's timeline: one block per frame ffprobe counts in the movie ExifTool extracts, the presentation timestamp marked where ExifTool reads it (Samsung HEIC)")
+    func motionPhotoTimeline() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let photo = try #require(Locations.sharedSamples).appendingPathComponent("Bai-Mirror__pyheic_struct/samsung.heic")
+        let exiftool = try #require(Locations.tool("exiftool"), "exiftool")
+        let timestamp = try #require(Int(try ProcessResult.run(exiftool, ["-s3", "-XMP-GCamera:MotionPhotoPresentationTimestampUs", photo.path]).text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let movie = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-mp-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: movie) }
+        try ProcessResult.run(exiftool, ["-b", "-MotionPhotoVideo", photo.path]).stdout.write(to: movie)
+        let probed = try ProcessResult.run(try #require(Locations.tool("ffprobe")), ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", movie.path])
+        let frames = try #require(Int(probed.text.trimmingCharacters(in: .whitespacesAndNewlines)), "\(probed.text)")
+        let report = Checker(roots: [photo.path]).run()
+        let html = CheckHTML.render(report)
+        let svg = try #require(html.components(separatedBy: "<svg class=\"timeline\"").dropFirst().first?.components(separatedBy: "</svg>").first)
+        #expect(svg.components(separatedBy: "M").count - 1 == frames, "\(svg.components(separatedBy: "M").count - 1) blocks, ffprobe \(frames) frames")
+        let seconds = String(format: "%.3f", Double(timestamp) / 1_000_000).replacingOccurrences(of: "0+$", with: "", options: .regularExpression)
+        #expect(svg.contains("timestamp \(seconds) s"), "\(seconds): \(svg.suffix(300))")
+    }
 }
 
