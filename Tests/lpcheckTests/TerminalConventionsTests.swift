@@ -47,7 +47,7 @@ struct TerminalConventionsTests {
         #expect(mixed == stills.union(try samples { $0.hasPrefix("corrupt/fuzz/") }.filter { all.contains($0) }), "\(mixed.subtracting(stills))")
     }
 
-    @Test("scan's help leaves out the options that do nothing there (--fail-on, --expect, --baseline, --profile, --no-progress), which it still accepts; it lists --include and --exclude")
+    @Test("scan's help leaves out the options that do nothing there (--fail-on, --expect, --baseline, --profile, --no-progress), and convert's, strip's and export's the gate's, which they still accept; they list --include and --exclude; repair, which gates, lists --fail-on")
     func scanHelp() throws {
         let help = try lpcheck(["scan", "--help"])
         for option in ["--fail-on", "--expect", "--baseline", "--profile", "--no-progress"] {
@@ -57,6 +57,16 @@ struct TerminalConventionsTests {
         let root = Locations.samples.deletingLastPathComponent()
         let scanned = try lpcheck(["scan", "Samples/camera-pair.jpg", "--fail-on", "warning", "--no-progress", "--expect", "live-photo"], in: root)
         #expect(scanned.status == 0 && scanned.text.contains("camera-pair.jpg"), "\(scanned.stderr)")
+        // convert, strip and export gate on nothing: their help leaves out the gate's options,
+        // which they still take; repair gates, and lists them.
+        for command in ["convert", "strip", "export"] {
+            let text = try lpcheck([command, "--help"]).text
+            #expect(!text.contains("--fail-on") && !text.contains("--baseline") && !text.contains("--expect") && text.contains("--profile") && text.contains("--include"), "\(command)")
+        }
+        #expect(try lpcheck(["repair", "--help"]).text.contains("--fail-on"))
+        let stripped = try lpcheck(["strip", "Samples/camera-pair.jpg", "-o", FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-unused-\(UUID().uuidString)").path,
+                                    "--dry-run", "--fail-on", "warning", "--expect", "live-photo"], in: root)
+        #expect(stripped.status == 0 && stripped.text.contains("would be stripped"), "\(stripped.text)\(stripped.stderr)")
     }
 
     @Test("the first run on Samples/ passes the good pairs: no finding on camera-pair or software-pair (the broken copies carry an identifier of their own), every failing item is under corrupt/ or the hostile sample, none is a variant of a good one or names one in a finding")

@@ -100,6 +100,30 @@ func exiting<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
+/// The configuration options of the writers that gate on nothing (convert, strip, export): the
+/// file, the profile and the paths. `--baseline`, `--fail-on` and `--expect` are taken as check
+/// takes them, so one command line serves both, and left out of the help: they change nothing
+/// these commands do (their exit status says what was written).
+struct WriterConfigurationOptions: ParsableArguments {
+    @Option(help: SharedHelp.config)
+    var config: String?
+
+    @Option(help: SharedHelp.profile)
+    var profile: Target?
+
+    @Option(help: SharedHelp.include)
+    var include: [String] = []
+
+    @Option(help: SharedHelp.exclude)
+    var exclude: [String] = []
+
+    @Option(help: .hidden) var baseline: String?
+    @Option(help: .hidden) var failOn: Configuration.FailLevel?
+    @Option(help: .hidden) var expect: Expectation?
+
+    var run: RunSettings { ConfigurationOptions.run(config: config, baseline: baseline, failOn: failOn, expect: expect, profile: profile, include: include, exclude: exclude) }
+}
+
 /// Options of the commands that read object storage (check, scan).
 struct ObjectStoreArguments: ParsableArguments {
     @Option(help: SharedHelp.endpointUrl)

@@ -70,7 +70,7 @@ struct Convert: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var noProgress = false
 
-    @OptionGroup var settings: ConfigurationOptions
+    @OptionGroup var settings: WriterConfigurationOptions
 
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 

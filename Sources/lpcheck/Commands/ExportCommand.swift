@@ -120,7 +120,7 @@ struct Export: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var noProgress = false
 
-    @OptionGroup var settings: ConfigurationOptions
+    @OptionGroup var settings: WriterConfigurationOptions
 
     @OptionGroup(title: "Codec budget (\(ExportForm.listed(ExportForm.retimed + [.gif])))") var codecBudget: CodecBudgetOptions
 

@@ -62,7 +62,7 @@ struct Strip: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var noProgress = false
 
-    @OptionGroup var settings: ConfigurationOptions
+    @OptionGroup var settings: WriterConfigurationOptions
 
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 
