@@ -122,7 +122,9 @@ public enum MotionPhotoKeyPhoto {
             guard case .copy(let part) = piece else { return piece }
             return .bytes(try stillSource.read(at: part.lowerBound, count: Int(part.count)))
         }
-        let item = CheckItem(kind: .motionPhoto, still: FileFacts(file))
+        var item = CheckItem(kind: .motionPhoto, still: FileFacts(file))
+        // The input's own damage is named and waits for --allow-damaged, as every writer's does.
+        item.findings = PlanWriter.fileFindings(item)
         // The moment written is the frame's time, which the timestamp holds.
         var plan = ItemPlan(item: item, edits: ItemEdits(moment: Moment(seconds: frame.seconds, origin: moment.origin, value: moment.value)))
         let identity = request.inPlace ? try SafeFileWriter.Identity.of(input) : nil

@@ -109,4 +109,19 @@ extension MakeClipTests {
         let check = try lpcheck(["check", work.path, "--fail-on", "warning", "--no-progress"])
         #expect(check.status == 0 && check.text.contains("google-photos 1 pass"), "\(check.text)")
     }
+
+    @Test("keyphoto of a damaged motion photo (androidx's JFIF-segment Pixel file, its image data cut short: check's truncated-file) waits for --allow-damaged, naming the damage, and writes nothing; with it, the output is written")
+    func damagedMotionPhoto() throws {
+        let work = try scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let input = try sample("androidx__media/pixel-motion-photo-jfif-segment-shortened.jpg")
+        let check = try lpcheck(["check", input.path, "--no-progress"])
+        #expect(check.text.contains("truncated-file"), "\(check.text)")
+        let refused = try lpcheck(["keyphoto", input.path, "--time", "0.1", "-o", work.appendingPathComponent("a").path])
+        #expect(refused.status == 1 && refused.text.contains("DAMAGED INPUT") && refused.text.contains("(needs --allow-damaged)"), "\(refused.text)\(refused.stderr)")
+        #expect(contents(work.appendingPathComponent("a")).isEmpty)
+        let written = try lpcheck(["keyphoto", input.path, "--time", "0.1", "-o", work.appendingPathComponent("b").path, "--allow-damaged"])
+        #expect(written.status == 0 && contents(work.appendingPathComponent("b")) == [input.lastPathComponent], "\(written.text)\(written.stderr)")
+    }
 }
+
