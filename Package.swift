@@ -78,22 +78,18 @@ let package = Package(
         .target(name: "CFileCopy"),
         // glibc's malloc headroom (mallopt M_TOP_PAD), set by the commands that read a library.
         .target(name: "CMallocTuning"),
-        // libheif loaded at run time (dlopen) for HEIC thumbnails: nothing links it.
-        .target(name: "CHeifLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        // HEIC thumbnails for HTML reports (--thumbnails), the only user of CHeifLoader.
-        .target(name: "LivePhotoThumbnails", dependencies: ["LivePhotoFormats", "CHeifLoader"]),
         // Pure writers from models/reports to bytes: one per format.
         // The HTML report's CSS is embedded at build time, so the binary needs no resource bundle.
         .target(name: "LivePhotoReports", dependencies: ["LivePhotoFormats", "LivePhotoCheck"],
                 resources: [.embedInCode("Resources/report.css")]),
         .target(name: "LivePhotoRecords", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports"]),
         .target(name: "LivePhotoRun", dependencies: ["LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoWriting",
-                                                     "LivePhotoCache", "LivePhotoThumbnails", "LivePhotoObjectStore"]),
+                                                     "LivePhotoCache", "LivePhotoObjectStore"]),
         // The command line: arguments, terminal output, exit codes.
         .executableTarget(
             name: "lpcheck",
             dependencies: [
-                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoWriting", "LivePhotoCodecProtocol", "LivePhotoCache", "LivePhotoThumbnails", "LivePhotoRun",
+                "LivePhotoFormats", "LivePhotoCheck", "LivePhotoReports", "LivePhotoRecords", "LivePhotoWriting", "LivePhotoCodecProtocol", "LivePhotoCache", "LivePhotoRun",
                 "CMallocTuning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -111,7 +107,6 @@ let package = Package(
         .testTarget(name: "LivePhotoCodecProtocolTests", dependencies: ["LivePhotoCodecProtocol", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoCacheTests", dependencies: ["LivePhotoCache", "LivePhotoCheck", "LivePhotoFormats", "LivePhotoTestSupport"]),
         .testTarget(name: "LivePhotoObjectStoreTests", dependencies: ["LivePhotoObjectStore", "LivePhotoFormats", "LivePhotoTestSupport"]),
-        .testTarget(name: "LivePhotoThumbnailsTests", dependencies: ["LivePhotoThumbnails", "LivePhotoTestSupport"]),
         .testTarget(name: "lpcheckTests", dependencies: ["LivePhotoFormats", "LivePhotoCodecProtocol", "LivePhotoTestSupport", "LivePhotoTestPixels"]),
     ]
 )

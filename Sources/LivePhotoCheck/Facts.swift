@@ -40,6 +40,8 @@ public struct FileFacts: Sendable, Codable {
         @Indirect public var motionMovie: MovieFacts? = nil
         /// The EXIF thumbnail, for HTML reports only: not in the records, which it would make large.
         @NotRecorded public var thumbnail: [UInt8]? = nil
+        /// Why a picture asked for (`--thumbnails`) could not be made, for the card; HTML only.
+        @NotRecorded public var thumbnailProblem: String? = nil
 
         // Movies
         @Indirect public var movie: MovieFacts? = nil

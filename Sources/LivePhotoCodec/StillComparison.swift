@@ -77,14 +77,20 @@ public enum StillComparison {
         let file = try FileSource(path: path)
         guard file.size <= 256 << 20 else { throw ShownFrameDecoder.BadInput(description: "\(path): a still of \(file.size) bytes") }
         let head = try file.read(at: 0, count: Int(min(2, file.size)))
-        let (id, configuration, data): (AVCodecID, [UInt8]?, [UInt8])
+        let frame: Frame
         if head == [0xFF, 0xD8] {
-            (id, configuration, data) = (AV_CODEC_ID_MJPEG, nil, try file.read(at: 0, count: Int(file.size)))
+            frame = try decodePicture(AV_CODEC_ID_MJPEG, configuration: nil, data: try file.read(at: 0, count: Int(file.size)))
         } else {
             let image: HEIFCodedImage
             do { image = try HEIFCodedImage.primary(in: file) } catch { throw ShownFrameDecoder.BadInput(description: "\(path): \(error)") }
-            (id, configuration, data) = (AV_CODEC_ID_HEVC, image.configuration, image.data)
+            frame = try decodePicture(AV_CODEC_ID_HEVC, configuration: image.configuration, data: image.data)
         }
+        guard frame.width * frame.height <= maxPixels else { throw ShownFrameDecoder.BadInput(description: "\(path): a \(frame.width)×\(frame.height) still, more than \(maxPixels) pixels") }
+        return frame
+    }
+
+    /// One coded picture decoded: `data` a packet of codec `id`, `configuration` its extradata.
+    static func decodePicture(_ id: AVCodecID, configuration: [UInt8]?, data: [UInt8]) throws -> Frame {
         guard let codec = avcodec_find_decoder(id) else { throw CodecError("avcodec_find_decoder", "FFmpeg has no decoder for the still") }
         let context = try CodecContext(codec)
         if let configuration { try context.setExtradata(configuration) }
@@ -94,7 +100,6 @@ public enum StillComparison {
         _ = avcodec_send_packet(context.pointer, nil)
         let frame = try Frame()
         try CodecError.check(avcodec_receive_frame(context.pointer, frame.pointer), "decoding the still")
-        guard frame.width * frame.height <= maxPixels else { throw ShownFrameDecoder.BadInput(description: "\(path): a \(frame.width)×\(frame.height) still, more than \(maxPixels) pixels") }
         return frame
     }
 }

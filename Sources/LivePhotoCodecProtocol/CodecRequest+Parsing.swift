@@ -9,11 +9,11 @@ extension CodecRequest {
         }
         let rest = Array(arguments.dropFirst())
         func bad(_ why: String? = nil) -> Invalid { Invalid(description: (why.map { $0 + "; " } ?? "") + "usage: " + usage) }
-        let positional = ["probe": 0, "still": 3, "gif": 5, "frames": 3, "movie-gif": 2, "compare": 2][name] ?? 0
+        let positional = ["probe": 0, "still": 3, "gif": 5, "frames": 3, "movie-gif": 2, "compare": 2, "thumbnail": 2][name] ?? 0
         guard rest.count >= positional else { throw bad() }
         let known: Set<String> = switch name {
         case "probe": ["--max-pixels"]
-        case "still", "compare": ["--max-pixels"]
+        case "still", "compare", "thumbnail": ["--max-pixels"]
         case "gif": ["--scale", "--max-pixels", "--max-frames"]
         case "frames": ["--window", "--quality", "--max-pixels", "--max-frames"]
         default: ["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"]
@@ -43,6 +43,11 @@ extension CodecRequest {
             job = .gifMovie(gif: values[0], stillFrame: frame - 1, still: still, codec: codec, background: colour, scale: try number("--scale") ?? 1)
         case "compare":
             job = .compare(still: values[0], movie: values[1])
+        case "thumbnail":
+            guard let side = Int(values[1]), CodecRequest.thumbnailSides.contains(side) else {
+                throw bad("SIDE takes a number of pixels from \(CodecRequest.thumbnailSides.lowerBound) to \(CodecRequest.thumbnailSides.upperBound)")
+            }
+            job = .thumbnail(still: values[0], side: side)
         case "frames":
             guard let order = ShownFrames.Order(rawValue: values[1]), let codec = VideoCodec(rawValue: values[2]) else { throw bad() }
             var quality: Int?

@@ -41,6 +41,10 @@ public struct CodecRequest: Sendable, Equatable {
         /// A still (JPEG, or a HEIF of one coded picture) compared with the frames shown at and
         /// beside its movie's still-image-time: make's read-back.
         case compare(still: String, movie: String)
+        /// A still's picture (a HEIF's thumbnail item where it has one, else its primary; a
+        /// JPEG's, a PNG's) scaled to `side` pixels on its longer side at most, as a JPEG: an
+        /// HTML report's card (`check --thumbnails`).
+        case thumbnail(still: String, side: Int)
     }
 
     /// What a movie becomes as a GIF: `width` wide at most, every shown frame or `rate` a
@@ -69,7 +73,7 @@ public struct CodecRequest: Sendable, Equatable {
     /// Whether the job counts frames (a still and a probe do not: they take no `--max-frames`).
     public var countsFrames: Bool {
         switch job {
-        case .probe, .still, .compare: return false
+        case .probe, .still, .compare, .thumbnail: return false
         case .gifMovie, .frames, .movieGIF: return true
         }
     }
@@ -83,6 +87,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .frames: return "frames"
         case .movieGIF: return "movie-gif"
         case .compare: return "compare"
+        case .thumbnail: return "thumbnail"
         }
     }
 
@@ -92,7 +97,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .probe: return "the input"
         case .still(let movie, _, _), .frames(let movie, _, _, _, _), .movieGIF(let movie, _, _): return movie
         case .gifMovie(let gif, _, _, _, _, _): return gif
-        case .compare(let still, _): return still
+        case .compare(let still, _), .thumbnail(let still, _): return still
         }
     }
 
@@ -105,6 +110,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .frames: return "re-timing and encoding the frames"
         case .movieGIF: return "making the GIF"
         case .compare: return "comparing the still with the movie's moment"
+        case .thumbnail: return "making the still's thumbnail"
         }
     }
 
@@ -128,6 +134,8 @@ public struct CodecRequest: Sendable, Equatable {
             options += Self.windowArguments(window)
         case .compare(let still, let movie):
             words += [still, movie]
+        case .thumbnail(let still, let side):
+            words += [still, String(side)]
         }
         if let maxPixels { options += ["--max-pixels", String(maxPixels)] }
         if let maxFrames, countsFrames { options += ["--max-frames", String(maxFrames)] }
@@ -148,6 +156,9 @@ public struct CodecRequest: Sendable, Equatable {
         public var description: String
     }
 
+    /// The sides a thumbnail may have (pixels on its longer side).
+    public static let thumbnailSides = 16...1024
+
     /// The CRFs x264 and x265 take (`--quality`).
     public static let qualities = 0...51
 
@@ -158,6 +169,7 @@ public struct CodecRequest: Sendable, Equatable {
         "gif": "gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--scale K] [--max-pixels N] [--max-frames N]",
         "frames": "frames MOVIE \(ShownFrames.Order.allCases.map(\.rawValue).joined(separator: "|")) h264|hevc [--window START LENGTH] [--quality CRF] [--max-pixels N] [--max-frames N]",
         "compare": "compare STILL MOVIE [--max-pixels N]",
+        "thumbnail": "thumbnail STILL SIDE [--max-pixels N]",
         "movie-gif": "movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither \(GIFDither.allCases.map(\.rawValue).joined(separator: "|"))] [--palette clip|frame] [--window START LENGTH] [--max-pixels N] [--max-frames N]",
     ]
 }

@@ -177,7 +177,9 @@ public enum CheckHTML: Sendable {
             let type = thumbnail.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpeg"
             out += "<img class=\"thumb\" alt=\"thumbnail\" src=\"data:image/\(type);base64,\(Data(thumbnail).base64EncodedString())\">\n"
         } else {
-            out += "<div class=\"nothumb\">\(item.still == nil ? "no still" : "no thumbnail")</div>\n"
+            // Why a picture asked for could not be made: the helper's reason, without the path the card shows.
+            let problem = item.still.flatMap { still in still.thumbnailProblem.map { $0.hasPrefix(still.path + ": ") ? String($0.dropFirst(still.path.count + 2)) : $0 } }
+            out += "<div class=\"nothumb\"\(problem.map { " title=\"\(Markup.escape($0))\"" } ?? "")>\(item.still == nil ? "no still" : problem == nil ? "no thumbnail" : "no picture: does not decode")</div>\n"
         }
         out += "<div>\n<span class=\"kind\">\(item.kind.rawValue)</span>\n"
         for (target, verdict) in item.verdicts.all { out += "<span class=\"verdict \(verdict.rawValue)\">\(target.rawValue): \(verdict.rawValue)</span>\n" }

@@ -97,7 +97,7 @@ public struct CheckRun {
                                return ", \(Plural.count(counted.lists, "listing page")), \(Plural.count(counted.gets, "ranged GET")), \(counted.bodyBytes) bytes received, \(Plural.count(counted.retries, "request")) tried again"
                            } ?? ""))
         }
-        if thumbnails && !shown.isEmpty { HEIFThumbnails.add(&made.report, items: shown, io: io) }
+        if thumbnails && !shown.isEmpty { StillThumbnails.add(&made.report, items: shown, jobs: jobs, io: io) }
         try finish(made, checker: checker, store: store)
     }
 
@@ -250,7 +250,7 @@ public struct CheckRun {
     }
 
     /// Whether this run's outputs may be written again from the cache, or kept there: not with
-    /// `--thumbnails` (libheif is not among the inputs), not for an HTML report, and not when
+    /// `--thumbnails` (the codec helper is not among the inputs), not for an HTML report, and not when
     /// anything goes to a terminal. Stored bytes are written as they are, so neither a page a
     /// browser runs nor text a terminal interprets comes from them: those are always made anew,
     /// with their escaping.

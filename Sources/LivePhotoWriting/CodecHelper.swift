@@ -282,4 +282,19 @@ public enum CodecHelper {
             throw Failure(status: 1, description: "\(request.input): \(request.stage): \(error)")
         }
     }
+
+    /// A still's picture for a report's card (`thumbnail`): a JPEG of `side` pixels on its longer
+    /// side at most, or why there is none (one line naming the still, as every failure here).
+    public static func thumbnail(of path: String, side: Int) -> (picture: [UInt8]?, why: String?) {
+        let request = CodecRequest(.thumbnail(still: path, side: side), budget: .standard)
+        do {
+            var answer: [UInt8] = []
+            try run(request, cap: 1 << 20) { answer += $0 }
+            return answer.starts(with: [0xFF, 0xD8]) ? (answer, nil) : (nil, "\(path): \(request.stage): the codec helper's answer is no JPEG")
+        } catch let failure as Failure {
+            return (nil, failure.description)
+        } catch {
+            return (nil, "\(path): \(request.stage): \(error)")
+        }
+    }
 }

@@ -15,6 +15,8 @@ struct CodecRequestTests {
         var jobs: [CodecRequest.Job] = [.probe]
         for path in paths {
             jobs.append(.compare(still: path, movie: path))
+            jobs.append(.thumbnail(still: path, side: 160))
+            jobs.append(.thumbnail(still: path, side: CodecRequest.thumbnailSides.upperBound))
             for kind in StillKind.allCases { jobs.append(.still(movie: path, sample: 0, kind: kind)) }
             jobs.append(.still(movie: path, sample: 41, kind: .hevc))
             for codec in VideoCodec.allCases {
@@ -99,6 +101,10 @@ struct CodecRequestTests {
         (["movie-gif", "/m.mov", "480", "--quality", "20"], "unknown option --quality"),
         (["frames", "/m.mov", "reverse", "h264", "--max-memory", "0"], "--max-total-pixels, --max-memory and --max-output take a number"),
         (["movie-gif", "/m.mov", "0"], "usage: movie-gif MOVIE"),
+        (["thumbnail", "/s.heic"], "usage: thumbnail STILL SIDE"),
+        (["thumbnail", "/s.heic", "15"], "SIDE takes a number of pixels from 16 to 1024"),
+        (["thumbnail", "/s.heic", "1025"], "SIDE takes a number of pixels from 16 to 1024"),
+        (["thumbnail", "/s.heic", "160", "--max-frames", "2"], "unknown option --max-frames"),
         (["movie-gif", "/m.mov", "480", "--dither", "ordered"], "--dither takes none, floyd-steinberg, sierra-lite"),
         (["movie-gif", "/m.mov", "480", "--palette", "global"], "--palette takes clip or frame"),
     ] as [([String], String)])

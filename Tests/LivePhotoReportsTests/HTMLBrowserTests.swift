@@ -119,5 +119,49 @@ struct HTMLBrowserTests {
         let seconds = String(format: "%.3f", Double(timestamp) / 1_000_000).replacingOccurrences(of: "0+$", with: "", options: .regularExpression)
         #expect(svg.contains("timestamp \(seconds) s"), "\(seconds): \(svg.suffix(300))")
     }
+
+    /// Stills no reader makes a picture of: each cut by its publisher or a metadata-only stub.
+    static let undecodable: Set<String> = [
+        "androidx__media/non-motion-photo-shortened.jpg",  // scan cut short: FFmpeg refuses it
+        "perkeep__perkeep/river-truncated.heic",  // the primary's data lies past the file's 8192 bytes
+        "exiftool__exiftool/QuickTime.heic",  // ExifTool's 623-byte metadata sample: no picture data
+        "gifs/google__wuffs__test_data_hippopotamus.interlaced.truncated.gif",  // LZW data cut short
+    ]
+
+    @Test("with --thumbnails, every card of the shared samples that has a still shows a picture (Pillow decodes each), but for the four stills cut short or holding no picture data, whose cards say they do not decode and why; Chromium loads the page with no CSP violation")
+    func everyCardHasAPicture() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        try Locations.require(Locations.pythonHas("PIL"), "Pillow (PyPI)")
+        let root = try #require(Locations.sharedSamples).path
+        let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-pictures-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: page) }
+        let run = try ProcessResult.run(binary, ["check", root, "--format", "html", "-o", page.path, "--thumbnails", "--html-limit", "0", "-q"], timeout: 600)
+        #expect(run.status == 1, "\(run.stderr.suffix(400))")
+        let loaded = try Self.load(try String(contentsOf: page, encoding: .utf8))
+        #expect(!loaded.log.contains("Content Security Policy") && !loaded.log.contains("Refused to"), "\(loaded.log.suffix(800))")
+        var pictures: [String] = [], without: Set<String> = []
+        for card in loaded.dom.components(separatedBy: "<section class=\"card").dropFirst() {
+            let body = card.components(separatedBy: "</section>").first ?? ""
+            guard !body.contains(">no still<") else { continue }
+            let files = body.components(separatedBy: "<div class=\"files\">").dropFirst().first?.components(separatedBy: "</div>").first ?? ""
+            let still = files.components(separatedBy: " ").first { path in ["jpg", "jpeg", "heic", "heif", "avif", "png", "gif"].contains((path as NSString).pathExtension.lowercased()) } ?? files
+            if let data = body.components(separatedBy: "src=\"data:image/jpeg;base64,").dropFirst().first?.components(separatedBy: "\"").first {
+                pictures.append(data)
+            } else {
+                #expect(body.contains("no picture: does not decode") && body.contains("nothumb\" title=\""), "\(still): \(body.prefix(300))")
+                without.insert(String(still.dropFirst(root.count + 1)))
+            }
+        }
+        #expect(without == Self.undecodable, "\(without.sorted())")
+        #expect(pictures.count >= 50, "\(pictures.count) pictures")
+        // Each picture (the still's Exif thumbnail, or the helper's) is a JPEG another decoder reads.
+        let list = page.appendingPathExtension("pictures")
+        defer { try? FileManager.default.removeItem(at: list) }
+        try Data(pictures.joined(separator: "\n").utf8).write(to: list)
+        let script = "import sys,io,base64\nfrom PIL import Image\nfor l in open(sys.argv[1]).read().split():\n  im=Image.open(io.BytesIO(base64.b64decode(l))); im.load()\n  assert im.format=='JPEG' and min(im.size)>0, im.size\nprint('ok')"
+        let decoded = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", script, list.path], timeout: 120)
+        #expect(decoded.status == 0 && decoded.text.contains("ok"), "\(decoded.stderr.suffix(400))")
+    }
 }
 

@@ -147,7 +147,7 @@ struct Check: ParsableCommand {
     @Option(help: "Item cards in an HTML report at most (the worst first; a note counts the rest; 0 for no limit).")
     var htmlLimit: Int = CheckHTML.defaultLimit
 
-    @Flag(help: "With an HTML report: the HEIC stills of the cards shown that have no EXIF thumbnail get one decoded by libheif (loaded at run time).")
+    @Flag(help: "With an HTML report: the stills of the cards shown that have no EXIF thumbnail (HEIC, AVIF, JPEG, PNG) get a picture from the codec helper (FFmpeg's libraries, run only for this).")
     var thumbnails = false
 
     @Flag(help: "Read each file's Content Credentials (C2PA) and recompute their binding (the whole file is read for it; the facts cache is not used). Without it, check names where they are from headers alone.")
