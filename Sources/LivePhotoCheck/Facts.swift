@@ -42,6 +42,9 @@ public struct FileFacts: Sendable, Codable {
         @NotRecorded public var thumbnail: [UInt8]? = nil
         /// Why a picture asked for (`--thumbnails`) could not be made, for the card; HTML only.
         @NotRecorded public var thumbnailProblem: String? = nil
+        /// The address, relative to the page, of a preview of the movie this file holds or is
+        /// (`check --previews`); HTML only.
+        @NotRecorded public var preview: String? = nil
 
         // Movies
         @Indirect public var movie: MovieFacts? = nil

@@ -52,8 +52,9 @@ public struct ShownFrames: Sendable, Equatable {
     /// it loops with neither turn frame shown twice (2N − 2 frames). Each frame keeps the
     /// duration it had, so a variable frame rate is mirrored. `boomerang`: a bounce that pauses
     /// at the far turn, its last frame held (repeated) until it has been shown for at least
-    /// `boomerangPause` seconds.
-    public enum Order: String, Sendable, CaseIterable { case reverse, bounce, boomerang }
+    /// `boomerangPause` seconds. `forward`: the frames as the movie shows them, first to last
+    /// (a copy re-encoded for a reader of another codec: `check --previews`).
+    public enum Order: String, Sendable, CaseIterable { case reverse, bounce, boomerang, forward }
 
     /// How long a boomerang holds its turn frame, at least: a quarter of a second.
     public static let boomerangPause = 0.25
@@ -70,6 +71,7 @@ public struct ShownFrames: Sendable, Equatable {
         let count = frames.count
         switch order {
         case .reverse: return Array((0..<count).reversed())
+        case .forward: return Array(0..<count)
         case .bounce: return count < 3 ? Array(0..<count) : Array(0..<count) + Array((1..<(count - 1)).reversed())
         case .boomerang:
             guard let last = frames.last, last.duration > 0 else { return sequence(.bounce) }
@@ -84,7 +86,7 @@ public struct ShownFrames: Sendable, Equatable {
     /// planner holds the budget to this count before the helper starts, and the helper again.
     public func decodes(_ order: Order) -> Int {
         switch order {
-        case .reverse: return frames.count
+        case .reverse, .forward: return frames.count
         case .bounce: return frames.count * 2
         case .boomerang: return frames.count * 2 + max(0, sequence(.boomerang).count - sequence(.bounce).count)
         }

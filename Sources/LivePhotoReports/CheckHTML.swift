@@ -20,12 +20,16 @@ public enum CheckHTML: Sendable {
     /// What does not fit is counted in a note; the summary tables always cover every item.
     public static func render(_ report: CheckReport, limit: Int) -> String {
         let fixes = Dictionary(report.rules.map { ($0.identifier, $0.fix) }, uniquingKeysWith: { first, _ in first })
+        let folders = sections(report)
+        let (order, ranked, chosen, shown) = selection(report, folders: folders, limit: limit)
+        // A page with previews plays movies from beside it ('self') and runs the player's script too.
+        let plays = shown.contains { report.items[$0].preview != nil }
         var out = """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src \(scriptSource)">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; \(plays ? "media-src 'self'; " : "")script-src \(scriptSource)\(plays ? " " + playerSource : "")">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>lpcheck report</title>
         <style>
@@ -53,8 +57,6 @@ public enum CheckHTML: Sendable {
             }
             out += "</table>\n"
         }
-        let folders = sections(report)
-        let (order, ranked, chosen, shown) = selection(report, folders: folders, limit: limit)
         let position = Dictionary(uniqueKeysWithValues: shown.enumerated().map { ($1, $0) })
         if !report.countsByRule.isEmpty {
             // Each rule links to the first card it found something in; each finding links back.
@@ -91,7 +93,7 @@ public enum CheckHTML: Sendable {
             }
             out += "</details>\n"
         }
-        out += "</main>\n<script>\(filterScript)</script>\n</body>\n</html>\n"
+        out += "</main>\n<script>\(filterScript)</script>\n" + (plays ? "<script>\(playerScript)</script>\n" : "") + "</body>\n</html>\n"
         return out
     }
 
@@ -173,9 +175,13 @@ public enum CheckHTML: Sendable {
     static func card(_ item: CheckItem, fixes: [String: String], anchor: String, listed: Set<String>, folder: String = ".") -> String {
         let worst = item.findings.filter { !$0.baselined }.map(\.severity).max()
         var out = "<section class=\"card \(worst?.rawValue ?? "clean")\" id=\"\(anchor)\"\(filterAttributes(item, folder: folder))>\n"
-        if let thumbnail = item.still?.thumbnail {
-            let type = thumbnail.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpeg"
-            out += "<img class=\"thumb\" alt=\"thumbnail\" src=\"data:image/\(type);base64,\(Data(thumbnail).base64EncodedString())\">\n"
+        let picture = item.still?.thumbnail.map { thumbnail in
+            "data:image/\(thumbnail.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpeg");base64,\(Data(thumbnail).base64EncodedString())"
+        }
+        if let preview = item.preview {
+            out += previewElement(preview, poster: picture)
+        } else if let picture {
+            out += "<img class=\"thumb\" alt=\"thumbnail\" src=\"\(picture)\">\n"
         } else {
             // Why a picture asked for could not be made: the helper's reason, without the path the card shows.
             let problem = item.still.flatMap { still in still.thumbnailProblem.map { $0.hasPrefix(still.path + ": ") ? String($0.dropFirst(still.path.count + 2)) : $0 } }
@@ -215,11 +221,11 @@ public enum CheckHTML: Sendable {
             }
             out += "</div>\n"
         }
-        if let movie = item.movie?.movie { out += timeline(movie) }
+        if let movie = item.movie?.movie { out += timeline(movie, playhead: item.preview != nil) }
         // A motion photo's embedded movie, its presentation timestamp marked (-1 or none: no mark).
         if item.movie == nil, let embedded = item.still?.motionMovie {
             let timestamp = item.still?.motionPhoto?.presentationTimestampUs.flatMap { $0 >= 0 ? Double($0) / 1_000_000 : nil }
-            out += timeline(embedded, moment: .some(timestamp), label: "timestamp")
+            out += timeline(embedded, moment: .some(timestamp), label: "timestamp", playhead: item.preview != nil)
         }
         if !item.findings.isEmpty {
             out += "<ul class=\"findings\">\n"
@@ -268,7 +274,8 @@ public enum CheckHTML: Sendable {
     }
 
     /// `moment`: the instant marked (default: the still-image-time), named `label`.
-    static func timeline(_ movie: MovieFacts, moment given: Double?? = nil, label: String = "still") -> String {
+    /// `playhead`: a line the player's script moves as the card's preview plays.
+    static func timeline(_ movie: MovieFacts, moment given: Double?? = nil, label: String = "still", playhead: Bool = false) -> String {
         let moment = given ?? movie.stillImageTime?.seconds
         // The movie's duration bounds the drawing (the edit list may cut the last frame short).
         let end = max(movie.durationSeconds ?? movie.frames.map(\.end).max() ?? 0, moment ?? 0)
@@ -307,6 +314,7 @@ public enum CheckHTML: Sendable {
             out += "<line class=\"still\" x1=\"\(x(moment))\" y1=\"6\" x2=\"\(x(moment))\" y2=\"40\"/>"
             out += "<text x=\"\(x(moment))\" y=\"8\" text-anchor=\"middle\">\(label) \(fixed(moment, 3)) s</text>"
         }
+        if playhead { out += "<line class=\"playhead\" x1=\"\(x(0))\" y1=\"6\" x2=\"\(x(0))\" y2=\"40\" data-seconds=\"\(fixed(end, 3))\"/>" }
         out += "\n</svg>\n"
         return out
     }

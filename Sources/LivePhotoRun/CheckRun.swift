@@ -31,6 +31,8 @@ public struct CheckRun {
     public var cache: String?
     public var options = ReportOptions()
     public var thumbnails = false
+    /// `--previews`: the cards' movies made playable beside the HTML report (`ReportPreviews`).
+    public var previews = false
     /// `--verify-credentials`: every file's C2PA store read and its binding recomputed; the
     /// facts cache is left unused (its facts say where stores are, not whether they bind).
     public var verifyCredentials = false
@@ -57,6 +59,11 @@ public struct CheckRun {
     /// Runs the check and writes its outputs; throws `RunFailure` with status 1 (findings at or
     /// above the gate) or 2.
     public func run() throws {
+        // Previews go beside a page written to a file; asked without one, nothing is read.
+        if previews && !reports.contains(where: { $0.reporter.isPage && $0.path != nil }) {
+            io.error("lpcheck: --previews makes movies beside an HTML report written to a file: add --format html -o REPORT.html")
+            throw RunFailure(status: 2)
+        }
         // A report that cannot be written is said before the library is read, not after.
         for path in files {
             if let reason = ReportOutput.unwritable(path) {
@@ -98,6 +105,9 @@ public struct CheckRun {
                            } ?? ""))
         }
         if thumbnails && !shown.isEmpty { StillThumbnails.add(&made.report, items: shown, jobs: jobs, io: io) }
+        if previews, !shown.isEmpty, let page = reports.first(where: { $0.reporter.isPage && $0.path != nil })?.path {
+            try ReportPreviews.add(&made.report, items: shown, page: page, jobs: jobs, io: io)
+        }
         try finish(made, checker: checker, store: store)
     }
 
@@ -255,7 +265,7 @@ public struct CheckRun {
     /// browser runs nor text a terminal interprets comes from them: those are always made anew,
     /// with their escaping.
     var replayable: Bool {
-        guard !thumbnails, !writesPage else { return false }
+        guard !thumbnails, !previews, !writesPage else { return false }
         let writesToStandardOutput = reports.contains { $0.path == nil } || !quiet
         return !(writesToStandardOutput && outputIsTerminal)
     }

@@ -65,6 +65,9 @@ public struct ExportOptions: Sendable {
     public var budget = CodecBudget.standard
     /// Refuse an export after which the input's Content Credentials no longer bind.
     public var keepCredentials = false
+    /// The frames re-encoded in this order whatever the form (`check --previews`: `forward`, to
+    /// H.264, for a browser that plays no HEVC); nil: the form's own.
+    public var reencode: ShownFrames.Order?
     public init(form: ExportForm) { self.form = form }
 }
 
@@ -122,20 +125,12 @@ public enum Exporter {
             if let first = damage.first, !options.force {
                 throw RepairProblem("\(first.path ?? "the input") is damaged (\(first.rule): \(first.message)); export writes nothing from it without --force")
             }
-            let source: ByteSource, range: Range<Int64>?
-            if item.kind == .motionPhoto {
-                guard let still = item.still, let movieRange = still.motionPhoto?.movieRange else { throw RepairProblem("the motion photo's movie was not found") }
-                (sourcePath, range) = (still.path, movieRange)
-                source = WindowSource(try FileSource(path: still.path), range: movieRange)
-            } else {
-                guard let movie = item.movie else { throw RepairProblem("the pair has no movie") }
-                (sourcePath, range) = (movie.path, nil)
-                source = try FileSource(path: movie.path)
-            }
-            let movie = try Movie.read(from: source, options: .check)
+            let (source, range) = try movieSource(item)
+            sourcePath = source.path
+            let movie = try Movie.read(from: source.bytes, options: .check)
             var file: FilePlan
             if options.form == .gif {
-                let gif = try gifPlan(item, movie: movie, options: options, size: source.size, path: sourcePath)
+                let gif = try gifPlan(item, movie: movie, options: options, size: source.bytes.size, path: sourcePath)
                 var request = CodecRequest.GIFRequest(width: gif.width)
                 (request.opening, request.dither, request.palette, request.rate) = (gif.opening, gif.dither, gif.palette, gif.rate)
                 file = FilePlan(path: sourcePath, destination: destination, produced: ProducedContent(
@@ -143,7 +138,7 @@ public enum Exporter {
                 file.readBack = .gif(width: gif.width, height: gif.height, delays: gif.timeline.entries.map(\.delay))
                 (file.seconds, file.frames) = (gif.seconds, gif.timeline.entries.count)
                 plan.reasons = gifNotes(gif)
-            } else if let order = options.form.order {
+            } else if let order = options.reencode ?? options.form.order {
                 guard let track = movie.primaryVideoTrack else { throw RepairProblem("\(sourcePath) has no video track") }
                 let frames = ShownFrames(movie, track: track)
                 guard frames.frames.count >= 2 else { throw RepairProblem("\(sourcePath) shows \(Plural.count(frames.frames.count, "frame")): nothing to \(order.rawValue)") }
@@ -157,14 +152,14 @@ public enum Exporter {
                 file.readBack = .frames(durations: durations, timescale: frames.timescale, matrix: track.matrix)
                 let seconds = Double(durations.reduce(UInt64(0)) { $0 + UInt64($1) }) / Double(max(1, frames.timescale))
                 (file.seconds, file.frames) = (seconds, sequence.count)
-                plan.reasons = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec.name), 8-bit 4:2:0, \(options.quality.map { "CRF \($0)" } ?? "at most 1.3× the source's bit rate"), the source's colour tags kept): frames cannot be reversed in place",
+                plan.reasons = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec.name), 8-bit 4:2:0, \(options.quality.map { "CRF \($0)" } ?? "at most 1.3× the source's bit rate"), the source's colour tags kept): \(order == .forward ? "for a player of \(codec.name)" : "frames cannot be reversed in place")",
                                 "sound dropped, timed metadata and Live Photo keys not written: the movie holds the video alone"]
             } else {
                 var opening: Int?
                 if options.form == .loop && options.start == .still {
-                    opening = try openingSample(item, movie: movie, size: source.size, path: sourcePath)
+                    opening = try openingSample(item, movie: movie, size: source.bytes.size, path: sourcePath)
                 }
-                var made = try LoopMovieWriter.loop(movie, source: source, count: options.form == .movie ? 1 : options.count, opening: opening, dropSound: !options.keepsSound,
+                var made = try LoopMovieWriter.loop(movie, source: source.bytes, count: options.form == .movie ? 1 : options.count, opening: opening, dropSound: !options.keepsSound,
                                                     container: options.container)
                 if let range { made.patch = made.patch.shifted(by: range.lowerBound) }
                 file = FilePlan(path: sourcePath, destination: destination, patch: made.patch)
@@ -183,6 +178,24 @@ public enum Exporter {
             plan.problems.append("\(sourcePath.isEmpty ? "the input" : sourcePath): \(error)")
         }
         return plan
+    }
+
+    /// The item's movie: its file's path and bytes (a motion photo's: the window of its still that
+    /// holds it, `range`).
+    static func movieSource(_ item: CheckItem) throws -> (source: (path: String, bytes: ByteSource), range: Range<Int64>?) {
+        if item.kind == .motionPhoto {
+            guard let still = item.still, let movieRange = still.motionPhoto?.movieRange else { throw RepairProblem("the motion photo's movie was not found") }
+            return ((still.path, WindowSource(try FileSource(path: still.path), range: movieRange)), movieRange)
+        }
+        guard let movie = item.movie else { throw RepairProblem("the pair has no movie") }
+        return ((movie.path, try FileSource(path: movie.path)), nil)
+    }
+
+    /// The sample entry format of the item's movie's video track (`avc1`, `hvc1`), nil when it
+    /// has none or cannot be read.
+    public static func videoFormat(_ item: CheckItem) -> FourCC? {
+        guard let (source, _) = try? movieSource(item), let movie = try? Movie.read(from: source.bytes, options: .check) else { return nil }
+        return movie.primaryVideoTrack?.sampleDescriptions.first?.format
     }
 
     /// Whether the input's Content Credentials stop binding in the export: a copied movie's are

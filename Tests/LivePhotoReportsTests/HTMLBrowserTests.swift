@@ -11,8 +11,9 @@ struct HTMLBrowserTests {
 
     /// The page as Chromium leaves it after its script ran (`fragment`: the address's `#…`),
     /// and what Chromium logged (console messages and Content-Security-Policy violations).
-    static func load(_ html: String, fragment: String = "") throws -> (dom: String, log: String) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-report-\(UUID().uuidString).html")
+    /// `beside`: the folder the page is written into (where its previews are).
+    static func load(_ html: String, fragment: String = "", beside folder: URL? = nil) throws -> (dom: String, log: String) {
+        let file = (folder ?? FileManager.default.temporaryDirectory).appendingPathComponent("lpcheck-report-\(UUID().uuidString).html")
         try Data(html.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-chromium-\(UUID().uuidString)")
@@ -162,6 +163,54 @@ struct HTMLBrowserTests {
         let script = "import sys,io,base64\nfrom PIL import Image\nfor l in open(sys.argv[1]).read().split():\n  im=Image.open(io.BytesIO(base64.b64decode(l))); im.load()\n  assert im.format=='JPEG' and min(im.size)>0, im.size\nprint('ok')"
         let decoded = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", script, list.path], timeout: 120)
         #expect(decoded.status == 0 && decoded.text.contains("ok"), "\(decoded.stderr.suffix(400))")
+    }
+
+    /// Frames ffprobe decodes in a movie's first video stream, and that stream's codec.
+    static func probe(_ movie: String) throws -> (codec: String, frames: Int) {
+        let result = try ProcessResult.run(try #require(Locations.tool("ffprobe")), ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                                                                                    "stream=codec_name,nb_read_frames", "-of", "csv=p=0", movie])
+        let fields = result.text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+        return (fields.first ?? "", fields.count > 1 ? Int(fields[1]) ?? -1 : -1)
+    }
+
+    @Test("with --previews each card with a movie plays it in Chromium: an H.264 MP4 beside the page (an H.264 camera pair copied, an iPhone's HEVC pair and a Samsung motion photo's movie re-encoded) of every frame ffprobe counts in the source; #play=… starts it, its currentTime advances and the timeline's playhead follows; the CSP (media-src 'self') reports no violation")
+    func previewsPlay() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let shared = try #require(Locations.sharedSamples)
+        let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
+        let exiftool = try #require(Locations.tool("exiftool"), "exiftool")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-previews-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let apple = shared.appendingPathComponent("Bai-Mirror__pyheic_struct/apple").path, samsung = shared.appendingPathComponent("Bai-Mirror__pyheic_struct/samsung.heic").path
+        let camera = Locations.samples.appendingPathComponent("camera-pair").path
+        let page = folder.appendingPathComponent("report.html")
+        let run = try ProcessResult.run(binary, ["check", apple + ".HEIC", apple + ".MOV", samsung, camera + ".jpg", camera + ".mov", "--format", "html", "-o", page.path, "--previews", "-q"], timeout: 600)
+        #expect(run.status == 0, "\(run.stderr.suffix(400))")
+        // What each source shows, by the file its card names first.
+        let embedded = folder.appendingPathComponent("embedded.mp4")
+        try ProcessResult.run(exiftool, ["-b", "-MotionPhotoVideo", samsung]).stdout.write(to: embedded)
+        let sources = [apple + ".HEIC": try Self.probe(apple + ".MOV"), samsung: try Self.probe(embedded.path), camera + ".jpg": try Self.probe(camera + ".mov")]
+        #expect(sources[apple + ".HEIC"]?.codec == "hevc" && sources[camera + ".jpg"]?.codec == "h264", "\(sources)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("media-src 'self'"))
+        var played = 0
+        for card in html.components(separatedBy: "<section class=\"card").dropFirst() {
+            let anchor = try #require(card.components(separatedBy: "id=\"").dropFirst().first?.components(separatedBy: "\"").first)
+            let file = card.components(separatedBy: "<div class=\"files\">").dropFirst().first?.components(separatedBy: " ").first?.components(separatedBy: "<").first ?? ""
+            let source = try #require(sources[file], "a card for \(file)")
+            let address = try #require(card.components(separatedBy: "<video class=\"thumb preview\" src=\"").dropFirst().first?.components(separatedBy: "\"").first, "\(file) has no preview")
+            let preview = try Self.probe(folder.appendingPathComponent(address).path)
+            #expect(preview.codec == "h264" && preview.frames == source.frames && preview.frames > 1, "\(file): preview \(preview), source \(source)")
+            let loaded = try Self.load(html, fragment: "#play=\(anchor)", beside: folder)
+            #expect(!loaded.log.contains("Content Security Policy") && !loaded.log.contains("Refused to"), "\(loaded.log.suffix(600))")
+            let shown = try #require(loaded.dom.components(separatedBy: "id=\"\(anchor)\"").dropFirst().first?.components(separatedBy: "</section>").first)
+            let time = Double(shown.components(separatedBy: "data-played=\"").dropFirst().first?.components(separatedBy: "\"").first ?? "") ?? 0
+            let head = Double(shown.components(separatedBy: "<line class=\"playhead\" x1=\"").dropFirst().first?.components(separatedBy: "\"").first ?? "") ?? 0
+            #expect(time > 0.2 && head > 10.5, "\(file): currentTime \(time), playhead at \(head)")
+            played += 1
+        }
+        #expect(played == 3, "\(played) cards played")
     }
 }
 

@@ -186,6 +186,11 @@ struct TerminalConventionsTests {
         #expect(made.status == 0 && again.status == 2 && again.stderr.contains("--force"), "\(again.stderr)")
         let unwritable = try lpcheck(["check", Locations.samples.path, "-f", "json", "-o", "/nonexistent-lpcheck-folder/x.json", "--stats", "--no-progress"])
         #expect(unwritable.status == 2 && unwritable.stderr.contains("nothing was checked") && !unwritable.stderr.contains("stats:"), "\(unwritable.stderr)")
+        // Previews go beside a page in a file: asked without one, usage (2) before anything is read.
+        for format in [["-f", "json", "-o", work.appendingPathComponent("r.json").path], ["-f", "html"]] {
+            let previews = try lpcheck(["check", Locations.samples.path, "--previews", "--stats"] + format)
+            #expect(previews.status == 2 && previews.stderr.contains("--previews makes movies beside an HTML report written to a file") && !previews.stderr.contains("stats:"), "\(previews.stderr)")
+        }
         let folder = try lpcheck(["check", Locations.samples.path, "-f", "json", "-o", work.path])
         #expect(folder.status == 2 && folder.stderr.contains("it is a folder"), "\(folder.stderr)")
         let help = try lpcheck(["--help"])

@@ -150,6 +150,9 @@ struct Check: ParsableCommand {
     @Flag(help: "With an HTML report: the stills of the cards shown that have no EXIF thumbnail (HEIC, AVIF, JPEG, PNG) get a picture from the codec helper (FFmpeg's libraries, run only for this).")
     var thumbnails = false
 
+    @Flag(help: "With an HTML report written to a file: each card's movie made playable beside it (NAME-previews/, by the export flow: H.264 samples copied, other codecs re-encoded to H.264); a card plays it on hover or click, its timeline following.")
+    var previews = false
+
     @Flag(help: "Read each file's Content Credentials (C2PA) and recompute their binding (the whole file is read for it; the facts cache is not used). Without it, check names where they are from headers alone.")
     var verifyCredentials = false
 
@@ -179,7 +182,7 @@ struct Check: ParsableCommand {
         (run.paths, run.facts, run.stripPrefix, run.prefix, run.boundedMemory) = (roots, facts, stripPrefix, prefix, boundedMemory)
         run.reports = format.enumerated().map { ($0.element.reporter, $0.offset < output.count ? output[$0.offset] : nil) }
         if json, let reporter = CheckReporters.named("json") { run.reports.append((reporter, nil)) }
-        (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.options.limit, run.thumbnails) = (jobs ?? ProcessInfo.processInfo.activeProcessorCount, verbose, quiet, stats, cache, htmlLimit, thumbnails)
+        (run.jobs, run.verbose, run.quiet, run.stats, run.cache, run.options.limit, run.thumbnails, run.previews) = (jobs ?? ProcessInfo.processInfo.activeProcessorCount, verbose, quiet, stats, cache, htmlLimit, thumbnails, previews)
         run.verifyCredentials = verifyCredentials
         if !noProgress && isatty(2) == 1 {
             run.progress = ProgressBar.update
