@@ -26,6 +26,18 @@ public enum CodecAnswer {
         }
     }
 
+    /// An encoded sound track: AAC-LC at `sampleRate` with `channels`, its AudioSpecificConfig
+    /// (`configuration`), the encoder's priming (`delay` samples, to skip) and the source's length
+    /// (`frames`, samples a channel). Its samples follow, each `duration` samples long.
+    public struct Sound: Sendable, Equatable {
+        public var sampleRate: UInt32, channels: UInt16, bitRate: UInt32
+        public var delay: UInt32, frames: UInt64
+        public var configuration: [UInt8]
+        public init(sampleRate: UInt32, channels: UInt16, bitRate: UInt32, delay: UInt32, frames: UInt64, configuration: [UInt8]) {
+            (self.sampleRate, self.channels, self.bitRate, self.delay, self.frames, self.configuration) = (sampleRate, channels, bitRate, delay, frames, configuration)
+        }
+    }
+
     public enum Part: Sendable, Equatable {
         /// Ticks a second of the samples' durations (600 unless said).
         case timescale(UInt32)
@@ -37,6 +49,8 @@ public enum CodecAnswer {
         case still([UInt8])
         /// A still compared with the frames shown around its movie's moment (`compare`).
         case comparison(Comparison)
+        /// The sound track the samples after it belong to (`sound`).
+        case sound(Sound)
     }
 
     /// A still's luma PSNR (dB; 100 for identical pictures) against the shown frame at its
@@ -58,7 +72,7 @@ public enum CodecAnswer {
 
     /// The parts' types: four letters each, named for what they hold.
     enum Kind: String, CaseIterable {
-        case timescale = "tick", colour = "clrc", track = "vtrk", sample = "smpl", still = "stil", comparison = "cmpr"
+        case timescale = "tick", colour = "clrc", track = "vtrk", sample = "smpl", still = "stil", comparison = "cmpr", sound = "strk"
         var type: FourCC { FourCC(text: rawValue) }
     }
 
@@ -76,6 +90,9 @@ public enum CodecAnswer {
             return frame(.sample, BoxWriter.u32(duration) + [key ? 1 : 0] + data)
         case .still(let still):
             return frame(.still, still)
+        case .sound(let sound):
+            return frame(.sound, BoxWriter.u32(sound.sampleRate) + BoxWriter.u16(sound.channels) + BoxWriter.u32(sound.bitRate) + BoxWriter.u32(sound.delay)
+                + BoxWriter.u64(sound.frames) + sound.configuration)
         case .comparison(let comparison):
             return frame(.comparison, BoxWriter.u32(UInt32(clamping: comparison.marked)) + comparison.scores.flatMap {
                 BoxWriter.u32(UInt32(clamping: $0.frame)) + BoxWriter.u64($0.decibels.bitPattern)
@@ -136,6 +153,10 @@ public enum CodecAnswer {
                 part = .sample(duration: duration, key: key, data: Array(reader.restSlice()))
             case .still:
                 part = .still(Array(reader.restSlice()))
+            case .sound:
+                let rate = try reader.u32(), channels = try reader.u16(), bitRate = try reader.u32(), delay = try reader.u32(), frames = try reader.u64()
+                guard rate > 0, channels > 0 else { throw Malformed(description: "the codec helper gives a sound of \(rate) Hz and \(channels) channels") }
+                part = .sound(Sound(sampleRate: rate, channels: channels, bitRate: bitRate, delay: delay, frames: frames, configuration: Array(reader.restSlice())))
             case .comparison:
                 let marked = Int(try reader.u32())
                 guard reader.remaining % 12 == 0 else { throw Malformed(description: "the codec helper's comparison part holds \(reader.remaining) bytes of scores") }

@@ -9,11 +9,12 @@ extension CodecRequest {
         }
         let rest = Array(arguments.dropFirst())
         func bad(_ why: String? = nil) -> Invalid { Invalid(description: (why.map { $0 + "; " } ?? "") + "usage: " + usage) }
-        let positional = ["probe": 0, "still": 3, "gif": 5, "frames": 3, "movie-gif": 2, "compare": 2, "thumbnail": 2][name] ?? 0
+        let positional = ["probe": 0, "still": 3, "gif": 5, "frames": 3, "movie-gif": 2, "compare": 2, "thumbnail": 2, "sound": 2][name] ?? 0
         guard rest.count >= positional else { throw bad() }
         let known: Set<String> = switch name {
         case "probe": ["--max-pixels"]
         case "still", "compare", "thumbnail": ["--max-pixels"]
+        case "sound": ["--window"]
         case "gif": ["--scale", "--max-pixels", "--max-frames"]
         case "frames": ["--window", "--quality", "--max-pixels", "--max-frames"]
         default: ["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"]
@@ -48,6 +49,9 @@ extension CodecRequest {
                 throw bad("SIDE takes a number of pixels from \(CodecRequest.thumbnailSides.lowerBound) to \(CodecRequest.thumbnailSides.upperBound)")
             }
             job = .thumbnail(still: values[0], side: side)
+        case "sound":
+            guard let track = UInt32(values[1]), track > 0 else { throw bad("TRACK takes a track ID from 1") }
+            job = .sound(movie: values[0], track: track, window: try window())
         case "frames":
             guard let order = ShownFrames.Order(rawValue: values[1]), let codec = VideoCodec(rawValue: values[2]) else { throw bad() }
             var quality: Int?

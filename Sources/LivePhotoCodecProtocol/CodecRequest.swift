@@ -45,6 +45,9 @@ public struct CodecRequest: Sendable, Equatable {
         /// JPEG's, a PNG's) scaled to `side` pixels on its longer side at most, as a JPEG: an
         /// HTML report's card (`check --thumbnails`).
         case thumbnail(still: String, side: Int)
+        /// A PCM sound track (`track`, its ID) of a movie (within `window` of the file: a .livp's
+        /// member) encoded to AAC-LC: what a motion photo's movie carries.
+        case sound(movie: String, track: UInt32, window: Range<Int64>?)
     }
 
     /// What a movie becomes as a GIF: `width` wide at most, every shown frame or `rate` a
@@ -73,9 +76,15 @@ public struct CodecRequest: Sendable, Equatable {
     /// Whether the job counts frames (a still and a probe do not: they take no `--max-frames`).
     public var countsFrames: Bool {
         switch job {
-        case .probe, .still, .compare, .thumbnail: return false
+        case .probe, .still, .compare, .thumbnail, .sound: return false
         case .gifMovie, .frames, .movieGIF: return true
         }
+    }
+
+    /// Whether the job decodes pictures (a sound does not: it takes no `--max-pixels`).
+    public var countsPixels: Bool {
+        if case .sound = job { return false }
+        return true
     }
 
     /// The job's name on the command line.
@@ -88,6 +97,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .movieGIF: return "movie-gif"
         case .compare: return "compare"
         case .thumbnail: return "thumbnail"
+        case .sound: return "sound"
         }
     }
 
@@ -98,6 +108,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .still(let movie, _, _), .frames(let movie, _, _, _, _), .movieGIF(let movie, _, _): return movie
         case .gifMovie(let gif, _, _, _, _, _): return gif
         case .compare(let still, _), .thumbnail(let still, _): return still
+        case .sound(let movie, _, _): return movie
         }
     }
 
@@ -111,6 +122,7 @@ public struct CodecRequest: Sendable, Equatable {
         case .movieGIF: return "making the GIF"
         case .compare: return "comparing the still with the movie's moment"
         case .thumbnail: return "making the still's thumbnail"
+        case .sound: return "encoding the sound to AAC"
         }
     }
 
@@ -136,8 +148,11 @@ public struct CodecRequest: Sendable, Equatable {
             words += [still, movie]
         case .thumbnail(let still, let side):
             words += [still, String(side)]
+        case .sound(let movie, let track, let window):
+            words += [movie, String(track)]
+            options += Self.windowArguments(window)
         }
-        if let maxPixels { options += ["--max-pixels", String(maxPixels)] }
+        if let maxPixels, countsPixels { options += ["--max-pixels", String(maxPixels)] }
         if let maxFrames, countsFrames { options += ["--max-frames", String(maxFrames)] }
         return words + options + (budget?.arguments ?? [])
     }
@@ -170,6 +185,7 @@ public struct CodecRequest: Sendable, Equatable {
         "frames": "frames MOVIE \(ShownFrames.Order.allCases.map(\.rawValue).joined(separator: "|")) h264|hevc [--window START LENGTH] [--quality CRF] [--max-pixels N] [--max-frames N]",
         "compare": "compare STILL MOVIE [--max-pixels N]",
         "thumbnail": "thumbnail STILL SIDE [--max-pixels N]",
+        "sound": "sound MOVIE TRACK [--window START LENGTH]",
         "movie-gif": "movie-gif MOVIE WIDTH [--fps N] [--opening FRAME] [--dither \(GIFDither.allCases.map(\.rawValue).joined(separator: "|"))] [--palette clip|frame] [--window START LENGTH] [--max-pixels N] [--max-frames N]",
     ]
 }

@@ -123,6 +123,8 @@ public struct SampleDescription: Sendable, Equatable {
     /// A video entry's decoder configuration, colour and related children, payloads whole
     /// (`SampleDescriptionBox.keptConfiguration`): the first of each type, in file order.
     public var configuration: [SampleEntryChild] = []
+    /// A PCM sound entry's fields (`SoundFields.formats`).
+    public var sound: SoundFields? = nil
 
     /// The payload of the first kept child of `type`.
     public func configuration(_ type: FourCC) -> [UInt8]? { configuration.first { $0.type == type }?.payload }

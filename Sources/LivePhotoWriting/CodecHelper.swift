@@ -231,8 +231,8 @@ public enum CodecHelper {
                     dataBytes += Int64(data.count)
                 case .still(let bytes):
                     still = bytes
-                case .comparison:
-                    throw Failure(status: 1, description: "\(request.input): \(request.stage): the codec helper answers a comparison, not a movie")
+                case .comparison, .sound:
+                    throw Failure(status: 1, description: "\(request.input): \(request.stage): the codec helper answers a comparison or a sound, not a movie")
                 }
             }
         }
@@ -296,5 +296,31 @@ public enum CodecHelper {
         } catch {
             return (nil, "\(path): \(request.stage): \(error)")
         }
+    }
+
+    /// The sound of a `sound` request: the helper's AAC packets with their parameters.
+    public static func sound(_ request: CodecRequest) throws -> EncodedSound {
+        guard case .sound = request.job else { throw Failure(status: 1, description: "a \(request.name) request answers no sound") }
+        var reader = CodecAnswer.Reader()
+        var made: EncodedSound?
+        do {
+            try reader.feed(try run(request)) { part in
+                switch part {
+                case .sound(let sound) where made == nil:
+                    made = EncodedSound(sampleRate: sound.sampleRate, channels: sound.channels, bitRate: sound.bitRate, delay: sound.delay, frames: sound.frames,
+                                        configuration: sound.configuration, packets: [])
+                case .sample(let duration, _, let data) where made != nil:
+                    made?.packets.append((duration, data))
+                default:
+                    throw Failure(status: 1, description: "\(request.input): \(request.stage): the codec helper answers parts other than one sound and its packets")
+                }
+            }
+        } catch let error as Failure {
+            throw error
+        } catch {
+            throw Failure(status: 1, description: "\(request.input): \(request.stage): \(error)")
+        }
+        guard let made, !made.packets.isEmpty, reader.isEmpty else { throw Failure(status: 1, description: "\(request.input): \(request.stage): the codec helper gave no sound") }
+        return made
     }
 }

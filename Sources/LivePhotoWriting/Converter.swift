@@ -1,5 +1,6 @@
 import Foundation
 import LivePhotoCheck
+import LivePhotoCodecProtocol
 import LivePhotoFormats
 
 /// What `convert` makes.
@@ -186,14 +187,15 @@ public enum Converter {
         plan.reasons.append("presentation timestamp: \(moment.description)")
         let timestamp = Int64((moment.seconds * 1_000_000).rounded())
         let (source, movieSource) = (stillInput.source, movieInput.source)
+        let sound = try encodedSound(movie, input: movieInput, path: movieFacts.path, options: options)
         var patch: FilePatch
         let destination: String
         switch still.format {
         case .jpeg:
-            patch = try MotionPhotoWriter.motionPhotoJPEG(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp)
+            patch = try MotionPhotoWriter.motionPhotoJPEG(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp, sound: sound)
             destination = folder + "/" + (name ?? baseName(stillInput.name)) + ".MP.jpg"
         case .heic, .heif:
-            patch = try MotionPhotoWriter.motionPhotoHEIC(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp)
+            patch = try MotionPhotoWriter.motionPhotoHEIC(still, source: source, movie: movie, movieSource: movieSource, moviePath: movieFacts.path, timestampUs: timestamp, sound: sound)
             destination = folder + "/" + (name ?? baseName(stillInput.name)) + ".MP.heic"
         default:
             throw RepairProblem("a \(still.format.rawValue) still does not convert to a motion photo (JPEG and HEIC do)")
@@ -215,6 +217,20 @@ public enum Converter {
         file.recordLedger([stillInput.ledger, movieInput.ledger])
         plan.files = [file]
         plan.losses = patch.losses
+    }
+
+    /// The movie's first PCM sound track encoded to AAC by the codec helper, which a Motion Photo
+    /// 1.0 movie carries where an iPhone's movie has 16-bit PCM; nil with `--audio drop` or no
+    /// PCM track. A sound that cannot be encoded stops the plan, naming `--audio drop`.
+    static func encodedSound(_ movie: Movie, input: InputBytes, path: String, options: RepairOptions) throws -> (track: UInt32, encoded: EncodedSound)? {
+        guard !options.dropSound, let track = movie.tracks.first(where: { track in
+            track.handler == "soun" && track.sampleDescriptions.first.map { SoundFields.formats.contains($0.format) } == true
+        }) else { return nil }
+        do {
+            return (track.id, try CodecHelper.sound(CodecRequest(.sound(movie: input.file, track: track.id, window: input.window), budget: .standard)))
+        } catch {
+            throw RepairProblem("\(path): its PCM sound (track \(track.id)) is not encoded to AAC, which a motion photo's movie carries: \(error); --audio drop converts without the sound")
+        }
     }
 
     /// The frame a motion photo's presentation timestamp falls on; -1 or none: the frame just

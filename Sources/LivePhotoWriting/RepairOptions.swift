@@ -27,6 +27,8 @@ public struct RepairOptions: Sendable {
     public var allowDamaged = false
     /// Refuse a write after which an input's Content Credentials no longer bind.
     public var keepCredentials = false
+    /// convert to a motion photo: leave a PCM sound out instead of encoding it to AAC (`--audio drop`).
+    public var dropSound = false
     /// Keep each replaced file's access and modification times (owner, group, mode and extended
     /// attributes are always kept).
     public var keepTimes = true

@@ -8,7 +8,7 @@ import LivePhotoFormats
 // lpcheck itself, and every command that only reads, never loads FFmpeg.
 //
 // Its arguments are a `CodecRequest` (LivePhotoCodecProtocol: the only grammar, `CodecRequest.usage`
-// lists it): probe, still, gif, frames, movie-gif, compare, thumbnail, each with the budget's options
+// lists it): probe, still, gif, frames, movie-gif, compare, thumbnail, sound, each with the budget's options
 // (`CodecBudget.arguments`), held as it decodes; the address space is limited to the memory and
 // `CodecBudget.headroom` for the largest pictures allowed, then for the pictures' own size. A
 // still is answered as `StillAnswer` lays it out, a movie as `CodecAnswer`'s parts (written by
@@ -148,6 +148,11 @@ case .thumbnail(let still, let side):
     _ = limited(request)
     answering {
         writeOut(try StillThumbnail.jpeg(path: still, side: side, maxPixels: request.maxPixels ?? CodecLimits.maxPixels))
+    }
+case .sound(let path, let track, let window):
+    _ = limited(request)
+    answering {
+        try SoundEncoder.write(path: path, track: track, window: window, output: writeOut)
     }
 case .movieGIF(let path, let gif, let window):
     let settings = MovieGIF.Options(gif, maxPixels: request.maxPixels, maxFrames: request.maxFrames, budget: limited(request))

@@ -18,6 +18,7 @@ struct CodecAnswerTests {
         .still([0xFF, 0xD8, 0xFF, 0xD9]), .still([]),
         .comparison(CodecAnswer.Comparison(marked: 7, scores: [.init(frame: 6, decibels: 27.06), .init(frame: 7, decibels: 44.48), .init(frame: 8, decibels: 17.4)])),
         .comparison(CodecAnswer.Comparison(marked: 0, scores: [.init(frame: 0, decibels: 100)])),
+        .sound(CodecAnswer.Sound(sampleRate: 44_100, channels: 1, bitRate: 96_000, delay: 1024, frames: 100_044, configuration: [0x12, 0x08])),
     ]
 
     func read(_ stream: [UInt8], cut: Int) throws -> (parts: [CodecAnswer.Part], ended: Bool) {

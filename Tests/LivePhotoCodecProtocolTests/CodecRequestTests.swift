@@ -16,6 +16,8 @@ struct CodecRequestTests {
         for path in paths {
             jobs.append(.compare(still: path, movie: path))
             jobs.append(.thumbnail(still: path, side: 160))
+            jobs.append(.sound(movie: path, track: 3, window: nil))
+            jobs.append(.sound(movie: path, track: UInt32.max, window: 100..<2_000_000))
             jobs.append(.thumbnail(still: path, side: CodecRequest.thumbnailSides.upperBound))
             for kind in StillKind.allCases { jobs.append(.still(movie: path, sample: 0, kind: kind)) }
             jobs.append(.still(movie: path, sample: 41, kind: .hevc))
@@ -52,6 +54,11 @@ struct CodecRequestTests {
                         // A still's or a probe's frame limit means nothing and is not written.
                         #expect(!request.arguments.contains("--max-frames"))
                         request.maxFrames = nil
+                    }
+                    if !request.countsPixels {
+                        // A sound's pixel limit means nothing and is not written.
+                        #expect(!request.arguments.contains("--max-pixels"))
+                        request.maxPixels = nil
                     }
                     let arguments = request.arguments
                     #expect(arguments.first == request.name)
@@ -102,6 +109,8 @@ struct CodecRequestTests {
         (["frames", "/m.mov", "reverse", "h264", "--max-memory", "0"], "--max-total-pixels, --max-memory and --max-output take a number"),
         (["movie-gif", "/m.mov", "0"], "usage: movie-gif MOVIE"),
         (["thumbnail", "/s.heic"], "usage: thumbnail STILL SIDE"),
+        (["sound", "/m.mov", "0"], "TRACK takes a track ID from 1"),
+        (["sound", "/m.mov", "2", "--max-pixels", "4"], "unknown option --max-pixels"),
         (["thumbnail", "/s.heic", "15"], "SIDE takes a number of pixels from 16 to 1024"),
         (["thumbnail", "/s.heic", "1025"], "SIDE takes a number of pixels from 16 to 1024"),
         (["thumbnail", "/s.heic", "160", "--max-frames", "2"], "unknown option --max-frames"),

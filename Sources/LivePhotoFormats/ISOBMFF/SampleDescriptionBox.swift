@@ -25,6 +25,7 @@ public struct SampleDescriptionBox: BoxModel, Equatable {
             try walk.payload.skip(6)
             description.dataReferenceIndex = try walk.payload.u16()
             var hasChildren = false, hasVideoFields = false
+            if SoundFields.formats.contains(box.type) { description.sound = SoundFields.read(box.type, walk.payload) }
             if box.type == "mebx" {
                 hasChildren = true
             } else if box.type == "mett" {

@@ -112,8 +112,10 @@ public enum MotionPhotoWriter {
 
     /// A Motion Photo 1.0 JPEG: the still's bytes with the motion-photo XMP (directory of the
     /// primary image and the movie), then the movie as a self-contained MP4, last.
-    public static func motionPhotoJPEG(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
-        try motionPhotoJPEG(still, source: source, video: try ISOMovieWriter.mp4(movie, source: movieSource), from: moviePath, timestampUs: timestampUs)
+    /// `sound`: the movie's PCM track encoded to AAC, written in its place (`ISOMovieWriter`).
+    public static func motionPhotoJPEG(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64,
+                                       sound: (track: UInt32, encoded: EncodedSound)? = nil) throws -> FilePatch {
+        try motionPhotoJPEG(still, source: source, video: try ISOMovieWriter.mp4(movie, source: movieSource, sound: sound), from: moviePath, timestampUs: timestampUs)
     }
 
     /// A Motion Photo 1.0 JPEG around `video`: an MP4's pieces, copied from `moviePath`
@@ -144,8 +146,9 @@ public enum MotionPhotoWriter {
     /// A Motion Photo 1.0 HEIC. Nothing already in the file moves: the old `meta` becomes a `free`
     /// box of its size, and after the last byte come the new `meta` (an XMP item added to `iinf`,
     /// `iloc` and `iref`), an `mdat` holding the XMP, and the `mpvd` box holding the MP4, last.
-    public static func motionPhotoHEIC(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64) throws -> FilePatch {
-        try motionPhotoHEIC(still, source: source, video: try ISOMovieWriter.mp4(movie, source: movieSource), from: moviePath, timestampUs: timestampUs)
+    public static func motionPhotoHEIC(_ still: Still, source: ByteSource, movie: Movie, movieSource: ByteSource, moviePath: String, timestampUs: Int64,
+                                       sound: (track: UInt32, encoded: EncodedSound)? = nil) throws -> FilePatch {
+        try motionPhotoHEIC(still, source: source, video: try ISOMovieWriter.mp4(movie, source: movieSource, sound: sound), from: moviePath, timestampUs: timestampUs)
     }
 
     /// A Motion Photo 1.0 HEIC around `video`, copied from `moviePath`.

@@ -21,8 +21,9 @@ struct Convert: ParsableCommand {
         timestamp: the frame just before the middle, as the spec says). --to motion-photo converts \
         every Live Photo pair into NAME.MP.jpg (JPEG still) or NAME.MP.heic (HEIC still, the movie \
         in an mpvd box): the still's bytes, XMP with the Motion Photo 1.0 fields and directory, and \
-        the movie last as a self-contained MP4 (timed-metadata and PCM audio tracks dropped, samples \
-        copied), its timestamp the still moment.
+        the movie last as a self-contained MP4 (video samples copied, timed-metadata tracks dropped), \
+        its timestamp the still moment. An iPhone movie's PCM sound, which Motion Photo 1.0 does not \
+        carry, is re-encoded to AAC by the codec helper (the plan says so); --audio drop leaves it out.
 
         The plan is printed first. Inputs are never written; each output is written to a temporary \
         file, fsynced, read back and checked, then renamed. An existing output is refused without \
@@ -55,6 +56,9 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var placement: PlacementOptions
 
+    @Option(help: "--to motion-photo: a PCM sound encoded to AAC by the codec helper (keep, the default) or left out (drop).")
+    var audio: Export.Audio = .keep
+
     @Flag(help: "Replace existing outputs; also accepts what --allow-loss and --allow-damaged accept.")
     var force = false
 
@@ -82,6 +86,7 @@ struct Convert: ParsableCommand {
         (run.options.time, run.options.frame, run.options.force, run.options.backup) = (placement.time, placement.frame, force, false)
         (run.options.allowLoss, run.options.allowDamaged) = (allowLoss, allowDamaged)
         run.options.keepCredentials = keepCredentials
+        run.options.dropSound = audio == .drop
         if !noProgress && isatty(2) == 1 { (run.progress, run.finishProgress) = (ProgressBar.update, ProgressBar.finish) }
         try exiting { try run.run() }
     }
