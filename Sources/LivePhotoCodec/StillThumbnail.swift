@@ -3,7 +3,8 @@ import LivePhotoCodecProtocol
 import LivePhotoFormats
 
 /// A still's thumbnail for an HTML report's card (`thumbnail` job, `check --thumbnails`): a HEIF's
-/// thumbnail item where it has one (else its primary image), a JPEG's or PNG's picture, scaled
+/// thumbnail item where it has one (else its primary image), a JPEG's or PNG's picture (a JPEG
+/// whose scan FFmpeg refuses: its Exif thumbnail), scaled
 /// down by area averaging to `side` pixels on its longer side at most (never up), turned as the
 /// file says it is shown, and encoded as a JPEG.
 public enum StillThumbnail {
@@ -35,8 +36,17 @@ public enum StillThumbnail {
         var orientation: [UInt16] = []
         let frame: Frame
         if isJPEG || isPNG {
-            frame = try StillComparison.decodePicture(isJPEG ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, configuration: nil, data: try file.read(at: 0, count: Int(file.size)))
-            if let turn = MediaFile.inspect(path: path).still?.tiff?.capture.orientation { orientation = [turn] }
+            var options = InspectOptions.full
+            options.thumbnail = true
+            let still = MediaFile.inspect(path: path, options: options).still
+            if let turn = still?.tiff?.capture.orientation { orientation = [turn] }
+            do {
+                frame = try StillComparison.decodePicture(isJPEG ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, configuration: nil, data: try file.read(at: 0, count: Int(file.size)))
+            } catch let error as CodecError {
+                // A scan cut short FFmpeg refuses; the Exif thumbnail, where there is one, still shows the picture.
+                guard let thumbnail = still?.thumbnail, let small = try? StillComparison.decodePicture(AV_CODEC_ID_MJPEG, configuration: nil, data: thumbnail) else { throw error }
+                frame = small
+            }
         } else if head.starts(with: Array("GIF8".utf8)) {
             let bytes = try file.read(at: 0, count: Int(file.size))
             let structure: GIFStructure

@@ -129,10 +129,10 @@ struct HTMLBrowserTests {
         "gifs/google__wuffs__test_data_hippopotamus.interlaced.truncated.gif",  // LZW data cut short
     ]
 
-    @Test("with --thumbnails, every card of the shared samples that has a still shows a picture (Pillow decodes each), but for the four stills cut short or holding no picture data, whose cards say they do not decode and why; Chromium loads the page with no CSP violation")
+    @Test("with --thumbnails, every card of the shared samples that has a still shows a picture (Pillow decodes each), turned as the still is shown (portrait or landscape as Pillow and libheif show it), but for the four stills cut short or holding no picture data, whose cards say they do not decode and why; Chromium loads the page with no CSP violation")
     func everyCardHasAPicture() throws {
         try Locations.require(Locations.hasSharedSamples, "../shared/samples")
-        try Locations.require(Locations.pythonHas("PIL"), "Pillow (PyPI)")
+        try Locations.require(Locations.pythonHas("PIL", "pillow_heif"), "Pillow and pillow-heif (PyPI)")
         let root = try #require(Locations.sharedSamples).path
         let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-pictures-\(UUID().uuidString).html")
@@ -146,9 +146,9 @@ struct HTMLBrowserTests {
             let body = card.components(separatedBy: "</section>").first ?? ""
             guard !body.contains(">no still<") else { continue }
             let files = body.components(separatedBy: "<div class=\"files\">").dropFirst().first?.components(separatedBy: "</div>").first ?? ""
-            let still = files.components(separatedBy: " ").first { path in ["jpg", "jpeg", "heic", "heif", "avif", "png", "gif"].contains((path as NSString).pathExtension.lowercased()) } ?? files
+            let still = files.components(separatedBy: "<br>").first { path in ["jpg", "jpeg", "heic", "heif", "avif", "png", "gif"].contains((path as NSString).pathExtension.lowercased()) } ?? files
             if let data = body.components(separatedBy: "src=\"data:image/jpeg;base64,").dropFirst().first?.components(separatedBy: "\"").first {
-                pictures.append(data)
+                pictures.append(still + "\t" + data)
             } else {
                 #expect(body.contains("no picture: does not decode") && body.contains("nothumb\" title=\""), "\(still): \(body.prefix(300))")
                 without.insert(String(still.dropFirst(root.count + 1)))
@@ -156,11 +156,33 @@ struct HTMLBrowserTests {
         }
         #expect(without == Self.undecodable, "\(without.sorted())")
         #expect(pictures.count >= 50, "\(pictures.count) pictures")
-        // Each picture (the still's Exif thumbnail, or the helper's) is a JPEG another decoder reads.
+        // Each picture (the still's Exif thumbnail, or the helper's) is a JPEG another decoder reads,
+        // turned as Pillow (and libheif) show the still: portrait for a portrait still, landscape
+        // for a landscape one (stills within 5 % of square aside).
         let list = page.appendingPathExtension("pictures")
         defer { try? FileManager.default.removeItem(at: list) }
         try Data(pictures.joined(separator: "\n").utf8).write(to: list)
-        let script = "import sys,io,base64\nfrom PIL import Image\nfor l in open(sys.argv[1]).read().split():\n  im=Image.open(io.BytesIO(base64.b64decode(l))); im.load()\n  assert im.format=='JPEG' and min(im.size)>0, im.size\nprint('ok')"
+        let script = """
+        import sys, io, base64
+        from PIL import Image
+        import pillow_heif
+        pillow_heif.register_heif_opener()
+        for line in open(sys.argv[1]).read().split('\\n'):
+            path, data = line.split('\\t')
+            im = Image.open(io.BytesIO(base64.b64decode(data))); im.load()
+            assert im.format == 'JPEG' and min(im.size) > 0, (path, im.size)
+            # The still's shown size from its header: libheif turns a HEIF as it opens it; other
+            # formats turn by Exif Orientation (5 to 8: a quarter turn).
+            # (A still Pillow does not recognise, a synthetic one, has no shape to hold to.)
+            try:
+                still = Image.open(path)
+            except Exception:
+                continue
+            shown = still.size if still.format == 'HEIF' or still.getexif().get(0x112, 1) not in (5, 6, 7, 8) else still.size[::-1]
+            if abs(shown[0] - shown[1]) > 0.05 * max(shown):
+                assert (im.size[0] > im.size[1]) == (shown[0] > shown[1]), (path, im.size, shown)
+        print('ok')
+        """
         let decoded = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", script, list.path], timeout: 120)
         #expect(decoded.status == 0 && decoded.text.contains("ok"), "\(decoded.stderr.suffix(400))")
     }
