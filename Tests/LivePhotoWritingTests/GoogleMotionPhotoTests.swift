@@ -300,10 +300,15 @@ struct GoogleMotionPhotoTests {
         // Pixel 4 XL (shortened by androidx): its aecDebug block lies between the image's EOI and
         // the movie, which Padding 0 does not count: image end + Padding + Length falls short.
         let aec = "androidx__media/pixel-motion-photo-shortened.jpg"
-        #expect(try findings(aec) == ["error motion-photo-size-sum", "info motion-photo-unusual-tracks"])
+        // Its movie's video stts (the first in the file) ends with one frame of delta 0.
+        #expect(try findings(aec) == ["error motion-photo-size-sum", "error zero-duration-frames", "info motion-photo-unusual-tracks"])
         let aecBytes = try bytes(aec)
         let aecLength = try #require(Self.xmpValues(aecBytes, "Item:Length").last)
         let movieStart = aecBytes.count - Int(aecLength)
+        let stts = try #require((movieStart..<(aecBytes.count - 8)).first { aecBytes[$0..<($0 + 4)].elementsEqual("stts".utf8) })
+        func word(_ at: Int) -> Int { aecBytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let entries = (0..<word(stts + 8)).map { (count: word(stts + 12 + $0 * 8), delta: word(stts + 16 + $0 * 8)) }
+        #expect(entries.filter { $0.delta == 0 }.map(\.count) == [1] && entries.reduce(0) { $0 + $1.count } == 38, "\(entries)")
         let eoi = try #require((0..<(movieStart - 1)).last { aecBytes[$0] == 0xFF && aecBytes[$0 + 1] == 0xD9 })
         #expect(aecBytes[(eoi + 2)...].starts(with: Array("aecDebug".utf8)))
         #expect(Int64(eoi + 2) + (Self.xmpValues(aecBytes, "Item:Padding").first ?? 0) + aecLength != Int64(aecBytes.count))
