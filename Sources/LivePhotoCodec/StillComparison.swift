@@ -89,11 +89,13 @@ public enum StillComparison {
         return frame
     }
 
-    /// One coded picture decoded: `data` a packet of codec `id`, `configuration` its extradata.
-    static func decodePicture(_ id: AVCodecID, configuration: [UInt8]?, data: [UInt8]) throws -> Frame {
+    /// One coded picture decoded: `data` a packet of codec `id`, `configuration` its extradata;
+    /// `lowres` (0–3, MJPEG only) halves each side that many times as it decodes.
+    static func decodePicture(_ id: AVCodecID, configuration: [UInt8]?, data: [UInt8], lowres: Int = 0) throws -> Frame {
         guard let codec = avcodec_find_decoder(id) else { throw CodecError("avcodec_find_decoder", "FFmpeg has no decoder for the still") }
         let context = try CodecContext(codec)
         if let configuration { try context.setExtradata(configuration) }
+        if id == AV_CODEC_ID_MJPEG { context.pointer.pointee.lowres = Int32(min(max(lowres, 0), 3)) }
         try CodecError.check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2(still)")
         let packet = try Packet(data, presentationTime: 0, decodeTime: 0, key: true)
         try CodecError.check(avcodec_send_packet(context.pointer, packet.pointer), "decoding the still")

@@ -11,7 +11,7 @@ public enum StillThumbnail {
     public static func jpeg(path: String, side: Int, maxPixels: Int) throws -> [UInt8] {
         // A picture FFmpeg's decoders refuse is the input's fault (exit 2), as a layout lpcheck refuses is.
         let (frame, orientation): (Frame, [UInt16])
-        do { (frame, orientation) = try shown(path, maxPixels: maxPixels) } catch let error as CodecError { throw ShownFrameDecoder.BadInput(description: "\(path): \(error)") }
+        do { (frame, orientation) = try shown(path, side: side, maxPixels: maxPixels) } catch let error as CodecError { throw ShownFrameDecoder.BadInput(description: "\(path): \(error)") }
         let longer = max(frame.width, frame.height)
         guard longer > 0 else { throw ShownFrameDecoder.BadInput(description: "\(path): the still decodes to no picture") }
         let scale = min(1, Double(side) / Double(longer))
@@ -28,7 +28,7 @@ public enum StillThumbnail {
     /// The picture a card shows, decoded, with the Exif orientations (1–8) that show it, in
     /// order: a JPEG's or PNG's Exif Orientation, a HEIF item's `irot`/`imir`; a GIF's first
     /// frame over white.
-    static func shown(_ path: String, maxPixels: Int) throws -> (frame: Frame, orientation: [UInt16]) {
+    static func shown(_ path: String, side: Int, maxPixels: Int) throws -> (frame: Frame, orientation: [UInt16]) {
         let file = try FileSource(path: path)
         guard file.size <= 256 << 20 else { throw ShownFrameDecoder.BadInput(description: "\(path): a still of \(file.size) bytes, more than the 256 MiB read for a picture") }
         let head = try file.read(at: 0, count: Int(min(4, file.size)))
@@ -41,7 +41,10 @@ public enum StillThumbnail {
             let still = MediaFile.inspect(path: path, options: options).still
             if let turn = still?.tiff?.capture.orientation { orientation = [turn] }
             do {
-                frame = try StillComparison.decodePicture(isJPEG ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, configuration: nil, data: try file.read(at: 0, count: Int(file.size)))
+                // A JPEG decodes at 1/2, 1/4 or 1/8 of its size where that still gives `side` pixels.
+                let longer = still?.jpeg?.frameSize.map { max($0.width, $0.height) } ?? 0
+                let lowres = isJPEG ? (0...3).last { longer >> $0 >= side } ?? 0 : 0
+                frame = try StillComparison.decodePicture(isJPEG ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, configuration: nil, data: try file.read(at: 0, count: Int(file.size)), lowres: lowres)
             } catch let error as CodecError {
                 // A scan cut short FFmpeg refuses; the Exif thumbnail, where there is one, still shows the picture.
                 guard let thumbnail = still?.thumbnail, let small = try? StillComparison.decodePicture(AV_CODEC_ID_MJPEG, configuration: nil, data: thumbnail) else { throw error }
