@@ -22,13 +22,19 @@ public enum SoundEncoder {
         do { movie = try Movie.read(from: source, options: .full) } catch { throw bad("\(error)") }
         guard let track = movie.tracks.first(where: { $0.id == id }), track.handler == "soun" else { throw bad("no sound track \(id)") }
         guard let format = track.sampleDescriptions.first, let sound = format.sound else { throw bad("track \(id) is '\(track.sampleDescriptions.first?.format.description ?? "none")', no PCM") }
-        let rate = Int(sound.sampleRate)
-        guard Double(rate) == sound.sampleRate, rates.contains(rate), (1...8).contains(sound.channels),
-              sound.isFloat ? [32, 64].contains(sound.bitsPerChannel) : [8, 16, 24, 32].contains(sound.bitsPerChannel) else {
-            throw bad("track \(id)'s PCM (\(sound.channels) channels, \(sound.sampleRate) Hz, \(sound.bitsPerChannel)-bit) is not one encoded to AAC here")
+        // The rate is held to AAC's before it becomes an integer; a frame's stored size to its values'.
+        let rate = sound.sampleRate.rounded() == sound.sampleRate && Double(rates.lowerBound)...Double(rates.upperBound) ~= sound.sampleRate ? Int(sound.sampleRate) : 0
+        guard rates.contains(rate), (1...8).contains(sound.channels),
+              sound.isFloat ? [32, 64].contains(sound.bitsPerChannel) : [8, 16, 24, 32].contains(sound.bitsPerChannel),
+              sound.bytesPerPacket.map({ $0 == sound.bytesPerFrame }) ?? true else {
+            throw bad("track \(id)'s PCM (\(sound.channels) channels, \(sound.sampleRate) Hz, \(sound.bitsPerChannel)-bit in \(sound.bytesPerPacket.map { "\($0)-byte" } ?? "packed") frames) is not one encoded to AAC here")
         }
+        // A sample is at least a frame's bytes: more samples than `maxBytes` holds are refused
+        // before the tables are resolved.
+        let most = maxBytes / sound.bytesPerFrame
+        guard track.sampleTable.count <= most else { throw bad("track \(id) lists \(track.sampleTable.count) samples, more than the \(most) frames of \(maxBytes) bytes encoded here") }
         let samples: [Sample]
-        do { samples = try track.sampleTable.resolve(path: track.path) } catch { throw bad("\(error)") }
+        do { samples = try track.sampleTable.resolve(limit: most, path: track.path) } catch { throw bad("\(error)") }
         // A QuickTime sound sample is a frame; version 0 entries say size 1 for a frame of more bytes.
         let frameBytes = sound.bytesPerFrame
         var ranges: [Range<Int64>] = []

@@ -8,9 +8,14 @@ public struct SoundFields: Sendable, Equatable {
     public var isFloat: Bool
     public var isBigEndian: Bool
     public var isSigned: Bool
+    /// A version 2 entry's constBytesPerAudioPacket (a frame's bytes, as stored), nil before.
+    public var bytesPerPacket: Int? = nil
 
-    /// Bytes of one frame: a value for each channel.
-    public var bytesPerFrame: Int { channels * bitsPerChannel / 8 }
+    /// Bytes of one frame: a value for each channel (0 when the fields overflow).
+    public var bytesPerFrame: Int {
+        let (bits, overflow) = channels.multipliedReportingOverflow(by: bitsPerChannel)
+        return overflow ? 0 : bits / 8
+    }
 
     /// The PCM formats read: 'lpcm' (version 2, flags say the layout), 'sowt' (16-bit little-endian),
     /// 'twos', 'in24', 'in32', 'fl32', 'fl64' (big-endian), 'raw ' (8-bit unsigned).
@@ -37,14 +42,16 @@ public struct SoundFields: Sendable, Equatable {
             // sizeOfStructOnly, audioSampleRate (a double), numAudioChannels, 0x7F000000,
             // constBitsPerChannel, formatSpecificFlags (1 float, 2 big-endian, 4 signed integer).
             guard (try? reader.skip(4)) != nil, let rateBits = try? reader.u64(), let count = try? reader.u32(), (try? reader.skip(4)) != nil,
-                  let valueBits = try? reader.u32(), let flags = try? reader.u32() else { return nil }
+                  let valueBits = try? reader.u32(), let flags = try? reader.u32(), let packet = try? reader.u32() else { return nil }
+            fields.bytesPerPacket = Int(clamping: packet)
             fields.sampleRate = Double(bitPattern: rateBits)
             (fields.channels, fields.bitsPerChannel) = (Int(clamping: count), Int(clamping: valueBits))
             if format == "lpcm" { (fields.isFloat, fields.isBigEndian, fields.isSigned) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0) }
         } else if format == "lpcm" {
             return nil
         }
-        guard fields.channels > 0, fields.sampleRate.isFinite, fields.sampleRate > 0 else { return nil }
+        // A rate a sound has (a double read from the file may be anything).
+        guard fields.channels > 0, fields.sampleRate.isFinite, fields.sampleRate > 0, fields.sampleRate <= 1_000_000 else { return nil }
         return fields
     }
 }

@@ -82,4 +82,34 @@ struct ConvertSoundTests {
         try extract(folder.appendingPathComponent("dropped").appendingPathComponent(made).path, to: embedded)
         #expect(try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", embedded]).text.split(separator: "\n") == ["video"])
     }
+
+    @Test("the helper's sound job on hostile copies of IMG_3853.MOV's PCM entry (a rate of 1e300, 4,294,967,295 channels, frames stored in 4 bytes for 2 of values, a 0 Hz rate): a message naming the file, exit 2, never a signal; the copy as it is encodes")
+    func hostileSoundEntries() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let movie = try #require(SharedSamples.url(Self.pairs[0].1))
+        let helper = try #require(Locations.lpcheckBinary).deletingLastPathComponent().appendingPathComponent("lpcheck-codec").path
+        let original = [UInt8](try Data(contentsOf: movie))
+        // The version 2 'lpcm' entry: its audioSampleRate double 36 bytes after the type, then
+        // numAudioChannels, 0x7F000000, constBitsPerChannel, formatSpecificFlags, constBytesPerAudioPacket.
+        let entry = try #require((0..<(original.count - 4)).first { original[$0..<($0 + 4)].elementsEqual("lpcm".utf8) })
+        func patched(_ at: Int, _ bytes: [UInt8]) -> [UInt8] { var copy = original; copy.replaceSubrange((entry + at)..<(entry + at + bytes.count), with: bytes); return copy }
+        func be64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
+        let cases: [(String, [UInt8])] = [
+            ("rate 1e300", patched(36, be64((1e300 as Double).bitPattern))),
+            ("rate 0", patched(36, be64(0))),
+            ("channels", patched(44, [0xFF, 0xFF, 0xFF, 0xFF])),
+            ("4-byte frames", patched(60, [0, 0, 0, 4])),
+        ]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-hostile-sound-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, bytes) in cases {
+            let copy = folder.appendingPathComponent(name.replacingOccurrences(of: " ", with: "-") + ".mov")
+            try Data(bytes).write(to: copy)
+            let result = try ProcessResult.run(helper, ["sound", copy.path, "2"], timeout: 60)
+            #expect(result.status == 2 && result.stderr.contains(copy.path) && result.stdout.isEmpty, "\(name): exit \(result.status): \(result.stderr)")
+        }
+        let plain = try ProcessResult.run(helper, ["sound", movie.path, "2"], timeout: 60)
+        #expect(plain.status == 0 && plain.stdout.count > 1000, "\(plain.stderr)")
+    }
 }
