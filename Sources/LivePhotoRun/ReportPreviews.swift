@@ -25,15 +25,23 @@ enum ReportPreviews {
         let folder = folder(for: page)
         try OutputFolder.make(folder, io: io)
         let items = wanted.map { report.items[$0] }
+        // A preview never replaces a file this check read (a folder of earlier previews checked
+        // again, a link to an input): compared by device and inode, so a hard link counts too.
+        let read = Set(report.items.flatMap { $0.files.compactMap(\.identity).map { FileIdentity(device: $0.device, inode: $0.inode) } })
         let made = Parallel.map(Array(zip(wanted, items)), jobs: max(1, min(jobs, 4)), minimum: 2) { index, item -> (address: String?, why: String?) in
+            // `item-N.mp4`, else the first of `item-N-2.mp4`, `item-N-3.mp4`… that is no input.
+            let names = (1...100).lazy.map { $0 == 1 ? "item-\(index + 1).mp4" : "item-\(index + 1)-\($0).mp4" }
+            guard let name = names.first(where: { name in
+                FileStamp.of((folder as NSString).appendingPathComponent(name)).map { read.contains(FileIdentity(device: $0.device, inode: $0.inode)) } != true
+            }) else { return (nil, "every name tried for item \(index + 1)'s preview in \(folder) is a file this check read") }
+            let destination = (folder as NSString).appendingPathComponent(name)
             var options = ExportOptions(form: .movie)
             (options.container, options.keepsSound, options.force) = (.mp4, false, true)
             let format = Exporter.videoFormat(item)
             if format != "avc1" && format != "avc3" { (options.reencode, options.codec) = (.forward, .h264) }
             var plan = Exporter.plan(item, options: options, folder: folder)
-            let name = "item-\(index + 1).mp4"
             guard plan.problems.isEmpty, !plan.files.isEmpty else { return (nil, plan.problems.first ?? "nothing to play") }
-            plan.files[0].destination = (folder as NSString).appendingPathComponent(name)
+            plan.files[0].destination = destination
             var applying = RepairOptions()
             applying.force = true
             let outcome = PlanWriter.apply(plan, options: applying)

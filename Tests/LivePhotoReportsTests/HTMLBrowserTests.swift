@@ -234,5 +234,31 @@ struct HTMLBrowserTests {
         }
         #expect(played == 3, "\(played) cards played")
     }
+
+    @Test("--previews never replaces a file the check read: a checked folder holding the report's previews folder from an earlier run (four movies named item-1.mp4 to item-4.mp4, one a hard link of another) keeps them byte for byte, and every card still gets a preview, under a name no input has")
+    func previewsSpareInputs() throws {
+        let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-previews-inputs-\(UUID().uuidString)")
+        let previews = folder.appendingPathComponent("report-previews")
+        try FileManager.default.createDirectory(at: previews, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["camera-pair.jpg", "camera-pair.mov"] {
+            try FileManager.default.copyItem(at: Locations.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let clip = try Data(contentsOf: Locations.samples.appendingPathComponent("plain-clip.mov"))
+        for number in 1...3 { try clip.write(to: previews.appendingPathComponent("item-\(number).mp4")) }
+        try FileManager.default.linkItem(at: previews.appendingPathComponent("item-3.mp4"), to: previews.appendingPathComponent("item-4.mp4"))
+        let run = try ProcessResult.run(binary, ["check", folder.path, "--format", "html", "-o", folder.appendingPathComponent("report.html").path, "--previews", "-q"], timeout: 300)
+        #expect(run.status == 0, "\(run.stderr)")
+        for number in 1...4 {
+            #expect(try Data(contentsOf: previews.appendingPathComponent("item-\(number).mp4")) == clip, "item-\(number).mp4 was replaced")
+        }
+        // Five items (the pair and four movies), five previews, none an input's name.
+        let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+        let sources = html.components(separatedBy: "<video class=\"thumb preview\" src=\"report-previews/").dropFirst().compactMap { $0.components(separatedBy: "\"").first }
+        #expect(sources.count == 5 && Set(sources).isDisjoint(with: (1...4).map { "item-\($0).mp4" }), "\(sources)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: previews.path).sorted()
+        #expect(written.count == 9 && Set(sources).isSubset(of: written), "\(written)")
+    }
 }
 
