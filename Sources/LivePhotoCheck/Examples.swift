@@ -172,6 +172,7 @@ public enum Example {
         facts.model = "iPhone 15 Pro"
         facts.thumbnail = [0xFF, 0xD8]
         facts.thumbnailProblem = "the decoder refuses it"
+        facts.thumbnailTurned = true
         facts.preview = "report-previews/item-1.mp4"
         var motion = MotionPhoto(source: .container, version: "1", videoOffset: -2_000_000, videoLength: 1_500_000, videoFound: true,
                                  presentationTimestampUs: 1_466_666)

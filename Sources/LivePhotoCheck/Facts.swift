@@ -42,6 +42,10 @@ public struct FileFacts: Sendable, Codable {
         @NotRecorded public var thumbnail: [UInt8]? = nil
         /// Why a picture asked for (`--thumbnails`) could not be made, for the card; HTML only.
         @NotRecorded public var thumbnailProblem: String? = nil
+        /// Whether `thumbnail` is already turned as the still is shown (true: a picture the codec
+        /// helper made); an Exif thumbnail (nil) is stored as the still's pixels are, and a page
+        /// turns it as the still is shown. HTML only.
+        @NotRecorded public var thumbnailTurned: Bool? = nil
         /// The address, relative to the page, of a preview of the movie this file holds or is
         /// (`check --previews`); HTML only.
         @NotRecorded public var preview: String? = nil

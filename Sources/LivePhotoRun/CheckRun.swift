@@ -104,7 +104,7 @@ public struct CheckRun {
                                return ", \(Plural.count(counted.lists, "listing page")), \(Plural.count(counted.gets, "ranged GET")), \(counted.bodyBytes) bytes received, \(Plural.count(counted.retries, "request")) tried again"
                            } ?? ""))
         }
-        if thumbnails && !shown.isEmpty { StillThumbnails.add(&made.report, items: shown, jobs: jobs, io: io) }
+        if (thumbnails || previews) && !shown.isEmpty { StillThumbnails.add(&made.report, items: shown, jobs: jobs, missing: thumbnails, io: io) }
         if previews, !shown.isEmpty, let page = reports.first(where: { $0.reporter.isPage && $0.path != nil })?.path {
             try ReportPreviews.add(&made.report, items: shown, page: page, jobs: jobs, io: io)
         }

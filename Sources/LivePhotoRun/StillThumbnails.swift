@@ -14,14 +14,15 @@ enum StillThumbnails {
     /// The formats the helper decodes.
     static let decoded: Set<FileFormat> = [.jpeg, .heic, .heif, .avif, .png, .gif]
 
-    /// Asks the helper for the stills of `items` that have no picture, a few at a time; says on
-    /// standard error how many stills still have none and why the first did not.
-    static func add(_ report: inout CheckReport, items: [Int], jobs: Int, io: RunIO) {
-        // Those without a picture, and JPEGs whose Exif thumbnail is stored unturned while the
-        // still is shown turned (a portrait iPhone JPEG's): the helper turns what it makes.
+    /// Asks the helper for the stills of `items` that have no picture (when `missing`), and for
+    /// those whose Exif thumbnail is stored unturned while the still is shown turned (a portrait
+    /// iPhone JPEG's), a few at a time; says on standard error how many stills still have none
+    /// and why the first did not. `--previews` asks for the turned only: a video's poster is not
+    /// turned by the page as a picture is.
+    static func add(_ report: inout CheckReport, items: [Int], jobs: Int, missing: Bool = true, io: RunIO) {
         let wanted = items.filter { index in
             guard let still = report.items[index].still, still.error == nil, decoded.contains(still.format) else { return false }
-            guard still.thumbnail == nil || (still.capture?.quarterTurns ?? 0) != 0 else { return false }
+            guard (missing && still.thumbnail == nil) || (still.thumbnail != nil && (still.capture?.quarterTurns ?? 0) != 0) else { return false }
             return FileManager.default.fileExists(atPath: still.path)
         }
         guard !wanted.isEmpty else { return }
@@ -32,6 +33,7 @@ enum StillThumbnails {
         for (slot, index) in wanted.enumerated() {
             if let picture = answers[slot].picture {
                 report.items[index].still?.thumbnail = picture
+                report.items[index].still?.thumbnailTurned = true
             } else if report.items[index].still?.thumbnail == nil {
                 failures.append(answers[slot].why ?? "")
                 report.items[index].still?.thumbnailProblem = answers[slot].why

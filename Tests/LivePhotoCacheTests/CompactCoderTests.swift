@@ -52,10 +52,10 @@ struct CompactCoderTests {
         #expect(Self.defaults(in: facts) == [])
         var expected = facts
         // What only an HTML page shows is not kept: the thumbnail, why it is missing, the preview.
-        (expected.thumbnail, expected.thumbnailProblem, expected.preview) = (nil, nil, nil)
+        (expected.thumbnail, expected.thumbnailProblem, expected.thumbnailTurned, expected.preview) = (nil, nil, nil, nil)
         let back = try CompactCoder.decode(CompactCoder.encode(facts))
         #expect(try sortedJSON(back) == sortedJSON(expected))
-        #expect(back.thumbnail == nil && back.thumbnailProblem == nil && back.preview == nil)
+        #expect(back.thumbnail == nil && back.thumbnailProblem == nil && back.thumbnailTurned == nil && back.preview == nil)
         #expect(back.identity?.links == 2)
     }
 

@@ -186,6 +186,71 @@ struct HTMLBrowserTests {
         #expect(decoded.status == 0 && decoded.text.contains("ok"), "\(decoded.stderr.suffix(400))")
     }
 
+    @Test("without --thumbnails, a JPEG's Exif thumbnail (stored as the still's pixels are) is shown turned as ExifTool's Orientation turns the still: in Chromium, the picture's pixel size turned by its computed transform is portrait or landscape as the still is shown, and its box stays 128×96")
+    func exifThumbnailsTurned() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let root = try #require(Locations.sharedSamples).path
+        let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-turned-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: page) }
+        let run = try ProcessResult.run(binary, ["check", root, "--format", "html", "-o", page.path, "--html-limit", "0", "-q"], timeout: 600)
+        #expect(run.status == 1, "\(run.stderr.suffix(400))")
+        let probe = """
+        (function () {
+          var pictures = Array.prototype.slice.call(document.querySelectorAll('section.card img.thumb'));
+          if (document.readyState !== 'complete' || pictures.some(function (p) { return !p.complete; })) return {done: false};
+          return {done: true, cards: pictures.map(function (p) {
+            var files = p.closest('section.card').querySelector('div.files'), box = p.getBoundingClientRect();
+            var paths = Array.prototype.filter.call(files.childNodes, function (n) { return n.nodeType === 3; }).map(function (n) { return n.data; });
+            return {still: paths[0], size: [p.naturalWidth, p.naturalHeight], transform: getComputedStyle(p).transform, box: [box.width, box.height]};
+          })};
+        })()
+        """
+        let answer = try ChromiumPage.ask(page.absoluteString, probe)
+        let cards = try #require(answer.value["cards"] as? [[String: Any]], "\(answer.value)")
+        let jpegs = cards.filter { ["jpg", "jpeg"].contains((($0["still"] as? String ?? "") as NSString).pathExtension.lowercased()) }
+        // What ExifTool reads of each: the stored size and the Orientation the still is shown by.
+        let read = try ProcessResult.run(try #require(Locations.tool("exiftool"), "exiftool"), ["-j", "-n", "-File:ImageWidth", "-File:ImageHeight", "-Orientation"] + jpegs.compactMap { $0["still"] as? String })
+        let oracle = try #require(try JSONSerialization.jsonObject(with: read.stdout) as? [[String: Any]])
+        var turned = 0
+        for card in jpegs {
+            let still = card["still"] as? String ?? "", size = card["size"] as? [Int] ?? [], box = card["box"] as? [Double] ?? []
+            let found = try #require(oracle.first { $0["SourceFile"] as? String == still }, "\(still)")
+            let width = found["ImageWidth"] as? Int ?? 0, height = found["ImageHeight"] as? Int ?? 0, orientation = found["Orientation"] as? Int ?? 1
+            let shownPortrait = (5...8).contains(orientation) ? width > height : height > width
+            // The page's turn from its computed matrix(a, b, c, d, e, f): a quarter turn swaps the sides.
+            let matrix = (card["transform"] as? String ?? "").drop { $0 != "(" }.dropFirst().split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces.union([")"]))) }
+            let quarter = matrix.count == 6 && abs(matrix[0]) < 0.01
+            if quarter || (matrix.count == 6 && matrix[0] < -0.99) { turned += 1 }
+            #expect(size.count == 2 && size[0] > 0 && size[1] > 0, "\(still): \(size)")
+            guard size.count == 2, Swift.abs(width - height) > Swift.max(width, height) / 20 else { continue }
+            #expect((quarter ? size[0] > size[1] : size[1] > size[0]) == shownPortrait, "\(still): picture \(size), \(card["transform"] ?? ""); the still \(width)×\(height), Orientation \(orientation)")
+            #expect(box.count == 2 && box[0] <= 128.5 && box[1] <= 96.5, "\(still): box \(box)")
+        }
+        #expect(jpegs.count >= 5 && turned >= 2, "\(jpegs.count) JPEG pictures, \(turned) turned")
+    }
+
+    @Test("with --previews, a portrait iPhone JPEG whose Exif thumbnail is stored landscape (Orientation 6, ExifTool) gets a poster ffprobe decodes portrait: a video's poster is not turned by the page, so the helper turns it")
+    func previewPosterTurned() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let pair = try #require(Locations.sharedSamples).appendingPathComponent("henteko__livephotoskit-react/test").path
+        let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-poster-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let read = try ProcessResult.run(try #require(Locations.tool("exiftool"), "exiftool"), ["-s3", "-n", "-Orientation", pair + ".JPG"])
+        #expect(read.text.hasPrefix("6\n"), "Orientation: \(read.text)")
+        let run = try ProcessResult.run(binary, ["check", pair + ".JPG", pair + ".mov", "--format", "html", "-o", folder.appendingPathComponent("report.html").path, "--previews", "-q"], timeout: 300)
+        #expect(run.status == 0, "\(run.stderr.suffix(400))")
+        let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+        let poster = try #require(html.components(separatedBy: "poster=\"data:image/jpeg;base64,").dropFirst().first?.components(separatedBy: "\"").first, "no poster")
+        let file = folder.appendingPathComponent("poster.jpg")
+        try #require(Data(base64Encoded: poster)).write(to: file)
+        let size = try ProcessResult.run(try #require(Locations.tool("ffprobe")), ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", file.path])
+        let sides = size.text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        #expect(sides.count == 2 && sides[1] > sides[0], "poster \(size.text)")
+    }
+
     /// Frames ffprobe decodes in a movie's first video stream, and that stream's codec.
     static func probe(_ movie: String) throws -> (codec: String, frames: Int) {
         let result = try ProcessResult.run(try #require(Locations.tool("ffprobe")), ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
@@ -224,7 +289,7 @@ struct HTMLBrowserTests {
             let preview = try Self.probe(folder.appendingPathComponent(address).path)
             #expect(preview.codec == "h264" && preview.frames == source.frames && preview.frames > 1, "\(file): preview \(preview), source \(source)")
             // Played in real time until it has moved on (a fixed virtual time raced the decoder).
-            let shown = try ChromiumPlayer.play(page, anchor: anchor)
+            let shown = try ChromiumPage.play(page, anchor: anchor)
             let log = shown.log.joined(separator: "\n")
             #expect(!log.contains("Content Security Policy") && !log.contains("Refused to"), "\(log.suffix(600))")
             #expect(shown.held, "\(file): currentTime \(shown.played ?? -1), playhead at \(shown.head ?? -1) after 60 s")

@@ -2,18 +2,17 @@ import Foundation
 import LivePhotoTestSupport
 import Testing
 
-/// A page played in headless Chromium driven through the DevTools protocol over a pipe
+/// A page opened in headless Chromium driven through the DevTools protocol over a pipe
 /// (`--remote-debugging-pipe`: commands on descriptor 3, answers on 4, each a JSON text ended by
-/// a NUL), from a small Python program. A movie plays in real time, so waiting a fixed virtual
-/// time (`--virtual-time-budget`) is a race a loaded machine loses (CI saw `currentTime 0.0`);
-/// this asks the page again and again until what the test waits for holds, or a deadline passes.
-enum ChromiumPlayer {
-    struct Played: Decodable {
-        /// The card's `data-played` (the player's last currentTime, seconds), or nil.
-        var played: Double?
-        /// The card's playhead `x1`, or nil.
-        var head: Double?
-        /// Whether the condition held before the deadline.
+/// a NUL), from a small Python program, and asked in JavaScript what it shows, again and again
+/// until the answer says `done` or a deadline passes. A movie plays in real time, so waiting a
+/// fixed virtual time (`--virtual-time-budget`) is a race a loaded machine loses (CI saw
+/// `currentTime 0.0`); computed styles and decoded pictures are not in a dumped DOM at all.
+enum ChromiumPage {
+    struct Answer {
+        /// The expression's last value (a JSON object), without `done`.
+        var value: [String: Any]
+        /// Whether it said `done` before the deadline.
         var held: Bool
         /// Console and log entries, Content-Security-Policy violations among them.
         var log: [String]
@@ -21,7 +20,7 @@ enum ChromiumPlayer {
 
     static let driver = #"""
     import json, os, subprocess, sys, time
-    chromium, url, profile, anchor, deadline = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
+    chromium, url, profile, expression, deadline = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
     to_browser, browser_in = os.pipe()
     browser_out, from_browser = os.pipe()
     def descriptors():
@@ -63,14 +62,12 @@ enum ChromiumPlayer {
     session = call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
     for domain in ('Log', 'Runtime', 'Page'): call(domain + '.enable', session=session)
     call('Page.navigate', {'url': url}, session=session)
-    probe = ('(function () { var c = document.getElementById(%s); if (!c) return null; var v = c.querySelector("video.preview");'
-             ' var l = c.querySelector("svg.timeline line.playhead");'
-             ' return {played: v ? parseFloat(v.getAttribute("data-played")) : null, head: l ? parseFloat(l.getAttribute("x1")) : null}; })()') % json.dumps(anchor)
     state, held, stop = {}, False, time.monotonic() + deadline
     while time.monotonic() < stop:
-        state = call('Runtime.evaluate', {'expression': probe, 'returnByValue': True}, session=session).get('result', {}).get('value') or {}
-        played, head = state.get('played'), state.get('head')
-        if played is not None and played == played and played > 0.2 and head is not None and head > 10.5:
+        answer = call('Runtime.evaluate', {'expression': expression, 'returnByValue': True}, session=session)
+        state = answer.get('result', {}).get('value') or {}
+        if 'exceptionDetails' in answer: log.append('the probe: ' + json.dumps(answer['exceptionDetails'])[:400])
+        if state.get('done') is True:
             held = True
             break
         time.sleep(0.1)
@@ -79,19 +76,37 @@ enum ChromiumPlayer {
     try: call('Browser.close')
     except SystemExit: pass
     browser.wait(timeout=30)
-    def number(x): return x if isinstance(x, (int, float)) and x == x else None
-    print(json.dumps({'played': number(state.get('played')), 'head': number(state.get('head')), 'held': held, 'log': log}))
+    state.pop('done', None)
+    print(json.dumps({'value': state, 'held': held, 'log': log}))
     """#
 
-    /// Opens `page` at `#play=anchor` and waits (at most `deadline` seconds) until that card's
-    /// preview has played past 0.2 s and its playhead has moved off the timeline's start.
-    static func play(_ page: URL, anchor: String, deadline: Double = 60) throws -> Played {
+    /// Opens `address` and evaluates `expression` (JavaScript whose value is an object with
+    /// `done` and what the test reads; NaN becomes null) until it says `done`, at most
+    /// `deadline` seconds.
+    static func ask(_ address: String, _ expression: String, deadline: Double = 60) throws -> Answer {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         let result = try ProcessResult.run(try #require(Locations.tool("python3")), [
-            "-c", driver, try #require(Locations.tool("chromium")), page.absoluteString + "#play=\(anchor)", profile.path, anchor, String(deadline),
+            "-c", driver, try #require(Locations.tool("chromium")), address, profile.path, expression, String(deadline),
         ], timeout: deadline + 90)
         #expect(result.status == 0, "the DevTools driver: \(result.stderr.suffix(600))")
-        return try JSONDecoder().decode(Played.self, from: result.stdout)
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.text.prefix(300))")
+        return Answer(value: object["value"] as? [String: Any] ?? [:], held: object["held"] as? Bool ?? false, log: object["log"] as? [String] ?? [])
+    }
+
+    /// Opens `page` at `#play=anchor` and waits until that card's preview has played past 0.2 s
+    /// and its playhead has moved off the timeline's start (x = 10).
+    static func play(_ page: URL, anchor: String) throws -> (played: Double?, head: Double?, held: Bool, log: [String]) {
+        try #require(anchor.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }, "an anchor \(anchor)")
+        let probe = """
+        (function () {
+          var card = document.getElementById('\(anchor)');
+          var video = card && card.querySelector('video.preview'), line = card && card.querySelector('svg.timeline line.playhead');
+          var played = video ? parseFloat(video.getAttribute('data-played')) : NaN, head = line ? parseFloat(line.getAttribute('x1')) : NaN;
+          return {played: played, head: head, done: played > 0.2 && head > 10.5};
+        })()
+        """
+        let answer = try ask(page.absoluteString + "#play=\(anchor)", probe)
+        return (answer.value["played"] as? Double, answer.value["head"] as? Double, answer.held, answer.log)
     }
 }
