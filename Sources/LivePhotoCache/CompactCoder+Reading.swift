@@ -127,7 +127,7 @@ extension CompactCoder {
             let (latitude, longitude) = (try optional(double), try optional(double))
             let size = try optional { PixelSize(width: try int(), height: try int()) }
             return CaptureFacts(time: time, headerTime: headerTime, make: make, model: model, software: software, latitude: latitude, longitude: longitude,
-                                size: size, quarterTurns: try optional(int), unusableTime: try optional(string))
+                                size: size, quarterTurns: try optional(int), mirrored: try optional(bool), unusableTime: try optional(string))
         }
 
         /// A HEIF item ID (32 bits).

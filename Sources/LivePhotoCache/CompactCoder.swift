@@ -126,6 +126,7 @@ enum CompactCoder {
                 int(size.height)
             }
             optional(capture.quarterTurns, int)
+            optional(capture.mirrored, bool)
             optional(capture.unusableTime, string)
         }
 

@@ -31,6 +31,10 @@ public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
     /// Clockwise quarter turns it is shown with (EXIF Orientation, HEIF `irot`, the track
     /// matrix); nil when unknown or not a quarter turn.
     @exclusivity(unchecked) public internal(set) var quarterTurns: Int?
+    /// Whether a still is shown mirrored (left and right swapped) before those turns: EXIF
+    /// Orientation 2, 4, 5 and 7, HEIF `imir` composed with `irot` in their order; nil for movies
+    /// and where the turns are unknown.
+    @exclusivity(unchecked) public internal(set) var mirrored: Bool?
     /// A sidecar's date that is no time lpcheck can use (not a number, not finite, a year
     /// outside 1900-9999), with the text it gave: said by `sidecar-time-unusable`, never taken.
     @exclusivity(unchecked) public internal(set) var unusableTime: String?
@@ -39,15 +43,16 @@ public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
 
     /// Every part at once (the cache's decoder).
     public init(time: CaptureTime?, headerTime: Double?, make: String?, model: String?, software: String?, latitude: Double?, longitude: Double?,
-                size: PixelSize?, quarterTurns: Int?, unusableTime: String? = nil) {
+                size: PixelSize?, quarterTurns: Int?, mirrored: Bool? = nil, unusableTime: String? = nil) {
         (self.time, self.headerTime, self.make, self.model, self.software) = (time, headerTime, make, model, software)
         (self.latitude, self.longitude, self.size, self.quarterTurns, self.unusableTime) = (latitude, longitude, size, quarterTurns, unusableTime)
+        self.mirrored = mirrored
     }
 
     public static func == (lhs: CaptureFacts, rhs: CaptureFacts) -> Bool {
         lhs.time == rhs.time && lhs.headerTime == rhs.headerTime && lhs.make == rhs.make && lhs.model == rhs.model && lhs.software == rhs.software
             && lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude && lhs.size == rhs.size && lhs.quarterTurns == rhs.quarterTurns
-            && lhs.unusableTime == rhs.unusableTime
+            && lhs.mirrored == rhs.mirrored && lhs.unusableTime == rhs.unusableTime
     }
 
     /// The size as shown: width and height swapped by an odd number of quarter turns.
@@ -66,7 +71,7 @@ public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
         if let latitude, let longitude { lines.append("place: \(SecondsText.format(latitude, decimals: 6)), \(SecondsText.format(longitude, decimals: 6))") }
         if let size {
             let shown = displayedSize.map { "\($0.width)×\($0.height)" } ?? "unknown (not a quarter turn)"
-            lines.append("picture: \(size.width)×\(size.height) stored, \(quarterTurns.map { "turned \($0 * 90)°, " } ?? "")shown \(shown)")
+            lines.append("picture: \(size.width)×\(size.height) stored, \(mirrored == true ? "mirrored, " : "")\(quarterTurns.map { "turned \($0 * 90)°, " } ?? "")shown \(shown)")
         }
         return lines
     }
@@ -92,7 +97,7 @@ public final class CaptureFacts: Codable, Equatable, @unchecked Sendable {
     /// Whether nothing was found.
     public var isEmpty: Bool {
         time == nil && headerTime == nil && make == nil && model == nil && software == nil && latitude == nil && longitude == nil && size == nil
-            && quarterTurns == nil && unusableTime == nil
+            && quarterTurns == nil && mirrored == nil && unusableTime == nil
     }
 }
 
@@ -201,12 +206,13 @@ extension CaptureFacts {
         }
         if still.jpeg != nil {
             size = still.jpeg?.frameSize
-            if size != nil { quarterTurns = still.tiff?.capture.orientation.map(Self.quarterTurns(orientation:)) ?? 0 }
+            if size != nil {
+                let orientation = still.tiff?.capture.orientation ?? 1
+                (quarterTurns, mirrored) = (Self.quarterTurns(orientation: orientation), [2, 4, 5, 7].contains(orientation))
+            }
         } else if still.heif?.primaryImage != nil {
             size = still.heif?.primaryImage?.size
-            var turns = 0
-            for case .rotation(let anticlockwise) in still.heif?.primaryImage?.transforms ?? [] { turns += 4 - anticlockwise }
-            quarterTurns = turns % 4
+            (quarterTurns, mirrored) = Self.shown(still.heif?.primaryImage?.transforms ?? [])
         }
     }
 
@@ -266,6 +272,22 @@ extension CaptureFacts {
 
     /// EXIF Orientation as clockwise quarter turns of the shown picture (mirrors aside: they
     /// do not swap width and height).
+    /// HEIF transforms, applied in their order, as clockwise quarter turns after an optional
+    /// left-right mirror: a further turn adds to the turns; a left-right mirror after them (T·M)
+    /// is the mirror before the opposite turns (M·T⁻¹); a top-bottom mirror is a half turn after
+    /// a left-right one.
+    static func shown(_ transforms: [ImageProperties.Transform]) -> (turns: Int, mirrored: Bool) {
+        var (turns, mirrored) = (0, false)
+        for transform in transforms {
+            switch transform {
+            case .rotation(let anticlockwise): turns += 4 - (anticlockwise & 3)
+            case .mirror(let axis): (turns, mirrored) = ((axis == 0 ? 0 : 2) - turns, !mirrored)
+            }
+            turns = ((turns % 4) + 4) % 4
+        }
+        return (turns, mirrored)
+    }
+
     static func quarterTurns(orientation: UInt16) -> Int {
         switch orientation {
         case 3, 4: return 2

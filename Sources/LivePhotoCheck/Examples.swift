@@ -224,6 +224,7 @@ public enum Example {
         (capture.latitude, capture.longitude) = (-37.788975, 175.299483)
         capture.size = PixelSize(width: 5712, height: 4284)
         capture.quarterTurns = 1
+        capture.mirrored = true
         capture.unusableTime = "photoTakenTime.timestamp \"1e308\" is no time from 1900 to 9999 in Unix seconds"
         facts.capture = capture
         return facts

@@ -181,9 +181,11 @@ public enum CheckHTML: Sendable {
         if let preview = item.preview {
             out += previewElement(preview, poster: picture)
         } else if let picture {
-            // A JPEG's Exif thumbnail is stored as its pixels are: turned here as the still is shown.
-            let turns = item.still.map { $0.format == .jpeg && $0.thumbnailTurned != true ? $0.capture?.quarterTurns ?? 0 : 0 } ?? 0
-            out += "<img class=\"thumb\((1...3).contains(turns) ? " turn\(turns)" : "")\" alt=\"thumbnail\" src=\"\(picture)\">\n"
+            // A JPEG's Exif thumbnail is stored as its pixels are: mirrored and turned here as the still is shown.
+            let capture = item.still.flatMap { $0.format == .jpeg && $0.thumbnailTurned != true ? $0.capture : nil }
+            let turns = capture?.quarterTurns ?? 0
+            let shown = ((1...3).contains(turns) ? " turn\(turns)" : "") + (capture?.mirrored == true ? " mirror" : "")
+            out += "<img class=\"thumb\(shown)\" alt=\"thumbnail\" src=\"\(picture)\">\n"
         } else {
             // Why a picture asked for could not be made: the helper's reason, without the path the card shows.
             let problem = item.still.flatMap { still in still.thumbnailProblem.map { $0.hasPrefix(still.path + ": ") ? String($0.dropFirst(still.path.count + 2)) : $0 } }

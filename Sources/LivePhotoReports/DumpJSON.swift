@@ -59,6 +59,7 @@ public enum DumpJSON {
             pairs.append(("size", .object(fields)))
         }
         if let turns = capture.quarterTurns { pairs.append(("quarterTurns", .int(Int64(turns)))) }
+        if capture.mirrored == true { pairs.append(("mirrored", .bool(true))) }
         return .object(pairs)
     }
 

@@ -15,14 +15,15 @@ enum StillThumbnails {
     static let decoded: Set<FileFormat> = [.jpeg, .heic, .heif, .avif, .png, .gif]
 
     /// Asks the helper for the stills of `items` that have no picture (when `missing`), and for
-    /// those whose Exif thumbnail is stored unturned while the still is shown turned (a portrait
-    /// iPhone JPEG's), a few at a time; says on standard error how many stills still have none
+    /// those whose Exif thumbnail is stored unturned while the still is shown turned or mirrored
+    /// (a portrait iPhone JPEG's), a few at a time; says on standard error how many stills still have none
     /// and why the first did not. `--previews` asks for the turned only: a video's poster is not
     /// turned by the page as a picture is.
     static func add(_ report: inout CheckReport, items: [Int], jobs: Int, missing: Bool = true, io: RunIO) {
         let wanted = items.filter { index in
             guard let still = report.items[index].still, still.error == nil, decoded.contains(still.format) else { return false }
-            guard (missing && still.thumbnail == nil) || (still.thumbnail != nil && (still.capture?.quarterTurns ?? 0) != 0) else { return false }
+            let turned = (still.capture?.quarterTurns ?? 0) != 0 || still.capture?.mirrored == true
+            guard (missing && still.thumbnail == nil) || (still.thumbnail != nil && turned) else { return false }
             return FileManager.default.fileExists(atPath: still.path)
         }
         guard !wanted.isEmpty else { return }

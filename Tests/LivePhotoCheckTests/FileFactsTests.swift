@@ -211,4 +211,45 @@ struct MotionPhotoNumbersTests {
             #expect(locator.offset.map { (0...facts.size).contains($0) } ?? true)
         }
     }
+
+    @Test("HEIF transforms in their order (every sequence of up to three irot and imir) become a left-right mirror then clockwise quarter turns that show a 3×2 picture as Pillow's transposes, applied one transform at a time, show it")
+    func heifTransformsComposed() throws {
+        try Locations.require(Locations.pythonHas("PIL"), "Pillow (PyPI)")
+        let single: [ImageProperties.Transform] = [.rotation(1), .rotation(2), .rotation(3), .mirror(0), .mirror(1)]
+        var sequences: [[ImageProperties.Transform]] = [[]]
+        for _ in 1...3 { sequences += sequences.filter { $0.count == sequences.last?.count }.flatMap { head in single.map { head + [$0] } } }
+        // Each line: the transforms (r1..r3 anticlockwise irot, m0/m1 imir's axis), then ours.
+        let lines = sequences.map { sequence -> String in
+            let shown = CaptureFacts.shown(sequence)
+            let names = sequence.map { transform -> String in
+                switch transform { case .rotation(let turns): return "r\(turns)"; case .mirror(let axis): return "m\(axis)" }
+            }
+            return (names.isEmpty ? "-" : names.joined(separator: ",")) + " \(shown.turns) \(shown.mirrored ? 1 : 0)"
+        }
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-transforms-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: list) }
+        try Data(lines.joined(separator: "\n").utf8).write(to: list)
+        let script = """
+        import sys
+        from PIL import Image
+        picture = Image.new('L', (3, 2)); picture.putdata([1, 2, 3, 4, 5, 6])
+        steps = {'r1': Image.Transpose.ROTATE_90, 'r2': Image.Transpose.ROTATE_180, 'r3': Image.Transpose.ROTATE_270,
+                 'm0': Image.Transpose.FLIP_LEFT_RIGHT, 'm1': Image.Transpose.FLIP_TOP_BOTTOM}
+        wrong = []
+        for line in open(sys.argv[1]).read().split('\\n'):
+            names, turns, mirrored = line.split(' ')
+            expected = picture
+            for name in ([] if names == '-' else names.split(',')):
+                expected = expected.transpose(steps[name])
+            ours = picture.transpose(Image.Transpose.FLIP_LEFT_RIGHT) if mirrored == '1' else picture
+            for _ in range(int(turns)):
+                ours = ours.transpose(Image.Transpose.ROTATE_270)
+            if ours.size != expected.size or list(ours.getdata()) != list(expected.getdata()):
+                wrong.append(line)
+        print(len(wrong), 'wrong:', wrong[:5])
+        """
+        let compared = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", script, list.path], timeout: 120)
+        #expect(compared.status == 0 && compared.text.hasPrefix("0 wrong"), "\(compared.text) \(compared.stderr.suffix(300))")
+        #expect(lines.count == 1 + 5 + 25 + 125)
+    }
 }

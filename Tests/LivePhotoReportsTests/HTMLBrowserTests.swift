@@ -230,6 +230,65 @@ struct HTMLBrowserTests {
         #expect(jpegs.count >= 5 && turned >= 2, "\(jpegs.count) JPEG pictures, \(turned) turned")
     }
 
+    @Test("the eight EXIF Orientations (ExifTool writing each into a copy of an iPhone JPEG): without --thumbnails the card's Exif thumbnail, as Chromium's computed transform moves its pixels, is pixel for pixel what Pillow's exif_transpose shows for the Orientation Pillow reads from the still")
+    func exifThumbnailsEveryOrientation() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        try Locations.require(Locations.pythonHas("PIL"), "Pillow (PyPI)")
+        let source = try #require(Locations.sharedSamples).appendingPathComponent("henteko__livephotoskit-react/test.JPG").path
+        let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
+        let exiftool = try #require(Locations.tool("exiftool"), "exiftool")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-orientations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for orientation in 1...8 {
+            let written = try ProcessResult.run(exiftool, ["-q", "-n", "-Orientation=\(orientation)", "-o", folder.appendingPathComponent("o\(orientation).jpg").path, source])
+            #expect(written.status == 0, "\(written.stderr)")
+        }
+        let page = folder.appendingPathComponent("report.html")
+        let run = try ProcessResult.run(binary, ["check", folder.path, "--format", "html", "-o", page.path, "-q"], timeout: 300)
+        #expect(run.status <= 1, "\(run.stderr.suffix(400))")
+        let probe = """
+        (function () {
+          var pictures = Array.prototype.slice.call(document.querySelectorAll('section.card img.thumb'));
+          if (document.readyState !== 'complete' || pictures.some(function (p) { return !p.complete; })) return {done: false};
+          return {done: true, lines: pictures.map(function (p) {
+            var files = p.closest('section.card').querySelector('div.files');
+            return [files.firstChild.data, getComputedStyle(p).transform, p.src].join('\\t');
+          })};
+        })()
+        """
+        let answer = try ChromiumPage.ask(page.absoluteString, probe)
+        let lines = try #require(answer.value["lines"] as? [String], "\(answer.value)")
+        #expect(lines.count == 8, "\(lines.count) pictures")
+        let list = folder.appendingPathComponent("pictures.txt")
+        try Data(lines.joined(separator: "\n").utf8).write(to: list)
+        // The page's matrix(a, b, c, d, e, f) about the picture's centre, applied to its pixels;
+        // Pillow's exif_transpose of the same pixels with the still's Orientation.
+        let script = """
+        import sys, io, base64
+        from PIL import Image, ImageOps
+        for line in open(sys.argv[1]).read().split('\\n'):
+            still, transform, address = line.split('\\t')
+            picture = Image.open(io.BytesIO(base64.b64decode(address.split(',', 1)[1]))).convert('RGB')
+            a, b, c, d = ([round(float(v)) for v in transform[transform.index('(') + 1:-1].split(',')[:4]] if transform != 'none' else [1, 0, 0, 1])
+            w, h = picture.size
+            ow, oh = abs(a) * w + abs(c) * h, abs(b) * w + abs(d) * h
+            shown = Image.new('RGB', (ow, oh))
+            for y in range(h):
+                for x in range(w):
+                    px, py = x + 0.5 - w / 2, y + 0.5 - h / 2
+                    shown.putpixel((round(a * px + c * py + ow / 2 - 0.5), round(b * px + d * py + oh / 2 - 0.5)), picture.getpixel((x, y)))
+            orientation = Image.open(still).getexif().get(0x112, 1)
+            picture.getexif()[0x112] = orientation
+            expected = ImageOps.exif_transpose(picture)
+            print(still.rsplit('/', 1)[-1], orientation, transform, 'same' if expected.tobytes() == shown.tobytes() else 'differs')
+        """
+        let compared = try ProcessResult.run(try #require(Locations.tool("python3")), ["-c", script, list.path], timeout: 120)
+        #expect(compared.status == 0, "\(compared.stderr.suffix(400))")
+        let verdicts = compared.text.split(separator: "\n")
+        #expect(verdicts.count == 8 && verdicts.allSatisfy { $0.hasSuffix(" same") } && Set(verdicts.map { $0.split(separator: " ")[1] }).count == 8, "\(verdicts)")
+    }
+
     @Test("with --previews, a portrait iPhone JPEG whose Exif thumbnail is stored landscape (Orientation 6, ExifTool) gets a poster ffprobe decodes portrait: a video's poster is not turned by the page, so the helper turns it")
     func previewPosterTurned() throws {
         try Locations.require(Locations.hasSharedSamples, "../shared/samples")
