@@ -1,3 +1,4 @@
+internal import CFFmpeg
 import LivePhotoCodecProtocol
 import LivePhotoFormats
 
@@ -10,6 +11,7 @@ public enum ReversedMovie {
     /// differently, 12 keeps IMG_3853 (HEVC) above 40 dB where 16 gave 38.7 dB at the worst frame.
     public static let quality = 16
     static func quality(_ codec: MovieEncoder.Codec) -> Int { codec == .hevc ? 12 : quality }
+    static var scaledQuality: Int { CodecRequest.scaledQuality }
 
     /// The cap on what is written by default, against the source's bits a second: with the
     /// half-second buffer `MovieEncoder` gives it, IMG_3853's reverse (x265) took 1.39× the
@@ -33,8 +35,10 @@ public enum ReversedMovie {
     }
 
     /// `quality`: a CRF; nil: the source's bit rate (x264's or x265's average), so what is written
-    /// takes about the source's bytes a second.
-    public static func write(path: String, window: Range<Int64>?, order: ShownFrames.Order, codec: MovieEncoder.Codec, quality asked: Int? = nil, maxPixels: Int, maxFrames: Int,
+    /// takes about the source's bytes a second. `width`: pictures wider than it are scaled to it
+    /// (height in proportion, even), at `scaledQuality` unless a CRF is asked.
+    public static func write(path: String, window: Range<Int64>?, order: ShownFrames.Order, codec: MovieEncoder.Codec, quality asked: Int? = nil, width scaledWidth: Int? = nil,
+                             maxPixels: Int, maxFrames: Int,
                              budget: CodecBudget = .standard, progress: (Int, Int) -> Void = { _, _ in }, output: ([UInt8]) -> Void) throws {
         let frames = try ShownFrameDecoder(path: path, window: window, maxPixels: maxPixels, maxFrames: maxFrames, budget: budget)
         let shown = frames.shown
@@ -56,12 +60,18 @@ public enum ReversedMovie {
             }
         }
         var time: Int64 = 0
+        var scaler: Smaller?
         for (position, index) in sequence.enumerated() {
             let frame = shown.frames[index]
-            let picture = try frames.picture(index)
+            var picture = try frames.picture(index)
+            if let scaledWidth, scaler != nil || picture.width > scaledWidth {
+                if scaler == nil || scaler?.fits(picture) != true { scaler = try Smaller(picture, width: scaledWidth, height: scaler?.height) }
+                if let scaler { picture = try scaler.scale(picture) }
+            }
             if encoder == nil {
+                let scaled = scaler != nil
                 let made = try MovieEncoder(codec: codec, width: picture.width, height: picture.height, timescale: Int32(clamping: shown.timescale),
-                                            quality: asked ?? quality(codec), rate: asked == nil ? rate(frames.track) : nil, like: picture)
+                                            quality: asked ?? (scaled ? scaledQuality : quality(codec)), rate: asked == nil && !scaled ? rate(frames.track) : nil, like: picture)
                 let configuration = try made.configuration()
                 let colour = made.colourCodes
                 output(CodecAnswer.bytes(.timescale(shown.timescale)))
@@ -77,5 +87,34 @@ public enum ReversedMovie {
         }
         if let encoder { emit(try encoder.finish()) }
         guard written == sequence.count else { throw CodecError("encoding", "\(sequence.count) frames gave \(written) samples") }
+    }
+}
+
+/// Decoded pictures scaled down to one size (a `frames` job's `--width`), as 8-bit 4:2:0 in
+/// their own range and matrix, their colour tags kept: what `MovieEncoder` takes as it is.
+final class Smaller {
+    let scaler: Scaler
+    let source: (width: Int, height: Int, format: Int32)
+    let width: Int, height: Int
+
+    /// `height`: the size already chosen for the movie (a later picture of another layout
+    /// keeps it); nil: `width` and the picture's height in proportion, even, at least 2.
+    init(_ picture: Frame, width: Int, height: Int?) throws {
+        let proportional = (Double(picture.height) * Double(width) / Double(max(1, picture.width)) / 2).rounded() * 2
+        self.width = width
+        self.height = height ?? Int(max(2, min(proportional, Double(picture.height + picture.height % 2))))
+        source = (picture.width, picture.height, picture.pointer.pointee.format)
+        scaler = try Scaler(from: picture, to: AV_PIX_FMT_YUV420P, fullRange: false, matrix: Scaler.swsMatrix(picture.pointer.pointee.colorspace), keepingRange: true,
+                            size: (width, self.height), flags: SWS_AREA | SWS_ACCURATE_RND)
+    }
+
+    func fits(_ picture: Frame) -> Bool { (picture.width, picture.height, picture.pointer.pointee.format) == source }
+
+    func scale(_ picture: Frame) throws -> Frame {
+        let scaled = try scaler.convert(picture, to: AV_PIX_FMT_YUV420P)
+        let (from, to) = (picture.pointer, scaled.pointer)
+        (to.pointee.color_range, to.pointee.color_primaries, to.pointee.color_trc, to.pointee.colorspace) =
+            (from.pointee.color_range, from.pointee.color_primaries, from.pointee.color_trc, from.pointee.colorspace)
+        return scaled
     }
 }

@@ -16,7 +16,7 @@ extension CodecRequest {
         case "still", "compare", "thumbnail": ["--max-pixels"]
         case "sound": ["--window"]
         case "gif": ["--scale", "--max-pixels", "--max-frames"]
-        case "frames": ["--window", "--quality", "--max-pixels", "--max-frames"]
+        case "frames": ["--window", "--quality", "--width", "--max-pixels", "--max-frames"]
         default: ["--fps", "--opening", "--dither", "--palette", "--window", "--max-pixels", "--max-frames"]
         }
         let options = try Self.options(rest, from: positional, known: known.union(Self.budgetOptions), bad: bad)
@@ -59,7 +59,14 @@ extension CodecRequest {
                 guard let value = Int(text), CodecRequest.qualities.contains(value) else { throw bad("--quality takes a CRF from \(CodecRequest.qualities.lowerBound) to \(CodecRequest.qualities.upperBound)") }
                 quality = value
             }
-            job = .frames(movie: values[0], order: order, codec: codec, window: try window(), quality: quality)
+            var width: Int?
+            if let text = options["--width"]?.first {
+                guard let value = Int(text), CodecRequest.scaledWidths.contains(value), value % 2 == 0 else {
+                    throw bad("--width takes an even number of pixels from \(CodecRequest.scaledWidths.lowerBound) to \(CodecRequest.scaledWidths.upperBound)")
+                }
+                width = value
+            }
+            job = .frames(movie: values[0], order: order, codec: codec, window: try window(), quality: quality, width: width)
         default:
             guard let width = Int(values[1]), width > 0 else { throw bad() }
             var gif = GIFRequest(width: width)

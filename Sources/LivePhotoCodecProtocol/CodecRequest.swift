@@ -34,8 +34,9 @@ public struct CodecRequest: Sendable, Equatable {
         case gifMovie(gif: String, stillFrame: Int, still: StillKind, codec: VideoCodec, background: UInt32, scale: Int)
         /// A movie's shown frames (within `window` of the file: a motion photo's movie) in
         /// `order`, each encoded for its own duration: at `quality` (a CRF, 0–51) when given,
-        /// else at the source's bit rate.
-        case frames(movie: String, order: ShownFrames.Order, codec: VideoCodec, window: Range<Int64>?, quality: Int? = nil)
+        /// else at the source's bit rate; scaled to `width` pixels wide when the stored pictures
+        /// are wider (aspect kept, even sides: `check --previews`).
+        case frames(movie: String, order: ShownFrames.Order, codec: VideoCodec, window: Range<Int64>?, quality: Int? = nil, width: Int? = nil)
         /// A movie as an animated GIF.
         case movieGIF(movie: String, gif: GIFRequest, window: Range<Int64>?)
         /// A still (JPEG, or a HEIF of one coded picture) compared with the frames shown at and
@@ -105,7 +106,7 @@ public struct CodecRequest: Sendable, Equatable {
     public var input: String {
         switch job {
         case .probe: return "the input"
-        case .still(let movie, _, _), .frames(let movie, _, _, _, _), .movieGIF(let movie, _, _): return movie
+        case .still(let movie, _, _), .frames(let movie, _, _, _, _, _), .movieGIF(let movie, _, _): return movie
         case .gifMovie(let gif, _, _, _, _, _): return gif
         case .compare(let still, _), .thumbnail(let still, _): return still
         case .sound(let movie, _, _): return movie
@@ -136,10 +137,11 @@ public struct CodecRequest: Sendable, Equatable {
             words += [movie, String(sample + 1), kind.rawValue]
         case .gifMovie(let gif, let stillFrame, let still, let codec, let background, let scale):
             words += [gif, String(stillFrame + 1), still.rawValue, codec.rawValue, Self.hex(background), "--scale", String(scale)]
-        case .frames(let movie, let order, let codec, let window, let quality):
+        case .frames(let movie, let order, let codec, let window, let quality, let width):
             words += [movie, order.rawValue, codec.rawValue]
             options += Self.windowArguments(window)
             if let quality { options += ["--quality", String(quality)] }
+            if let width { options += ["--width", String(width)] }
         case .movieGIF(let movie, let gif, let window):
             words += [movie, String(gif.width), "--opening", String(gif.opening), "--dither", gif.dither.rawValue, "--palette", gif.palette.rawValue]
             if let rate = gif.rate { options += ["--fps", String(rate)] }
@@ -174,6 +176,13 @@ public struct CodecRequest: Sendable, Equatable {
     /// The sides a thumbnail may have (pixels on its longer side).
     public static let thumbnailSides = 16...1024
 
+    /// The widths a `frames` job scales to (`--width`): even, at least a macroblock's.
+    public static let scaledWidths = 16...16_384
+    /// The CRF of pictures a `frames` job scales down (a report's preview, seen small) unless
+    /// one is asked: x264's own default, where the source's bit rate would spend a full-size
+    /// movie's bytes on them.
+    public static let scaledQuality = 23
+
     /// The CRFs x264 and x265 take (`--quality`).
     public static let qualities = 0...51
 
@@ -182,7 +191,7 @@ public struct CodecRequest: Sendable, Equatable {
         "probe": "probe [--max-memory BYTES] [--max-pixels N]",
         "still": "still MOVIE SAMPLE jpeg|hevc [--max-pixels N]",
         "gif": "gif GIF STILLFRAME jpeg|hevc h264|hevc RRGGBB [--scale K] [--max-pixels N] [--max-frames N]",
-        "frames": "frames MOVIE \(ShownFrames.Order.allCases.map(\.rawValue).joined(separator: "|")) h264|hevc [--window START LENGTH] [--quality CRF] [--max-pixels N] [--max-frames N]",
+        "frames": "frames MOVIE \(ShownFrames.Order.allCases.map(\.rawValue).joined(separator: "|")) h264|hevc [--window START LENGTH] [--quality CRF] [--width PIXELS] [--max-pixels N] [--max-frames N]",
         "compare": "compare STILL MOVIE [--max-pixels N]",
         "thumbnail": "thumbnail STILL SIDE [--max-pixels N]",
         "sound": "sound MOVIE TRACK [--window START LENGTH]",

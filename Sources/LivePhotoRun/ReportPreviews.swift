@@ -10,6 +10,10 @@ import LivePhotoWriting
 /// is written as export writes (a temporary file, read back, renamed); one that cannot be made
 /// is said on standard error, and its card shows the still alone.
 enum ReportPreviews {
+    /// The width a re-encoded preview is scaled to: a card shows it in a 128×96 box, so 2.5 times
+    /// that is sharp on a high-density screen (a copied H.264 movie keeps its size).
+    static let previewWidth = 320
+
     /// The folder beside `page`.
     static func folder(for page: String) -> String {
         let base = (page as NSString).deletingPathExtension
@@ -38,7 +42,7 @@ enum ReportPreviews {
             var options = ExportOptions(form: .movie)
             (options.container, options.keepsSound, options.force) = (.mp4, false, true)
             let format = Exporter.videoFormat(item)
-            if format != "avc1" && format != "avc3" { (options.reencode, options.codec) = (.forward, .h264) }
+            if format != "avc1" && format != "avc3" { (options.reencode, options.codec, options.movieWidth) = (.forward, .h264, previewWidth) }
             var plan = Exporter.plan(item, options: options, folder: folder)
             guard plan.problems.isEmpty, !plan.files.isEmpty else { return (nil, plan.problems.first ?? "nothing to play") }
             plan.files[0].destination = destination

@@ -68,6 +68,9 @@ public struct ExportOptions: Sendable {
     /// The frames re-encoded in this order whatever the form (`check --previews`: `forward`, to
     /// H.264, for a browser that plays no HEVC); nil: the form's own.
     public var reencode: ShownFrames.Order?
+    /// A re-encoded movie's pictures scaled down to this width when wider (`check --previews`,
+    /// seen in a card's box); nil: the source's size.
+    public var movieWidth: Int?
     public init(form: ExportForm) { self.form = form }
 }
 
@@ -146,13 +149,17 @@ public enum Exporter {
                 let sequence = frames.sequence(order)
                 try holdToBudget(track, decodes: frames.decodes(order), options.budget, "\(sourcePath) \(order.rawValue)")
                 file = FilePlan(path: sourcePath, destination: destination, produced: ProducedContent(
-                    request: CodecRequest(.frames(movie: sourcePath, order: order, codec: codec, window: range, quality: options.quality), maxFrames: maxFrames, budget: options.budget),
+                    request: CodecRequest(.frames(movie: sourcePath, order: order, codec: codec, window: range, quality: options.quality, width: options.movieWidth),
+                                          maxFrames: maxFrames, budget: options.budget),
                     form: .movie(turn: track.matrix, container: options.container)))
                 let durations = sequence.map { frames.frames[$0].duration }
                 file.readBack = .frames(durations: durations, timescale: frames.timescale, matrix: track.matrix)
                 let seconds = Double(durations.reduce(UInt64(0)) { $0 + UInt64($1) }) / Double(max(1, frames.timescale))
                 (file.seconds, file.frames) = (seconds, sequence.count)
-                plan.reasons = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec.name), 8-bit 4:2:0, \(options.quality.map { "CRF \($0)" } ?? "at most 1.3× the source's bit rate"), the source's colour tags kept): \(order == .forward ? "for a player of \(codec.name)" : "frames cannot be reversed in place")",
+                let stored = track.sampleDescriptions.first?.width.map(Int.init) ?? 0
+                let scaled = options.movieWidth.flatMap { stored > $0 ? $0 : nil }
+                let rate = options.quality.map { "CRF \($0)" } ?? (scaled == nil ? "at most 1.3× the source's bit rate" : "CRF \(CodecRequest.scaledQuality)")
+                plan.reasons = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec.name), 8-bit 4:2:0\(scaled.map { ", scaled from \(stored) to \($0) pixels wide" } ?? ""), \(rate), the source's colour tags kept): \(order == .forward ? "for a player of \(codec.name)" : "frames cannot be reversed in place")",
                                 "sound dropped, timed metadata and Live Photo keys not written: the movie holds the video alone"]
             } else {
                 var opening: Int?

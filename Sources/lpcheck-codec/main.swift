@@ -132,10 +132,10 @@ case .gifMovie(let path, let stillFrame, let still, let codec, let colour, let s
                            scale: scale, maxPixels: request.maxPixels ?? CodecLimits.maxPixels,
                            maxFrames: request.maxFrames ?? GIFStructure.maxFrames, budget: budget, progress: reportProgress, output: writeOut)
     }
-case .frames(let path, let order, let codec, let window, let quality):
+case .frames(let path, let order, let codec, let window, let quality, let width):
     let budget = limited(request)
     answering {
-        try ReversedMovie.write(path: path, window: window, order: order, codec: codec, quality: quality, maxPixels: request.maxPixels ?? CodecLimits.maxPixels,
+        try ReversedMovie.write(path: path, window: window, order: order, codec: codec, quality: quality, width: width, maxPixels: request.maxPixels ?? CodecLimits.maxPixels,
                                 maxFrames: request.maxFrames ?? CodecLimits.maxFrames, budget: budget, progress: reportProgress, output: writeOut)
     }
 case .compare(let still, let movie):

@@ -28,6 +28,7 @@ struct CodecRequestTests {
                     jobs.append(.frames(movie: path, order: order, codec: codec, window: nil))
                     jobs.append(.frames(movie: path, order: order, codec: codec, window: 12..<9_000_000_000))
                     jobs.append(.frames(movie: path, order: order, codec: codec, window: nil, quality: order == .reverse ? 0 : 51))
+                    jobs.append(.frames(movie: path, order: order, codec: codec, window: 0..<1, width: order == .reverse ? 16 : 320))
                 }
             }
             for dither in GIFDither.allCases {
@@ -105,6 +106,9 @@ struct CodecRequestTests {
         (["frames", "/m.mov", "reverse", "h264", "--window", "-1", "2"], "--window takes START LENGTH"),
         (["frames", "/m.mov", "reverse", "h264", "--quality", "52"], "--quality takes a CRF from 0 to 51"),
         (["frames", "/m.mov", "reverse", "h264", "--quality", "-1"], "--quality takes a CRF from 0 to 51"),
+        (["frames", "/m.mov", "forward", "h264", "--width", "321"], "--width takes an even number of pixels from 16 to 16384"),
+        (["frames", "/m.mov", "forward", "h264", "--width", "14"], "--width takes an even number of pixels from 16 to 16384"),
+        (["frames", "/m.mov", "forward", "h264", "--width", "99999999999999999999"], "--width takes an even number of pixels from 16 to 16384"),
         (["movie-gif", "/m.mov", "480", "--quality", "20"], "unknown option --quality"),
         (["frames", "/m.mov", "reverse", "h264", "--max-memory", "0"], "--max-total-pixels, --max-memory and --max-output take a number"),
         (["movie-gif", "/m.mov", "0"], "usage: movie-gif MOVIE"),
