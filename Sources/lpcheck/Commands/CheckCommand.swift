@@ -150,7 +150,7 @@ struct Check: ParsableCommand {
     @Flag(help: "With an HTML report: the stills of the cards shown that have no EXIF thumbnail (HEIC, AVIF, JPEG, PNG) get a picture from the codec helper (FFmpeg's libraries, run only for this).")
     var thumbnails = false
 
-    @Flag(help: "With an HTML report written to a file: each card's movie made playable beside it (NAME-previews/, by the export flow: H.264 samples copied, other codecs re-encoded to H.264); a card plays it on hover or click, its timeline following.")
+    @Flag(help: "With an HTML report written to a file: each card's movie made playable beside it (NAME-previews/, by the export flow: H.264 samples copied, other codecs re-encoded to H.264 320 pixels wide); a card plays it on hover or click, its timeline following.")
     var previews = false
 
     @Flag(help: "Read each file's Content Credentials (C2PA) and recompute their binding (the whole file is read for it; the facts cache is not used). Without it, check names where they are from headers alone.")
