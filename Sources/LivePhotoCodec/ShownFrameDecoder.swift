@@ -90,8 +90,11 @@ public final class ShownFrameDecoder {
     func groupEnd(_ start: Int) -> Int { (start + 1..<samples.count).first(where: isSync) ?? samples.count }
 
     /// Whether pictures shown before the last one asked for are dropped: for callers that ask
-    /// in presentation order (a GIF's passes), memory is then the decoder's own reordering, not
-    /// the group. A frame asked for after it was dropped decodes its group again.
+    /// in presentation order (a GIF's passes, a forward re-encode), memory is then the decoder's
+    /// own reordering, not the group, and one decoder runs on through the groups that follow
+    /// while they share its sample description (an open group's leading pictures, HEVC's RASL
+    /// after a CRA, need the group before: a decoder opened at their sync sample drops them).
+    /// A frame asked for after it was dropped decodes its group again.
     public var dropsEarlier = false
 
     /// The group being decoded: its decoder, the next of its samples to send, and the pictures
@@ -110,7 +113,8 @@ public final class ShownFrameDecoder {
     public func picture(_ index: Int) throws -> Frame {
         let frame = shown.frames[index]
         let start = groupStart[frame.sample]
-        if group?.start != start || group?.dropped.map({ frame.presentation <= $0 }) == true {
+        let covered = group.map { $0.start <= frame.sample && frame.sample < $0.end } ?? false
+        if !covered || group?.dropped.map({ frame.presentation <= $0 }) == true {
             group = nil
             group = try open(start)
         }
@@ -133,7 +137,9 @@ public final class ShownFrameDecoder {
     func open(_ start: Int) throws -> Group {
         let description = Int(samples[start].descriptionIndex) - 1
         guard track.sampleDescriptions.indices.contains(description) else { throw CodecError("reading", "\(path): sample \(start + 1) names no sample description") }
-        return Group(start: start, end: groupEnd(start), decoder: try VideoDecoder(track.sampleDescriptions[description]), next: start)
+        var end = groupEnd(start)
+        while dropsEarlier, end < samples.count, samples[end].descriptionIndex == samples[start].descriptionIndex { end = groupEnd(end) }
+        return Group(start: start, end: end, decoder: try VideoDecoder(track.sampleDescriptions[description]), next: start)
     }
 
     /// One more sample of the group sent to its decoder (or, past the last, the decoder

@@ -94,6 +94,23 @@ extension HTMLBrowserTests {
         #expect(played == 3, "\(played) cards played")
     }
 
+    @Test("--previews of an HEVC movie whose groups are open (mediabunny's video-h265.mp4: sample 251 is a leading picture of the group sample 250 starts, which a decoder opened there drops) holds all 300 frames ffprobe counts, ≥ 30 dB luma PSNR against ffmpeg's scaled decode")
+    func previewOpenGroups() throws {
+        try Locations.require(Locations.hasSharedSamples, "../shared/samples")
+        let movie = try #require(Locations.sharedSamples).appendingPathComponent("movies/Vanilagy__mediabunny__test_public_video-h265.mp4").path
+        let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lpcheck-open-groups-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ProcessResult.run(binary, ["check", movie, "--format", "html", "-o", folder.appendingPathComponent("report.html").path, "--previews", "-q"], timeout: 300)
+        #expect(!run.stderr.contains("got no preview"), "\(run.stderr.suffix(400))")
+        let source = try Self.probe(movie), preview = try Self.probe(folder.appendingPathComponent("report-previews/item-1.mp4").path)
+        #expect(source.codec == "hevc" && source.frames == 300, "\(source)")
+        #expect(preview.codec == "h264" && preview.frames == source.frames && preview.width == 320, "\(preview)")
+        let psnr = try Self.scaledPSNR(folder.appendingPathComponent("report-previews/item-1.mp4").path, movie, width: preview.width, height: preview.height)
+        #expect(psnr >= 30, "luma PSNR \(psnr) dB")
+    }
+
     @Test("--previews never replaces a file the check read: a checked folder holding the report's previews folder from an earlier run (four movies named item-1.mp4 to item-4.mp4, one a hard link of another) keeps them byte for byte, and every card still gets a preview, under a name no input has")
     func previewsSpareInputs() throws {
         let binary = try #require(Locations.lpcheckBinary, "lpcheck is not built").path
