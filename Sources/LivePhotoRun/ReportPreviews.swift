@@ -6,7 +6,8 @@ import LivePhotoWriting
 /// Movies a page's cards play (`check --previews`), made by the export flow into a folder beside
 /// the page (`NAME-previews/` for `NAME.html`): an H.264 movie's samples copied into an MP4
 /// (`export --as movie --container mp4`, sound left out), any other codec's frames re-encoded to
-/// H.264 first to last, each for its own duration (what every browser plays; HEVC is not). Each
+/// H.264 first to last, each for its own duration (what every browser plays; HEVC is not), as is
+/// an H.264 movie whose other tracks an MP4 cannot hold. Each
 /// is written as export writes (a temporary file, read back, renamed); one that cannot be made
 /// is said on standard error, and its card shows the still alone.
 enum ReportPreviews {
@@ -44,6 +45,13 @@ enum ReportPreviews {
             let format = Exporter.videoFormat(item)
             if format != "avc1" && format != "avc3" { (options.reencode, options.codec, options.movieWidth) = (.forward, .h264, previewWidth) }
             var plan = Exporter.plan(item, options: options, folder: folder)
+            if !plan.problems.isEmpty, options.reencode == nil {
+                // A copy an MP4 cannot hold (a QuickTime-only track beside the video: tmcd,
+                // rtmd): the video re-encoded alone instead; else the copy's reason is said.
+                (options.reencode, options.codec, options.movieWidth) = (.forward, .h264, previewWidth)
+                let again = Exporter.plan(item, options: options, folder: folder)
+                if again.problems.isEmpty, !again.files.isEmpty { plan = again }
+            }
             guard plan.problems.isEmpty, !plan.files.isEmpty else { return (nil, plan.problems.first ?? "nothing to play") }
             plan.files[0].destination = destination
             var applying = RepairOptions()
