@@ -150,7 +150,9 @@ public enum StillThumbnail {
 }
 
 extension Frame {
-    /// An RGB24 frame holding `image`'s pixels.
+    /// An RGB24 frame holding `image`'s pixels, in a buffer one column and one row larger that
+    /// repeat its last ones: a conversion to 4:2:0 of an odd side reads the pixel past it, which
+    /// was whatever the memory held (a 1×1 GIF's thumbnail differed from run to run).
     static func rgb(_ image: RGBImage) throws -> Frame {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
             throw CodecError("making a frame", "\(image.pixels.count) bytes for a \(image.width)×\(image.height) picture")
@@ -158,15 +160,21 @@ extension Frame {
         let frame = try Frame()
         let p = frame.pointer
         p.pointee.format = AV_PIX_FMT_RGB24.rawValue
-        (p.pointee.width, p.pointee.height) = (Int32(image.width), Int32(image.height))
+        (p.pointee.width, p.pointee.height) = (Int32(image.width + 1), Int32(image.height + 1))
         p.pointee.color_range = AVCOL_RANGE_JPEG
         try CodecError.check(av_frame_get_buffer(p, 0), "av_frame_get_buffer")
         guard let plane = p.pointee.data.0 else { throw CodecError("av_frame_get_buffer", "no RGB plane") }
         let stride = Int(p.pointee.linesize.0)
+        let rowBytes = image.width * 3
         image.pixels.withUnsafeBufferPointer { pixels in
             guard let base = pixels.baseAddress else { return }
-            for row in 0..<image.height { (plane + row * stride).update(from: base + row * image.width * 3, count: image.width * 3) }
+            for row in 0...image.height {
+                let target = plane + row * stride
+                target.update(from: base + min(row, image.height - 1) * rowBytes, count: rowBytes)
+                (target + rowBytes).update(from: target + rowBytes - 3, count: 3)
+            }
         }
+        (p.pointee.width, p.pointee.height) = (Int32(image.width), Int32(image.height))
         return frame
     }
 }
