@@ -156,10 +156,13 @@ public enum Exporter {
                 file.readBack = .frames(durations: durations, timescale: frames.timescale, matrix: track.matrix)
                 let seconds = Double(durations.reduce(UInt64(0)) { $0 + UInt64($1) }) / Double(max(1, frames.timescale))
                 (file.seconds, file.frames) = (seconds, sequence.count)
-                let stored = track.sampleDescriptions.first?.width.map(Int.init) ?? 0
-                let scaled = options.movieWidth.flatMap { stored > $0 ? $0 : nil }
-                let rate = options.quality.map { "CRF \($0)" } ?? (scaled == nil ? "at most 1.3× the source's bit rate" : "CRF \(CodecRequest.scaledQuality)")
-                plan.reasons = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec.name), 8-bit 4:2:0\(scaled.map { ", scaled from \(stored) to \($0) pixels wide" } ?? ""), \(rate), the source's colour tags kept): \(order == .forward ? "for a player of \(codec.name)" : "frames cannot be reversed in place")",
+                // The helper scales what it decodes wider than movieWidth; a sample entry that
+                // gives no width leaves the plan saying "at most".
+                let stored = track.sampleDescriptions.first?.width.map(Int.init)
+                let scaled = options.movieWidth.flatMap { width in stored.map { $0 > width } ?? true ? width : nil }
+                let scaling = scaled.map { width in stored.map { ", scaled from \($0) to \(width) pixels wide" } ?? ", scaled to \(width) pixels wide at most" } ?? ""
+                let rate = options.quality.map { "CRF \($0)" } ?? (scaled == nil ? "at most 1.3× the source's bit rate" : "CRF \(CodecRequest.scaledQuality) where scaled")
+                plan.reasons = ["\(order.rawValue): \(options.container == .mp4 ? "an MP4 of " : "")\(sequence.count) frames of the source's \(frames.frames.count), each shown for its own duration (\(SecondsText.format(seconds)) s), re-encoded (\(codec.name), 8-bit 4:2:0\(scaling), \(rate), the source's colour tags kept): \(order == .forward ? "for a player of \(codec.name)" : "frames cannot be reversed in place")",
                                 "sound dropped, timed metadata and Live Photo keys not written: the movie holds the video alone"]
             } else {
                 var opening: Int?
